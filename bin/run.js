@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// kforge entry point. `--version` and the top-level `--help` are answered from files written at build
+// time, so the two most common quick invocations do not pay for loading the CLI framework.
+'use strict';
+const path = require('node:path');
+const fs = require('node:fs');
+
+const argv = process.argv.slice(2);
+const dist = path.join(__dirname, '..', 'dist');
+
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')) {
+  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
+  process.stdout.write(`kforge/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`);
+} else if (argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help'))) {
+  let text;
+  try {
+    text = fs.readFileSync(path.join(dist, 'root-help.txt'), 'utf8');
+  } catch {
+    text = undefined;
+  }
+  if (text !== undefined) process.stdout.write(text);
+  else require(path.join(dist, 'cli', 'main.js')).main(argv);
+} else {
+  require(path.join(dist, 'cli', 'main.js')).main(argv);
+}

@@ -1,0 +1,54 @@
+import type { FieldError } from '../errors/field-error';
+import { parseFieldPath } from '../errors/field-error';
+import { ValidationError } from '../errors/validation-error';
+import { validateAgainstSchema } from '../validate/schema-validator';
+import { SUPPORTED_API_VERSIONS } from './api-versions';
+import type { Cluster, InstanceGroup } from './types';
+import { parseYamlDocuments, YamlDocument } from './yaml-documents';
+
+/** Objects read from a manifest, with where each came from so later errors can name file and line. */
+export interface ManifestSet {
+  clusters: Cluster[];
+  instanceGroups: InstanceGroup[];
+  /** Source document of each object, keyed `Kind/name`. */
+  sources: Map<string, YamlDocument>;
+}
+
+/**
+ * Parses a multi-document manifest of Clusters and InstanceGroups, checks apiVersion, kind and the JSON
+ * Schema of each document, and throws one ValidationError listing every problem with file and line.
+ */
+export function loadManifests(text: string, file: string): ManifestSet {
+  const docs = parseYamlDocuments(text, file);
+  const errors: FieldError[] = [];
+  const set: ManifestSet = { clusters: [], instanceGroups: [], sources: new Map() };
+  if (docs.length === 0) throw new ValidationError([{ path: '', message: 'contains no objects', file }], file);
+  docs.forEach((doc, index) => {
+    const at = (path: string, message: string) => errors.push({ object: `document ${index + 1}`, path, message, file, line: doc.lineOf(parseFieldPath(path)) });
+    const v = doc.value as Record<string, unknown>;
+    if (typeof v !== 'object' || Array.isArray(v)) return at('', `must be a mapping with apiVersion, kind, metadata and spec, got ${Array.isArray(v) ? 'a list' : typeof v}`);
+    if (!SUPPORTED_API_VERSIONS.includes(v.apiVersion as string)) {
+      return at('apiVersion', `${JSON.stringify(v.apiVersion ?? null)} is not supported; use ${SUPPORTED_API_VERSIONS.join(' or ')}`);
+    }
+    if (v.kind !== 'Cluster' && v.kind !== 'InstanceGroup') return at('kind', `${JSON.stringify(v.kind ?? null)} is not supported; use Cluster or InstanceGroup`);
+    const name = (v.metadata as { name?: unknown } | undefined)?.name;
+    const key = `${v.kind}/${typeof name === 'string' ? name : `document ${index + 1}`}`;
+    const problems = validateAgainstSchema(v.kind, v);
+    for (const p of problems) errors.push({ ...p, object: key, file, line: doc.lineOf(parseFieldPath(p.path)) });
+    if (problems.length > 0) return;
+    if (set.sources.has(key)) return at('metadata.name', `${key} is defined twice in this file`);
+    set.sources.set(key, doc);
+    if (v.kind === 'Cluster') set.clusters.push(v as unknown as Cluster);
+    else set.instanceGroups.push(v as unknown as InstanceGroup);
+  });
+  if (errors.length > 0) throw new ValidationError(errors, file);
+  return set;
+}
+
+/** Adds file and line to errors about objects that came from a manifest. */
+export function locateErrors(errors: FieldError[], sources: Map<string, YamlDocument>): FieldError[] {
+  return errors.map((e) => {
+    const doc = e.object ? sources.get(e.object) : undefined;
+    return doc ? { ...e, file: doc.file, line: doc.lineOf(parseFieldPath(e.path)) } : e;
+  });
+}

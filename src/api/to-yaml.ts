@@ -1,0 +1,11 @@
+import * as yaml from 'js-yaml';
+
+/** Serialises a value as YAML the same way everywhere: key order kept, no line folding, no anchors. */
+export function toYaml(value: unknown): string {
+  return yaml.dump(value, { lineWidth: -1, noRefs: true, sortKeys: false, quotingType: '"' });
+}
+
+/** Serialises several objects as one multi-document YAML stream. */
+export function toYamlStream(values: unknown[]): string {
+  return values.map((v) => toYaml(v)).join('---\n');
+}

@@ -1,0 +1,44 @@
+import { Command, Flags, Interfaces } from '@oclif/core';
+import { UsageError } from '../errors/usage-error';
+import { defaultStateStore } from '../state/vfs/open-vfs';
+
+/** Flags every kforge command accepts. */
+export const globalFlags = {
+  state: Flags.string({
+    description: 'Location of the state store (file:///dir, a directory path, memfs://name). Env: KFORGE_STATE_STORE. Default: ~/.kforge/state',
+    env: 'KFORGE_STATE_STORE',
+    helpGroup: 'GLOBAL',
+  }),
+  verbose: Flags.boolean({ description: 'Print stack traces and debugging detail on errors', helpGroup: 'GLOBAL' }),
+};
+
+/** Parsed flags of a command class, global flags included. */
+export type ParsedFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
+
+/** Common behaviour of kforge commands: global flags, state-store resolution and cluster-name lookup. */
+export abstract class BaseCommand extends Command {
+  static override baseFlags = globalFlags;
+
+  /** The state store URL from --state, KFORGE_STATE_STORE or the embedded default. */
+  protected stateUrl(flags: { state?: string }): string {
+    return flags.state ?? defaultStateStore();
+  }
+
+  /** The cluster name from the positional argument or --name; names the flag when missing. */
+  protected clusterName(arg: string | undefined, flagName: string | undefined): string {
+    if (arg && flagName && arg !== flagName) throw new UsageError(`cluster name given twice: argument "${arg}" and --name "${flagName}"`);
+    const name = arg ?? flagName ?? process.env.KFORGE_CLUSTER_NAME;
+    if (!name) throw new UsageError('the cluster name is required: pass it as an argument or with --name (env KFORGE_CLUSTER_NAME)');
+    return name;
+  }
+
+  /** Writes text to stdout, adding a final newline when missing. */
+  protected out(text: string): void {
+    process.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+  }
+
+  /** Writes a progress or status line to stderr, so stdout stays machine-readable. */
+  protected status(text: string): void {
+    process.stderr.write(`${text}\n`);
+  }
+}

@@ -1,0 +1,85 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../../cli/base-command';
+import { renderObjects } from '../../cli/output';
+import { parseKeyValueList } from '../../cli/parse-key-value';
+import { UsageError } from '../../errors/usage-error';
+
+/** `kforge create cluster`: a new cluster's spec from a few flags, expanded and stored. */
+export default class CreateCluster extends BaseCommand {
+  static override summary = 'Create a cluster spec in the state store (no cloud resources yet).';
+  static override description =
+    'Builds a Cluster and its InstanceGroups from flags using kops\'s defaults, expands it into the complete configuration of every component, and writes it to the state store. Makes no cloud API calls and needs no credentials; run "kforge update cluster --yes" to create the cloud resources.';
+  static override examples = [
+    '<%= config.bin %> create cluster demo.k8s.local --zones us-east-1a',
+    '<%= config.bin %> create cluster x.example.com --zones us-east-1a,us-east-1b,us-east-1c --control-plane-zones us-east-1a,us-east-1b,us-east-1c --state file:///tmp/s',
+    '<%= config.bin %> create cluster private.example.com --zones us-east-1a --topology private --bastion --networking calico',
+    '<%= config.bin %> create cluster demo.k8s.local --zones us-east-1a --set spec.kubelet.maxPods=200 --dry-run -o yaml',
+  ];
+  static override args = { name: Args.string({ description: 'Cluster name, a DNS name such as demo.example.com (or demo.k8s.local for no DNS)' }) };
+  static override flags = {
+    name: Flags.string({ description: 'Cluster name (alternative to the argument). Env: KFORGE_CLUSTER_NAME' }),
+    zones: Flags.string({ description: 'Zones for nodes, comma-separated (e.g. us-east-1a,us-east-1b)', delimiter: ',', multiple: true }),
+    'control-plane-zones': Flags.string({ aliases: ['master-zones'], description: 'Zones for control-plane nodes; default: the first zone', delimiter: ',', multiple: true }),
+    'control-plane-count': Flags.integer({ aliases: ['master-count'], description: 'Number of control-plane nodes; default: one per control-plane zone' }),
+    'node-count': Flags.integer({ description: 'Total number of nodes, spread over the zones; default: one per zone' }),
+    'node-size': Flags.string({ description: 'Machine type of nodes; default: chosen by update from what the zones offer' }),
+    'control-plane-size': Flags.string({ aliases: ['master-size'], description: 'Machine type of control-plane nodes; default: chosen by update' }),
+    networking: Flags.string({ description: 'Networking: cilium, calico, flannel, kubenet, cni, canal, kuberouter, amazonvpc, …', default: 'cilium' }),
+    topology: Flags.string({ char: 't', description: 'public: nodes in public subnets; private: nodes in private subnets behind utility (NAT) subnets', options: ['public', 'private'], default: 'public' }),
+    bastion: Flags.boolean({ description: 'Add a bastion instance group (needs --topology private)' }),
+    dns: Flags.string({ description: 'DNS for the API: public, private or none; default: public with --dns-zone, else none', options: ['public', 'private', 'none'] }),
+    'dns-zone': Flags.string({ description: 'DNS zone (name or id) for the cluster\'s records' }),
+    'kubernetes-version': Flags.string({ description: 'Kubernetes version; default: the newest supported' }),
+    'network-cidr': Flags.string({ description: 'Network (VPC) range; default: 172.20.0.0/16' }),
+    'ssh-public-key': Flags.string({ description: 'SSH public key file to install for the admin user' }),
+    cloud: Flags.string({ description: 'Cloud provider; default: aws, or gce when the zones look like GCE zones', options: ['aws', 'gce'] }),
+    'cloud-labels': Flags.string({ description: 'Tags for all cloud resources, e.g. "team=infra,env=dev"' }),
+    set: Flags.string({ description: 'Set a spec field, e.g. --set spec.kubelet.maxPods=200 (repeatable)', multiple: true }),
+    'dry-run': Flags.boolean({ description: 'Print the objects instead of writing them (needs -o)' }),
+    output: Flags.string({ char: 'o', description: 'Output format for --dry-run', options: ['yaml', 'json'] }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(CreateCluster);
+    const name = this.clusterName(args.name, flags.name);
+    if (flags['dry-run'] && !flags.output) throw new UsageError('--dry-run needs --output (-o yaml or -o json)');
+    if (flags.output && !flags['dry-run']) throw new UsageError('--output is only used with --dry-run');
+    const { openVfs } = await import('../../state/vfs/open-vfs');
+    const vfs = openVfs(this.stateUrl(flags));
+    const options = {
+      name,
+      zones: flags.zones ?? [],
+      controlPlaneZones: flags['control-plane-zones'],
+      controlPlaneCount: flags['control-plane-count'],
+      nodeCount: flags['node-count'],
+      nodeSize: flags['node-size'],
+      controlPlaneSize: flags['control-plane-size'],
+      networking: flags.networking,
+      topology: flags.topology as 'public' | 'private',
+      bastion: flags.bastion,
+      dns: flags.dns as 'public' | 'private' | 'none' | undefined,
+      dnsZone: flags['dns-zone'],
+      kubernetesVersion: flags['kubernetes-version'],
+      networkCidr: flags['network-cidr'],
+      cloud: flags.cloud as 'aws' | 'gce' | undefined,
+      cloudLabels: flags['cloud-labels'] ? parseKeyValueList(flags['cloud-labels'], '--cloud-labels') : undefined,
+    };
+    const sshKey = flags['ssh-public-key'] ? await (await import('../../create/ssh-public-key')).readSshPublicKey(flags['ssh-public-key']) : undefined;
+    if (flags['dry-run']) {
+      const { planNewCluster } = await import('../../ops/create-cluster');
+      const planned = planNewCluster(vfs, options, flags.set ?? []);
+      this.out(renderObjects(flags.output as 'yaml' | 'json', [planned.cluster, ...planned.instanceGroups], true));
+      return;
+    }
+    const { createCluster } = await import('../../ops/create-cluster');
+    const result = await createCluster(vfs, options, flags.set ?? [], sshKey);
+    this.out(`Created cluster ${name} in state store ${vfs.url}`);
+    this.out(`  ${result.written.length} objects written under ${vfs.url.replace(/\/+$/, '')}/${name}/`);
+    this.out(`  instance groups: ${result.instanceGroups.map((ig) => `${ig.metadata.name} (${ig.spec.role}, ${ig.spec.minSize}..${ig.spec.maxSize})`).join(', ')}`);
+    this.out('');
+    this.out('Next steps:');
+    this.out(`  kforge get cluster ${name} --full -o yaml    # review the complete configuration`);
+    this.out(`  kforge edit cluster ${name}                  # change the spec`);
+    this.out(`  kforge update cluster ${name} --yes          # create the cloud resources`);
+  }
+}

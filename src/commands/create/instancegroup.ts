@@ -1,0 +1,40 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../../cli/base-command';
+import { renderObjects } from '../../cli/output';
+
+/** `kforge create instancegroup NAME --name C --role R --subnet S`. */
+export default class CreateInstanceGroup extends BaseCommand {
+  static override aliases = ['create:ig'];
+  static override summary = 'Add an instance group to a cluster\'s spec.';
+  static override description = 'The whole cluster is validated with the new group before it is written. Defaults follow kops: 2 nodes for role Node, 1 for other roles.';
+  static override examples = [
+    '<%= config.bin %> create instancegroup gpu-nodes --name x.example.com --role Node --subnet us-east-1a --machine-type g5.xlarge',
+    '<%= config.bin %> create ig extra --name x.example.com --role Node --subnet us-east-1a,us-east-1b --min-size 0 --max-size 10 --dry-run -o yaml',
+  ];
+  static override args = { group: Args.string({ description: 'Instance group name', required: true }) };
+  static override flags = {
+    name: Flags.string({ description: 'Cluster name. Env: KFORGE_CLUSTER_NAME' }),
+    role: Flags.string({ description: 'Role of the machines', options: ['Node', 'ControlPlane', 'Master', 'Bastion', 'APIServer'], default: 'Node' }),
+    subnet: Flags.string({ description: 'Subnets to run in (comma-separated or repeated)', delimiter: ',', multiple: true, required: true }),
+    'machine-type': Flags.string({ description: 'Machine type; default: chosen by update' }),
+    'min-size': Flags.integer({ description: 'Minimum number of machines; default: 2 for nodes, 1 otherwise' }),
+    'max-size': Flags.integer({ description: 'Maximum number of machines; default: the minimum' }),
+    set: Flags.string({ description: 'Set a field, e.g. --set spec.rootVolumeSize=64 (repeatable)', multiple: true }),
+    'dry-run': Flags.boolean({ description: 'Print the instance group instead of writing it (needs -o)' }),
+    output: Flags.string({ char: 'o', description: 'Output format for --dry-run', options: ['yaml', 'json'], default: 'yaml' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(CreateInstanceGroup);
+    const cluster = this.clusterName(undefined, flags.name);
+    const { openVfs } = await import('../../state/vfs/open-vfs');
+    const { createInstanceGroup } = await import('../../ops/instance-group-ops');
+    const ig = await createInstanceGroup(
+      openVfs(this.stateUrl(flags)),
+      { cluster, name: args.group, role: flags.role, subnets: flags.subnet, machineType: flags['machine-type'], minSize: flags['min-size'], maxSize: flags['max-size'], sets: flags.set ?? [] },
+      flags['dry-run'],
+    );
+    if (flags['dry-run']) this.out(renderObjects(flags.output as 'yaml' | 'json', [ig]));
+    else this.out(`instancegroup "${args.group}" created in cluster "${cluster}"`);
+  }
+}

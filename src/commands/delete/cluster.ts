@@ -1,0 +1,32 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../../cli/base-command';
+import { renderTable } from '../../cli/output';
+
+/** `kforge delete cluster [C] --yes`: removes the cluster's state (cloud resources: a later release). */
+export default class DeleteCluster extends BaseCommand {
+  static override summary = 'Delete a cluster from the state store.';
+  static override description =
+    'Without --yes, lists what would be deleted. This version deletes the cluster\'s state only; it does not yet delete cloud resources (there are none until "kforge update cluster --yes" exists). There is no undo.';
+  static override examples = ['<%= config.bin %> delete cluster x.example.com', '<%= config.bin %> delete cluster x.example.com --yes'];
+  static override args = { name: Args.string({ description: 'Cluster name' }) };
+  static override flags = {
+    name: Flags.string({ description: 'Cluster name (alternative to the argument). Env: KFORGE_CLUSTER_NAME' }),
+    yes: Flags.boolean({ char: 'y', description: 'Really delete' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(DeleteCluster);
+    const name = this.clusterName(args.name, flags.name);
+    const { openVfs } = await import('../../state/vfs/open-vfs');
+    const { clusterKeys, deleteClusterState } = await import('../../ops/delete-cluster');
+    const vfs = openVfs(this.stateUrl(flags));
+    if (!flags.yes) {
+      const keys = await clusterKeys(vfs, name);
+      this.out(renderTable(['TYPE', 'NAME'], keys.map((k) => ['state-object', `${vfs.url.replace(/\/+$/, '')}/${k}`])));
+      this.out('Must specify --yes to delete cluster');
+      return;
+    }
+    const deleted = await deleteClusterState(vfs, name);
+    this.out(`Deleted cluster: "${name}" (${deleted.length} state objects)`);
+  }
+}

@@ -1,0 +1,34 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../../cli/base-command';
+
+/** `kforge delete instancegroup IG --name C --yes`. */
+export default class DeleteInstanceGroup extends BaseCommand {
+  static override aliases = ['delete:ig'];
+  static override summary = 'Delete an instance group from a cluster\'s spec.';
+  static override description = 'The cluster is revalidated without the group first: a control-plane group that still holds etcd members cannot be deleted. Without --yes, says what would be deleted.';
+  static override examples = ['<%= config.bin %> delete instancegroup nodes-us-east-1b --name x.example.com --yes'];
+  static override args = { group: Args.string({ description: 'Instance group name', required: true }) };
+  static override flags = {
+    name: Flags.string({ description: 'Cluster name. Env: KFORGE_CLUSTER_NAME' }),
+    yes: Flags.boolean({ char: 'y', description: 'Really delete' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(DeleteInstanceGroup);
+    const cluster = this.clusterName(undefined, flags.name);
+    const { openVfs } = await import('../../state/vfs/open-vfs');
+    const vfs = openVfs(this.stateUrl(flags));
+    if (!flags.yes) {
+      const { ClusterRepository } = await import('../../state/cluster-repository');
+      const stored = await new ClusterRepository(vfs).get(cluster);
+      const { NotFoundError } = await import('../../errors/not-found-error');
+      if (!stored.instanceGroups.some((v) => v.object.metadata.name === args.group)) throw new NotFoundError(`instance group "${args.group}" not found in cluster "${cluster}"`);
+      this.out(`InstanceGroup "${args.group}" of cluster "${cluster}" would be deleted`);
+      this.out('Must specify --yes to delete instancegroup');
+      return;
+    }
+    const { deleteInstanceGroup } = await import('../../ops/instance-group-ops');
+    await deleteInstanceGroup(vfs, cluster, args.group);
+    this.out(`InstanceGroup "${args.group}" deleted from cluster "${cluster}"`);
+  }
+}

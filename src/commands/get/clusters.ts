@@ -1,0 +1,55 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../../cli/base-command';
+import { OUTPUT_FORMATS, renderObjects, renderTable } from '../../cli/output';
+import { UsageError } from '../../errors/usage-error';
+
+/** `kforge get clusters [NAME]`: lists clusters or prints one, optionally its completed spec. */
+export default class GetClusters extends BaseCommand {
+  static override aliases = ['get:cluster'];
+  static override summary = 'List clusters, or print one cluster (with --full, its completed spec).';
+  static override description =
+    'With -o yaml, a cluster is printed with its instance groups as a multi-document stream that "kforge create -f" and "kforge replace -f" accept unchanged. --full prints the completed spec instead: every default and derived value filled in.';
+  static override examples = [
+    '<%= config.bin %> get clusters',
+    '<%= config.bin %> get cluster x.example.com -o yaml > x.yaml',
+    '<%= config.bin %> get cluster x.example.com --full -o yaml',
+  ];
+  static override args = { name: Args.string({ description: 'Cluster name; default: all clusters' }) };
+  static override flags = {
+    name: Flags.string({ description: 'Cluster name (alternative to the argument)' }),
+    output: Flags.string({ char: 'o', description: 'Output format', options: [...OUTPUT_FORMATS], default: 'table' }),
+    full: Flags.boolean({ description: 'Print the completed spec (needs a cluster name)' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(GetClusters);
+    const { openVfs } = await import('../../state/vfs/open-vfs');
+    const { ClusterRepository } = await import('../../state/cluster-repository');
+    const repo = new ClusterRepository(openVfs(this.stateUrl(flags)));
+    const one = args.name ?? flags.name;
+    if (flags.full && !one) throw new UsageError('--full needs a cluster name');
+    const names = one ? [one] : await repo.listClusterNames();
+    const format = flags.output as 'table' | 'yaml' | 'json';
+    if (flags.full) {
+      const completed = await repo.getCompleted(one as string);
+      this.out(format === 'table' ? renderObjects('yaml', [completed]) : renderObjects(format, [completed]));
+      return;
+    }
+    const stored = await Promise.all(names.map((n) => repo.get(n)));
+    if (format === 'table') {
+      if (stored.length === 0) {
+        this.status(`No clusters found in ${repo.vfs.url}`);
+        return;
+      }
+      const rows = stored.map((s) => {
+        const spec = s.cluster.object.spec;
+        const zones = [...new Set((spec.subnets ?? []).map((x) => x.zone ?? x.region ?? ''))].filter(Boolean).join(',');
+        return [s.cluster.object.metadata.name, spec.cloudProvider ?? 'aws', zones];
+      });
+      this.out(renderTable(['NAME', 'CLOUD', 'ZONES'], rows));
+      return;
+    }
+    const objects = stored.flatMap((s) => [s.cluster.object, ...s.instanceGroups.map((v) => v.object)]);
+    this.out(renderObjects(format, objects, !one));
+  }
+}

@@ -1,0 +1,178 @@
+import { CLUSTER_LABEL, DEFAULT_API_VERSION } from '../api/api-versions';
+import type { Cluster, ClusterSpec, ClusterSubnetSpec, EtcdClusterSpec, InstanceGroup } from '../api/types';
+import type { FieldError } from '../errors/field-error';
+import { ValidationError } from '../errors/validation-error';
+import { defaultKubernetesVersion } from '../expand/assets/asset-catalog';
+import { assignSubnetCidrs, DEFAULT_NETWORK_CIDR, DEFAULT_NON_MASQUERADE_CIDR } from '../expand/components/network-defaults';
+import { NETWORKING_OPTIONS, regionOfZone } from '../validate/validate-spec';
+
+/** Inputs of `create cluster`, one per flag; names follow kops's flags. */
+export interface NewClusterOptions {
+  name: string;
+  zones: string[];
+  controlPlaneZones?: string[];
+  controlPlaneCount?: number;
+  nodeCount?: number;
+  nodeSize?: string;
+  controlPlaneSize?: string;
+  /** Default: cilium, as current kops. */
+  networking?: string;
+  /** Default: public. */
+  topology?: 'public' | 'private';
+  bastion?: boolean;
+  /** Default: public when a DNS zone is given, else none (kops's current rule). */
+  dns?: 'public' | 'private' | 'none';
+  dnsZone?: string;
+  kubernetesVersion?: string;
+  networkCidr?: string;
+  /** Default: aws, or inferred from the zone names. */
+  cloud?: 'aws' | 'gce';
+  cloudLabels?: Record<string, string>;
+}
+
+/** A new cluster's objects, before expansion. */
+export interface NewCluster {
+  cluster: Cluster;
+  instanceGroups: InstanceGroup[];
+}
+
+/** Maps `--networking` values to the spec.networking key (kops's aliases included). */
+const NETWORKING_ALIASES: Record<string, string> = { 'flannel-vxlan': 'flannel', 'flannel-udp': 'flannel', 'kube-router': 'kuberouter', 'amazon-vpc-routed-eni': 'amazonvpc' };
+
+/**
+ * Builds the Cluster and InstanceGroups that `create cluster` writes, by kops's rules: one control-plane
+ * group per control-plane zone, nodes spread over the zones, etcd `main` and `events` with a member on
+ * each control-plane group, subnet ranges carved from the network range. Pure; no cloud calls.
+ */
+export function newCluster(o: NewClusterOptions): NewCluster {
+  const errors: FieldError[] = [];
+  const flagErr = (path: string, message: string) => errors.push({ path, message });
+  const zones = dedupe(o.zones);
+  if (zones.length === 0) flagErr('--zones', 'at least one zone is required, e.g. --zones us-east-1a');
+  const cloud = o.cloud ?? inferCloud(zones);
+  const explicitCpZones = o.controlPlaneZones && o.controlPlaneZones.length > 0;
+  const cpZones = explicitCpZones ? dedupe(o.controlPlaneZones as string[]) : zones;
+  for (const z of cpZones) if (!zones.includes(z)) flagErr('--control-plane-zones', `zone "${z}" is not in --zones (${zones.join(',')})`);
+  // kops: one control-plane node per --control-plane-zones entry, else one; round-robin over the zones.
+  const cpCount = o.controlPlaneCount ?? (explicitCpZones ? cpZones.length : 1);
+  if (!Number.isInteger(cpCount) || cpCount < 1) flagErr('--control-plane-count', `must be at least 1, got ${cpCount}`);
+  if (cpCount % 2 === 0) flagErr('--control-plane-count', `${cpCount} control-plane nodes cannot keep etcd quorum when one fails; use an odd number`);
+  const nodeCount = o.nodeCount ?? zones.length;
+  if (!Number.isInteger(nodeCount) || nodeCount < 0) flagErr('--node-count', `must be 0 or more, got ${nodeCount}`);
+  const networking = NETWORKING_ALIASES[o.networking ?? 'cilium'] ?? o.networking ?? 'cilium';
+  if (!NETWORKING_OPTIONS.includes(networking)) flagErr('--networking', `"${o.networking}" is not supported; use one of ${NETWORKING_OPTIONS.slice(0, 11).join(', ')}`);
+  const topology = o.topology ?? 'public';
+  if (topology === 'private' && networking === 'kubenet') flagErr('--networking', 'kubenet does not work with --topology private; choose a CNI such as cilium or calico');
+  if (o.bastion && topology !== 'private') flagErr('--bastion', 'a bastion needs --topology private');
+  const dns = o.dns ?? (o.dnsZone ? 'public' : 'none');
+  if (o.dnsZone && dns === 'none') flagErr('--dns-zone', 'cannot be used with --dns none');
+  if (errors.length > 0) throw new ValidationError(errors, 'create cluster flags');
+
+  const spec: ClusterSpec = {
+    api: dns === 'public' && topology === 'public' ? { dns: {} } : { loadBalancer: { type: 'Public', class: 'Network' } },
+    authorization: { rbac: {} },
+    channel: 'stable',
+    cloudProvider: cloud,
+    ...(o.cloudLabels && Object.keys(o.cloudLabels).length > 0 ? { cloudLabels: o.cloudLabels } : {}),
+    ...(o.dnsZone ? { dnsZone: o.dnsZone } : {}),
+    etcdClusters: [],
+    iam: { allowContainerRegistry: true, legacy: false },
+    kubernetesApiAccess: ['0.0.0.0/0', '::/0'],
+    kubernetesVersion: o.kubernetesVersion ?? defaultKubernetesVersion(),
+    networkCIDR: o.networkCidr ?? DEFAULT_NETWORK_CIDR,
+    networking: { [networking]: {} },
+    nonMasqueradeCIDR: DEFAULT_NON_MASQUERADE_CIDR,
+    sshAccess: ['0.0.0.0/0', '::/0'],
+    subnets: buildSubnets(zones, topology, cloud),
+    topology: {
+      dns: { type: dns === 'public' ? 'Public' : dns === 'private' ? 'Private' : 'None' },
+      ...(o.bastion ? { bastion: { bastionPublicName: `bastion.${o.name}` } } : {}),
+    },
+  };
+  assignSubnetCidrs(spec);
+  const meta = (name: string) => ({ name, labels: { [CLUSTER_LABEL]: o.name } });
+  const subnetFor = (zone: string) => (cloud === 'gce' ? regionOfZone(zone, cloud) : zone);
+  const igs: InstanceGroup[] = [];
+  const cpNames: Array<[string, string]> = [];
+  const usedCpZones = cpZones.slice(0, Math.min(cpCount, cpZones.length));
+  const memberNames = trimCommonPrefix(usedCpZones);
+  for (let i = 0; i < cpCount; i++) {
+    const zi = i % usedCpZones.length;
+    const zone = usedCpZones[zi];
+    const suffix = cpCount > usedCpZones.length ? `-${Math.floor(i / usedCpZones.length) + 1}` : '';
+    const name = `control-plane-${zone}${suffix}`;
+    const member = `${/^\d/.test(memberNames[zi]) ? 'etcd-' : ''}${memberNames[zi]}${suffix}`;
+    cpNames.push([name, member]);
+    igs.push(instanceGroup(meta(name), 'ControlPlane', o.controlPlaneSize, 1, 1, [subnetFor(zone)], zone, cloud));
+  }
+  zones.forEach((zone, i) => {
+    const count = Math.floor(nodeCount / zones.length) + (i < nodeCount % zones.length ? 1 : 0);
+    igs.push(instanceGroup(meta(`nodes-${zone}`), 'Node', o.nodeSize, count, count, [subnetFor(zone)], zone, cloud));
+  });
+  if (o.bastion) igs.push(instanceGroup(meta('bastions'), 'Bastion', undefined, 1, 1, zones.map((z) => `utility-${z}`), undefined, cloud));
+  spec.etcdClusters = ['main', 'events'].map(
+    (etcd): EtcdClusterSpec => ({
+      name: etcd,
+      etcdMembers: cpNames.map(([ig, member]) => ({ name: member, instanceGroup: ig, encryptedVolume: true })),
+      manager: { backupRetentionDays: 90 },
+      cpuRequest: etcd === 'main' ? '200m' : '100m',
+      memoryRequest: '100Mi',
+    }),
+  );
+  const cluster: Cluster = { apiVersion: DEFAULT_API_VERSION, kind: 'Cluster', metadata: { name: o.name }, spec };
+  return { cluster, instanceGroups: igs.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name)) };
+}
+
+function instanceGroup(
+  metadata: InstanceGroup['metadata'],
+  role: 'ControlPlane' | 'Node' | 'Bastion',
+  machineType: string | undefined,
+  minSize: number,
+  maxSize: number,
+  subnets: string[],
+  zone: string | undefined,
+  cloud: string,
+): InstanceGroup {
+  return {
+    apiVersion: DEFAULT_API_VERSION,
+    kind: 'InstanceGroup',
+    metadata,
+    spec: {
+      ...(machineType ? { machineType } : {}),
+      maxSize,
+      minSize,
+      role,
+      subnets,
+      ...(cloud === 'gce' && zone ? { zones: [zone] } : {}),
+    },
+  };
+}
+
+function buildSubnets(zones: string[], topology: 'public' | 'private', cloud: string): ClusterSubnetSpec[] {
+  if (cloud === 'gce') {
+    const regions = dedupe(zones.map((z) => regionOfZone(z, cloud)));
+    return regions.map((r) => ({ name: r, region: r, type: topology === 'private' ? 'Private' : 'Public' }));
+  }
+  const main: ClusterSubnetSpec[] = zones.map((z) => ({ name: z, type: topology === 'private' ? 'Private' : 'Public', zone: z }));
+  const utility: ClusterSubnetSpec[] = topology === 'private' ? zones.map((z) => ({ name: `utility-${z}`, type: 'Utility', zone: z })) : [];
+  return [...main, ...utility];
+}
+
+/** kops's member naming: drop the prefix all zones share (`us-east-1a`,`us-east-1b` → `a`,`b`). */
+export function trimCommonPrefix(names: string[]): string[] {
+  let out = [...names];
+  while (out.length > 0 && out[0].length > 1) {
+    const prefix = out[0][0];
+    if (!out.every((n) => n.startsWith(prefix) && n.length > 1)) break;
+    out = out.map((n) => n.slice(1));
+  }
+  return out;
+}
+
+function inferCloud(zones: string[]): 'aws' | 'gce' {
+  return zones.length > 0 && zones.every((z) => /^[a-z]+-[a-z]+\d+-[a-z]$/.test(z)) ? 'gce' : 'aws';
+}
+
+function dedupe(xs: string[]): string[] {
+  return [...new Set(xs.map((x) => x.trim()).filter(Boolean))];
+}

@@ -1,0 +1,78 @@
+import { spawnSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { formatFieldError } from '../errors/field-error';
+import { KforgeError } from '../errors/kforge-error';
+import { ValidationError } from '../errors/validation-error';
+
+/** How an edit session ended. */
+export type EditOutcome = { status: 'saved'; text: string } | { status: 'unchanged' };
+
+/** Validates and saves edited text; throws ValidationError to send the user back to the editor. */
+export type EditApply = (text: string) => Promise<void>;
+
+const HEADER = [
+  '# Please edit the object below. Lines beginning with a "#" will be ignored,',
+  '# and an empty file will abort the edit. If an error occurs while saving this file will be',
+  '# reopened with the relevant failures.',
+  '#',
+];
+
+/** The editor command: $KUBE_EDITOR, then $EDITOR, then vi (kubectl's and kops's order). */
+export function editorCommand(env: NodeJS.ProcessEnv = process.env): string {
+  return env.KUBE_EDITOR || env.EDITOR || 'vi';
+}
+
+/**
+ * kubectl-style edit loop: open the text in the user's editor; on invalid input reopen it with the
+ * errors in a comment header above the user's own text; only a valid result is applied. Unchanged
+ * text cancels. Errors from `apply` other than ValidationError end the loop (nothing is saved).
+ */
+export async function editLoop(initial: string, apply: EditApply, env: NodeJS.ProcessEnv = process.env): Promise<EditOutcome> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'kforge-edit-'));
+  const file = path.join(dir, 'edit.yaml');
+  let content = [...HEADER, initial].join('\n');
+  let previousFailed: string | undefined;
+  try {
+    for (;;) {
+      await fs.writeFile(file, content, { mode: 0o600 });
+      const r = spawnSync('sh', ['-c', `${editorCommand(env)} "$1"`, 'kforge-editor', file], { stdio: 'inherit', env });
+      if (r.error) throw new KforgeError('EDITOR_FAILED', `cannot start editor "${editorCommand(env)}": ${r.error.message}`);
+      if (r.status !== 0) throw new KforgeError('EDITOR_FAILED', `editor "${editorCommand(env)}" exited with status ${r.status}; no changes made`);
+      const edited = stripComments(await fs.readFile(file, 'utf8'));
+      if (edited.trim() === '') throw new KforgeError('EDIT_CANCELLED', 'Edit cancelled: saved file was empty');
+      if (previousFailed !== undefined && edited === previousFailed) {
+        throw new KforgeError('EDIT_CANCELLED', `Edit cancelled: no valid changes were saved (edited file kept at ${keep(file, dir)})`);
+      }
+      if (edited === stripComments(initial)) return { status: 'unchanged' };
+      try {
+        await apply(edited);
+        return { status: 'saved', text: edited };
+      } catch (e) {
+        if (!(e instanceof ValidationError)) throw e;
+        previousFailed = edited;
+        const errs = e.errors.map((fe) => `#   ${formatFieldError({ ...fe, file: undefined })}`);
+        content = [...HEADER, '# The edited file had the following errors:', ...errs, '#', edited].join('\n');
+      }
+    }
+  } finally {
+    if (!keptDirs.has(dir)) await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+const keptDirs = new Set<string>();
+
+function keep(file: string, dir: string): string {
+  keptDirs.add(dir);
+  return file;
+}
+
+/** Removes full-line comments, as the edit header and error notes are comments. */
+export function stripComments(text: string): string {
+  return text
+    .split('\n')
+    .filter((l) => !/^\s*#/.test(l))
+    .join('\n')
+    .replace(/\s+$/, '\n');
+}

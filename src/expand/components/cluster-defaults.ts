@@ -1,0 +1,37 @@
+import type { ClusterSpec } from '../../api/types';
+import type { ExpandContext } from '../expand-context';
+
+/** Cluster-wide settings that do not belong to one component: names, stores, access, DNS, API exposure. */
+export function expandClusterDefaults(spec: ClusterSpec, ctx: ExpandContext): void {
+  spec.cloudProvider ??= 'aws';
+  spec.channel ??= 'stable';
+  spec.kubernetesVersion = ctx.kubernetesVersion;
+  spec.configBase ??= `${ctx.storeUrl.replace(/\/+$/, '')}/${ctx.clusterName}`;
+  spec.keyStore ??= `${spec.configBase}/pki`;
+  spec.secretStore ??= `${spec.configBase}/secrets`;
+  spec.clusterDNSDomain ??= 'cluster.local';
+  spec.masterPublicName ??= spec.api?.publicName ?? `api.${ctx.clusterName}`;
+  spec.masterInternalName ??= `api.internal.${ctx.clusterName}`;
+  spec.kubernetesApiAccess ??= ['0.0.0.0/0', '::/0'];
+  spec.sshAccess ??= [...spec.kubernetesApiAccess];
+  // kforge defaults to RBAC when `authorization` is absent; kops's legacy default there is AlwaysAllow.
+  spec.authorization ??= { rbac: {} };
+  spec.iam ??= {};
+  spec.iam.legacy ??= false;
+  spec.iam.allowContainerRegistry ??= true;
+  spec.containerRuntime ??= 'containerd';
+  spec.topology ??= {};
+  spec.topology.dns ??= { type: defaultDnsType(ctx.clusterName) };
+  spec.api ??= defaultApi(spec);
+}
+
+function defaultDnsType(clusterName: string): 'Public' | 'None' {
+  // `.k8s.local` names were kops's gossip clusters; they have no DNS zone.
+  return clusterName.endsWith('.k8s.local') ? 'None' : 'Public';
+}
+
+function defaultApi(spec: ClusterSpec): NonNullable<ClusterSpec['api']> {
+  const privateTopology = (spec.subnets ?? []).some((s) => s.type === 'Private');
+  if (spec.topology?.dns?.type === 'Public' && !privateTopology) return { dns: {} };
+  return { loadBalancer: { type: 'Public', class: 'Network' } };
+}

@@ -1,0 +1,54 @@
+import type { ClusterSpec, InstanceGroup, KubeletConfigSpec } from '../../api/types';
+import type { ExpandContext } from '../expand-context';
+import { isControlPlane } from '../expand-context';
+import { clusterDnsIp } from './network-defaults';
+
+/** Taint that keeps ordinary workloads off control-plane nodes. */
+export const CONTROL_PLANE_TAINT = 'node-role.kubernetes.io/control-plane=:NoSchedule';
+
+/** Cluster-wide kubelet settings and the control-plane overlay (`masterKubelet`). */
+export function expandKubelet(spec: ClusterSpec, ctx: ExpandContext): void {
+  const k = (spec.kubelet ??= {});
+  k.anonymousAuth ??= false;
+  k.authenticationTokenWebhook ??= true;
+  k.authorizationMode ??= 'Webhook';
+  k.cgroupDriver ??= 'systemd';
+  k.cgroupRoot ??= '/';
+  k.clientCaFile ??= '/srv/kubernetes/ca.crt';
+  k.cloudProvider ??= 'external';
+  k.clusterDNS ??= clusterDnsIp(spec);
+  k.clusterDomain ??= spec.clusterDNSDomain;
+  k.enableDebuggingHandlers ??= true;
+  k.evictionHard ??= 'memory.available<100Mi,nodefs.available<10%,nodefs.inodesFree<5%,imagefs.available<10%,imagefs.inodesFree<5%';
+  k.kubeconfigPath ??= '/var/lib/kubelet/kubeconfig';
+  k.logLevel ??= 2;
+  k.podInfraContainerImage ??= `registry.k8s.io/pause:${ctx.versions.pause}`;
+  k.podManifestPath ??= '/etc/kubernetes/manifests';
+  k.protectKernelDefaults ??= true;
+  k.registerSchedulable ??= true;
+  k.shutdownGracePeriod ??= '30s';
+  k.shutdownGracePeriodCriticalPods ??= '10s';
+  spec.masterKubelet = { ...k, ...(spec.masterKubelet ?? {}) };
+}
+
+/**
+ * The kubelet settings of one instance group: cluster `kubelet`, then `masterKubelet` for the control
+ * plane, then the group's own `kubelet`, later ones winning; plus the group's labels and taints.
+ */
+export function instanceGroupKubelet(spec: ClusterSpec, ig: InstanceGroup): KubeletConfigSpec {
+  const cp = isControlPlane(ig);
+  const merged: KubeletConfigSpec = { ...(spec.kubelet ?? {}), ...(cp ? (spec.masterKubelet ?? {}) : {}), ...(ig.spec.kubelet ?? {}) };
+  const labels: Record<string, string> = { ...(merged.nodeLabels ?? {}), ...(ig.spec.nodeLabels ?? {}) };
+  labels['kops.k8s.io/instancegroup'] = ig.metadata.name;
+  if (cp) {
+    labels['node-role.kubernetes.io/control-plane'] = '';
+    labels['node.kubernetes.io/exclude-from-external-load-balancers'] = '';
+  } else if (ig.spec.role === 'Node') {
+    labels['node-role.kubernetes.io/node'] = '';
+  }
+  merged.nodeLabels = Object.fromEntries(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)));
+  const taints = [...(merged.taints ?? []), ...(ig.spec.taints ?? [])];
+  if (cp && !taints.includes(CONTROL_PLANE_TAINT)) taints.push(CONTROL_PLANE_TAINT);
+  if (taints.length > 0) merged.taints = taints;
+  return merged;
+}

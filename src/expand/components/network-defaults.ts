@@ -1,0 +1,60 @@
+import type { ClusterSpec } from '../../api/types';
+import { Cidr } from '../../net/cidr';
+import type { ExpandContext } from '../expand-context';
+
+/** kops's default VPC range. */
+export const DEFAULT_NETWORK_CIDR = '172.20.0.0/16';
+/** kops's default range for pods and services, outside the VPC. */
+export const DEFAULT_NON_MASQUERADE_CIDR = '100.64.0.0/10';
+
+/**
+ * Network ranges: VPC, subnets, services, pods, cluster DNS. kops's rules: subnets get the 2nd, 3rd, …
+ * eighth of the VPC range (a /19 per zone from a /16); utility subnets get eighths of the first eighth;
+ * services take the first eighth of nonMasqueradeCIDR and pods its upper half.
+ */
+export function expandNetwork(spec: ClusterSpec, _ctx: ExpandContext): void {
+  spec.networkCIDR ??= DEFAULT_NETWORK_CIDR;
+  spec.nonMasqueradeCIDR ??= DEFAULT_NON_MASQUERADE_CIDR;
+  assignSubnetCidrs(spec);
+  const nonMasq = Cidr.parse(spec.nonMasqueradeCIDR);
+  spec.serviceClusterIPRange ??= nonMasq.subnet(nonMasq.prefix + 3, 0).toString();
+  spec.podCIDR ??= nonMasq.subnet(nonMasq.prefix + 1, 1).toString();
+}
+
+/** The 10th address of the service range: where cluster DNS listens. */
+export function clusterDnsIp(spec: ClusterSpec): string {
+  return Cidr.parse(spec.serviceClusterIPRange as string).address(10);
+}
+
+/** The 1st address of the service range: the `kubernetes` service. */
+export function apiServiceIp(spec: ClusterSpec): string {
+  return Cidr.parse(spec.serviceClusterIPRange as string).address(1);
+}
+
+/** Gives every subnet without a CIDR the next free range by kops's carving rules. */
+export function assignSubnetCidrs(spec: ClusterSpec): void {
+  const subnets = spec.subnets ?? [];
+  if (subnets.every((s) => s.cidr)) return;
+  const network = Cidr.parse(spec.networkCIDR as string);
+  const bigPrefix = Math.min(network.prefix + 3, network.bits);
+  const littlePrefix = Math.min(bigPrefix + 3, network.bits);
+  const taken = subnets.filter((s) => s.cidr).map((s) => Cidr.tryParse(s.cidr as string)).filter((c): c is Cidr => !!c);
+  const big = candidates(network, bigPrefix, 1);
+  const little = candidates(network.subnet(bigPrefix, 0), littlePrefix, 0);
+  for (const subnet of subnets) {
+    if (subnet.cidr) continue;
+    const pool = subnet.type === 'Utility' ? little : big;
+    const free = pool.find((c) => !taken.some((t) => t.overlaps(c)));
+    // No room left: leave it empty; validation then names the subnet.
+    if (!free) continue;
+    subnet.cidr = free.toString();
+    taken.push(free);
+  }
+}
+
+function candidates(parent: Cidr, prefix: number, first: number): Cidr[] {
+  const count = Number(1n << BigInt(prefix - parent.prefix));
+  const out: Cidr[] = [];
+  for (let i = first; i < count; i++) out.push(parent.subnet(prefix, i));
+  return out;
+}

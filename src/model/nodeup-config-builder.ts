@@ -1,0 +1,99 @@
+import type { Cluster, InstanceGroup } from '../api/types';
+import { ARCHITECTURES, nodeFileAssets } from '../expand/assets/asset-catalog';
+import { remapFileUrl } from '../expand/components/images';
+import { instanceGroupKubelet } from '../expand/components/kubelet';
+import { isControlPlane, normalizedRole } from '../expand/expand-context';
+import { controlPlaneCommands, nodeCommands } from '../flags/component-argv';
+import { etcdClientUrl } from '../expand/components/etcd';
+
+/** What the node bootstrapper needs for one instance group; field names follow kops's NodeupConfig. */
+export interface NodeupConfig {
+  Assets: Record<string, string[]>;
+  ClusterName: string;
+  ConfigBase: string;
+  InstanceGroupName: string;
+  InstanceGroupRole: string;
+  KubernetesVersion: string;
+  ContainerRuntime: string;
+  UpdatePolicy: string;
+  Networking: { nonMasqueradeCIDR: string; serviceClusterIPRange: string; podCIDR: string; clusterDNS: string };
+  KubeletConfig: object;
+  KubeProxy?: object;
+  containerdConfig: object;
+  /** argv of each component this node starts, by component name. */
+  ComponentFlags: Record<string, string[]>;
+  /** Container images this node runs, by component name. */
+  Images: Record<string, string>;
+  APIServerConfig?: { KubeAPIServer: object };
+  ControlPlaneConfig?: { KubeControllerManager: object; KubeScheduler: object };
+  EtcdClusters?: Array<{ name: string; version: string; clientURL: string; backupStore: string; members: string[] }>;
+  channels: string[];
+}
+
+/**
+ * Model builder for `igconfig/<role>/<ig>/nodeupconfig.yaml`: pure, completed spec in, document out.
+ * Certificates join it with the PKI; private keys never do.
+ */
+export function buildNodeupConfig(completed: Cluster, ig: InstanceGroup): NodeupConfig {
+  const spec = completed.spec;
+  const version = spec.kubernetesVersion as string;
+  const kubelet = instanceGroupKubelet(spec, ig);
+  const cp = isControlPlane(ig);
+  const assets: Record<string, string[]> = {};
+  for (const arch of ARCHITECTURES) {
+    const files = nodeFileAssets(version, arch, spec.containerd?.version as string, spec.containerd?.runc?.version as string, cniVersion(completed));
+    if (!files) throw new Error(`no verified hashes for the ${arch} node files of Kubernetes ${version}`);
+    assets[arch] = files.map((f) => `${f.sha256}@${remapFileUrl(f.url, spec.assets?.fileRepository)}`);
+  }
+  const commands = cp ? [...controlPlaneCommands(spec), ...nodeCommands(spec, kubelet)] : nodeCommands(spec, kubelet);
+  const images: Record<string, string> = { pause: kubelet.podInfraContainerImage as string };
+  if (spec.kubeProxy?.enabled !== false) images['kube-proxy'] = spec.kubeProxy?.image as string;
+  const config: NodeupConfig = {
+    Assets: assets,
+    ClusterName: completed.metadata.name,
+    ConfigBase: spec.configBase as string,
+    InstanceGroupName: ig.metadata.name,
+    InstanceGroupRole: normalizedRole(ig),
+    KubernetesVersion: version,
+    ContainerRuntime: spec.containerRuntime ?? 'containerd',
+    UpdatePolicy: spec.updatePolicy ?? 'automatic',
+    Networking: {
+      nonMasqueradeCIDR: spec.nonMasqueradeCIDR as string,
+      serviceClusterIPRange: spec.serviceClusterIPRange as string,
+      podCIDR: spec.podCIDR as string,
+      clusterDNS: spec.kubeDNS?.serverIP as string,
+    },
+    KubeletConfig: kubelet,
+    containerdConfig: spec.containerd ?? {},
+    ComponentFlags: Object.fromEntries(commands.map((c) => [c.component, c.argv])),
+    Images: images,
+    channels: [`${spec.configBase}/addons/bootstrap-channel.yaml`],
+  };
+  if (spec.kubeProxy?.enabled !== false) config.KubeProxy = spec.kubeProxy ?? {};
+  if (cp) {
+    images['kube-apiserver'] = spec.kubeAPIServer?.image as string;
+    images['kube-controller-manager'] = spec.kubeControllerManager?.image as string;
+    images['kube-scheduler'] = spec.kubeScheduler?.image as string;
+    config.APIServerConfig = { KubeAPIServer: spec.kubeAPIServer ?? {} };
+    config.ControlPlaneConfig = { KubeControllerManager: spec.kubeControllerManager ?? {}, KubeScheduler: spec.kubeScheduler ?? {} };
+    config.EtcdClusters = (spec.etcdClusters ?? []).map((e, i) => ({
+      name: e.name,
+      version: e.version as string,
+      clientURL: etcdClientUrl(e.name, i),
+      backupStore: e.backups?.backupStore as string,
+      members: (e.etcdMembers ?? []).filter((m) => m.instanceGroup === ig.metadata.name).map((m) => m.name),
+    }));
+  }
+  config.Images = Object.fromEntries(Object.entries(images).sort(([a], [b]) => a.localeCompare(b)));
+  return config;
+}
+
+function cniVersion(completed: Cluster): string {
+  // The CNI plugins version is not a spec field in kops; it follows the Kubernetes minor.
+  return (completed.spec as { kubernetesVersion: string }).kubernetesVersion && cniFor(completed.spec.kubernetesVersion as string);
+}
+
+function cniFor(version: string): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('../expand/assets/asset-catalog') as typeof import('../expand/assets/asset-catalog')).componentVersions(version).cni;
+}

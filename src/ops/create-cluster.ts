@@ -1,0 +1,28 @@
+import { applySetFlags } from '../create/set-fields';
+import type { SshPublicKey } from '../create/ssh-public-key';
+import { StatePaths } from '../state/state-paths';
+import { newCluster, NewCluster, NewClusterOptions } from '../create/new-cluster';
+import { AlreadyExistsError } from '../errors/already-exists-error';
+import { ClusterRepository } from '../state/cluster-repository';
+import type { Vfs } from '../state/vfs/vfs';
+import { expandCluster } from './expand-cluster';
+import { saveCluster, SaveResult } from './save-cluster';
+
+/** Builds the new cluster's objects from flags and `--set` assignments, and validates them fully. */
+export function planNewCluster(vfs: Vfs, options: NewClusterOptions, sets: string[]): NewCluster {
+  const planned = newCluster(options);
+  applySetFlags(planned.cluster as unknown as Record<string, unknown>, 'Cluster', sets);
+  expandCluster(planned.cluster, planned.instanceGroups, vfs.url);
+  return planned;
+}
+
+/** `create cluster`: refuses an existing name, then writes config, instance groups and derived files. */
+export async function createCluster(vfs: Vfs, options: NewClusterOptions, sets: string[], sshKey?: SshPublicKey): Promise<SaveResult & NewCluster> {
+  const planned = planNewCluster(vfs, options, sets);
+  if (await new ClusterRepository(vfs).exists(options.name)) {
+    throw new AlreadyExistsError(`cluster "${options.name}" already exists in ${vfs.url}; use "kforge edit cluster ${options.name}" or "kforge update cluster" instead`);
+  }
+  const extra: Array<[string, string]> = sshKey ? [[StatePaths.sshPublicKey(options.name, sshKey.fingerprint), sshKey.text]] : [];
+  const result = await saveCluster(vfs, planned.cluster, planned.instanceGroups, undefined, undefined, extra);
+  return { ...result, ...planned };
+}

@@ -1,0 +1,42 @@
+import type { Cluster, InstanceGroup } from '../api/types';
+import { toYaml } from '../api/to-yaml';
+import type { YamlDocument } from '../api/yaml-documents';
+import { locateErrors } from '../api/load-manifests';
+import { ValidationError } from '../errors/validation-error';
+import { normalizedRole } from '../expand/expand-context';
+import { populateCluster } from '../expand/populate-cluster';
+import { buildNodeupConfig } from '../model/nodeup-config-builder';
+import { StatePaths } from '../state/state-paths';
+import { validateAgainstSchema } from '../validate/schema-validator';
+import { validateSpec } from '../validate/validate-spec';
+
+/** The result of validating and expanding a cluster: the completed spec and every derived file. */
+export interface ExpandedCluster {
+  completed: Cluster;
+  /** Derived objects to store, keyed by state-store key: completed spec and nodeup configs. */
+  files: Map<string, string>;
+}
+
+/**
+ * spec → validate → expand → validate again → nodeup configs. Throws one ValidationError that lists
+ * every problem; `sources` adds file and line to errors about objects read from a manifest.
+ */
+export function expandCluster(cluster: Cluster, instanceGroups: InstanceGroup[], storeUrl: string, sources = new Map<string, YamlDocument>()): ExpandedCluster {
+  const name = cluster.metadata.name;
+  const schemaErrors = [
+    ...validateAgainstSchema('Cluster', cluster).map((e) => ({ ...e, object: `Cluster/${name}` })),
+    ...instanceGroups.flatMap((ig) => validateAgainstSchema('InstanceGroup', ig).map((e) => ({ ...e, object: `InstanceGroup/${ig.metadata?.name}` }))),
+  ];
+  if (schemaErrors.length > 0) throw new ValidationError(locateErrors(schemaErrors, sources), `cluster ${name}`);
+  const before = validateSpec(cluster, instanceGroups);
+  if (before.length > 0) throw new ValidationError(locateErrors(before, sources), `cluster ${name}`);
+  const completed = populateCluster(cluster, instanceGroups, storeUrl);
+  const after = [...validateSpec(completed, instanceGroups), ...validateAgainstSchema('Cluster', completed).map((e) => ({ ...e, path: `(completed spec) ${e.path}` }))];
+  if (after.length > 0) throw new ValidationError(locateErrors(after, sources), `cluster ${name}`);
+  const files = new Map<string, string>();
+  files.set(StatePaths.completedSpec(name), toYaml(completed));
+  for (const ig of [...instanceGroups].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))) {
+    files.set(StatePaths.nodeupConfig(name, normalizedRole(ig), ig.metadata.name), toYaml(buildNodeupConfig(completed, ig)));
+  }
+  return { completed, files };
+}

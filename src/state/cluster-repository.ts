@@ -1,0 +1,67 @@
+import * as yaml from 'js-yaml';
+import type { Cluster, InstanceGroup } from '../api/types';
+import { NotFoundError } from '../errors/not-found-error';
+import { StateStoreError } from '../errors/state-store-error';
+import { StatePaths } from './state-paths';
+import type { Vfs } from './vfs/vfs';
+
+/** An object read from the store with the version token needed to update it safely. */
+export interface Versioned<T> {
+  object: T;
+  version: string;
+}
+
+/** A cluster as stored: the user's Cluster and InstanceGroups (not the completed spec). */
+export interface StoredCluster {
+  cluster: Versioned<Cluster>;
+  /** Sorted by name. */
+  instanceGroups: Array<Versioned<InstanceGroup>>;
+}
+
+/** Reads clusters from a state store laid out as kops does (`<cluster>/config`, `<cluster>/instancegroup/*`). */
+export class ClusterRepository {
+  constructor(readonly vfs: Vfs) {}
+
+  /** Names of every cluster in the store, sorted. */
+  async listClusterNames(): Promise<string[]> {
+    const keys = await this.vfs.list('');
+    return keys.filter((k) => /^[^/]+\/config$/.test(k)).map((k) => k.slice(0, -'/config'.length)).sort();
+  }
+
+  /** True if the cluster's `config` exists. */
+  async exists(name: string): Promise<boolean> {
+    return (await this.vfs.read(StatePaths.config(name))) !== undefined;
+  }
+
+  /** Reads a cluster and its instance groups; NotFoundError when the cluster does not exist. */
+  async get(name: string): Promise<StoredCluster> {
+    const cfg = await this.vfs.read(StatePaths.config(name));
+    if (!cfg) throw new NotFoundError(`cluster "${name}" not found in state store ${this.vfs.url}`);
+    const cluster = { object: parseObject<Cluster>(cfg.data, `${this.vfs.url}/${StatePaths.config(name)}`), version: cfg.version };
+    const keys = await this.vfs.list(StatePaths.instanceGroupPrefix(name));
+    const instanceGroups: Array<Versioned<InstanceGroup>> = [];
+    for (const key of keys) {
+      const obj = await this.vfs.read(key);
+      if (obj) instanceGroups.push({ object: parseObject<InstanceGroup>(obj.data, `${this.vfs.url}/${key}`), version: obj.version });
+    }
+    instanceGroups.sort((a, b) => a.object.metadata.name.localeCompare(b.object.metadata.name));
+    return { cluster, instanceGroups };
+  }
+
+  /** Reads the completed (expanded) spec; NotFoundError when absent. */
+  async getCompleted(name: string): Promise<Cluster> {
+    const obj = await this.vfs.read(StatePaths.completedSpec(name));
+    if (!obj) throw new NotFoundError(`cluster "${name}" has no completed spec in ${this.vfs.url}`);
+    return parseObject<Cluster>(obj.data, `${this.vfs.url}/${StatePaths.completedSpec(name)}`);
+  }
+}
+
+function parseObject<T>(data: Buffer, where: string): T {
+  try {
+    const v = yaml.load(data.toString('utf8'));
+    if (!v || typeof v !== 'object') throw new Error('not a mapping');
+    return v as T;
+  } catch (e) {
+    throw new StateStoreError(`${where} is corrupt: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * Keys of a cluster's objects in the state store, relative to the store base. The layout is kops's, so
+ * `<store>/<cluster>/` is the cluster's configBase.
+ */
+export const StatePaths = {
+  /** Everything of one cluster. */
+  clusterPrefix: (cluster: string): string => `${cluster}/`,
+  /** The user's Cluster object. */
+  config: (cluster: string): string => `${cluster}/config`,
+  /** Prefix of the user's InstanceGroup objects. */
+  instanceGroupPrefix: (cluster: string): string => `${cluster}/instancegroup/`,
+  /** One InstanceGroup object. */
+  instanceGroup: (cluster: string, ig: string): string => `${cluster}/instancegroup/${ig}`,
+  /** The expanded Cluster, every default and derived value filled in. */
+  completedSpec: (cluster: string): string => `${cluster}/cluster-completed.spec`,
+  /** Prefix of the per-instance-group node bootstrap configs. */
+  igconfigPrefix: (cluster: string): string => `${cluster}/igconfig/`,
+  /** What the node bootstrapper reads for one instance group; `role` is the lower-cased IG role, as kops does. */
+  nodeupConfig: (cluster: string, role: string, ig: string): string => `${cluster}/igconfig/${role.toLowerCase()}/${ig}/nodeupconfig.yaml`,
+  /** The admin SSH public key, named by its fingerprint (kops's layout). */
+  sshPublicKey: (cluster: string, fingerprint: string): string => `${cluster}/pki/ssh/public/admin/${fingerprint}`,
+};

@@ -1,0 +1,137 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { ConflictError } from '../../errors/conflict-error';
+import { StateStoreError } from '../../errors/state-store-error';
+import { contentVersion } from './content-version';
+import { Vfs, VfsObject, VfsWriteOptions } from './vfs';
+
+const TEMP_PREFIX = '.kforge-tmp-';
+
+/** A state store in a local directory (`file:///dir` or a plain path); writes are temp-file + rename. */
+export class FileVfs implements Vfs {
+  readonly url: string;
+
+  constructor(readonly root: string) {
+    this.url = pathToFileURL(root).href;
+  }
+
+  private resolve(key: string): string {
+    const full = path.resolve(this.root, key);
+    if (full !== this.root && !full.startsWith(this.root + path.sep)) {
+      throw new StateStoreError(`key ${JSON.stringify(key)} escapes the state store ${this.url}`);
+    }
+    return full;
+  }
+
+  async read(key: string): Promise<VfsObject | undefined> {
+    try {
+      const data = await fs.readFile(this.resolve(key));
+      return { data, version: contentVersion(data) };
+    } catch (e) {
+      if (isCode(e, 'ENOENT') || isCode(e, 'ENOTDIR') || isCode(e, 'EISDIR')) return undefined;
+      throw storeError(`cannot read ${this.resolve(key)}`, e);
+    }
+  }
+
+  async write(key: string, data: Buffer | string, options: VfsWriteOptions = {}): Promise<string> {
+    const target = this.resolve(key);
+    const buf = Buffer.from(data);
+    const dirMode = options.secret ? 0o700 : 0o755;
+    const fileMode = options.secret ? 0o600 : 0o644;
+    try {
+      await fs.mkdir(path.dirname(target), { recursive: true, mode: dirMode });
+      if (options.secret) await fs.chmod(path.dirname(target), dirMode);
+    } catch (e) {
+      throw storeError(`cannot create directory ${path.dirname(target)}`, e);
+    }
+    if (options.ifVersion !== undefined) {
+      const current = await this.read(key);
+      if (!current || current.version !== options.ifVersion) {
+        throw new ConflictError(`${target} changed since you read it; re-run the command to start from the current version`);
+      }
+    }
+    const temp = path.join(path.dirname(target), `${TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
+    try {
+      const handle = await fs.open(temp, 'wx', fileMode);
+      try {
+        await handle.writeFile(buf);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      if (options.ifNotExists) {
+        // link() fails if the target exists, which makes the create exclusive and still atomic.
+        try {
+          await fs.link(temp, target);
+        } catch (e) {
+          if (isCode(e, 'EEXIST')) throw new ConflictError(`${target} already exists`);
+          throw e;
+        }
+        await fs.unlink(temp);
+      } else {
+        await fs.rename(temp, target);
+      }
+    } catch (e) {
+      await fs.rm(temp, { force: true });
+      if (e instanceof ConflictError) throw e;
+      throw storeError(`cannot write ${target}`, e);
+    }
+    return contentVersion(buf);
+  }
+
+  async delete(key: string): Promise<void> {
+    const target = this.resolve(key);
+    try {
+      await fs.rm(target, { force: true });
+      await this.pruneEmptyDirs(path.dirname(target));
+    } catch (e) {
+      throw storeError(`cannot delete ${target}`, e);
+    }
+  }
+
+  /** Removes directories left empty by a delete, up to the store root, so deleted clusters leave no trace. */
+  private async pruneEmptyDirs(dir: string): Promise<void> {
+    let d = dir;
+    while (d.startsWith(this.root + path.sep)) {
+      try {
+        await fs.rmdir(d);
+      } catch {
+        return;
+      }
+      d = path.dirname(d);
+    }
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const out: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      let entries: import('node:fs').Dirent[];
+      try {
+        entries = await fs.readdir(dir, { withFileTypes: true });
+      } catch (e) {
+        if (isCode(e, 'ENOENT') || isCode(e, 'ENOTDIR')) return;
+        throw storeError(`cannot list ${dir}`, e);
+      }
+      for (const ent of entries) {
+        const full = path.join(dir, ent.name);
+        if (ent.isDirectory()) await walk(full);
+        else if (ent.isFile() && !ent.name.startsWith(TEMP_PREFIX)) out.push(path.relative(this.root, full).split(path.sep).join('/'));
+      }
+    };
+    // Walk only the deepest directory named by the prefix, not the whole store.
+    const dirPart = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
+    await walk(this.resolve(dirPart || '.'));
+    return out.filter((k) => k.startsWith(prefix)).sort();
+  }
+}
+
+function isCode(e: unknown, code: string): boolean {
+  return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === code;
+}
+
+function storeError(what: string, e: unknown): StateStoreError {
+  const reason = e instanceof Error ? e.message : String(e);
+  return new StateStoreError(`${what}: ${reason}`);
+}

@@ -1,0 +1,164 @@
+import type { Cluster, InstanceGroup } from '../api/types';
+import type { FieldError } from '../errors/field-error';
+import { kubernetesVersionProblem } from '../expand/kubernetes-version';
+import { Cidr } from '../net/cidr';
+import { isControlPlane } from '../expand/expand-context';
+
+/** kops's networking options; exactly one may be set. */
+export const NETWORKING_OPTIONS = ['kubenet', 'external', 'cni', 'kopeio', 'flannel', 'calico', 'canal', 'kuberouter', 'amazonvpc', 'cilium', 'gcp', 'kindnet', 'classic', 'gce', 'weave', 'romana', 'lyftvpc'];
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * Semantic checks of a Cluster and its instance groups that the JSON Schema cannot express. Returns
+ * every problem found; each names the object and field path. Works on user specs and completed specs.
+ */
+export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError[] {
+  const errors: FieldError[] = [];
+  const err: Report = (path, message, object = `Cluster/${cluster.metadata?.name}`) => errors.push({ object, path, message });
+  const spec = cluster.spec;
+  checkClusterName(cluster.metadata.name, err);
+  if (spec.kubernetesVersion !== undefined) {
+    const problem = kubernetesVersionProblem(String(spec.kubernetesVersion));
+    if (problem) err('spec.kubernetesVersion', problem);
+  } else {
+    err('spec.kubernetesVersion', 'is required');
+  }
+  checkNetworking(spec.networking as Record<string, unknown> | undefined, err);
+  checkCidrs(cluster, err);
+  checkZones(cluster, err);
+  const subnetNames = new Set((spec.subnets ?? []).map((s) => s.name));
+  (spec.subnets ?? []).forEach((s, i) => {
+    if ((spec.subnets ?? []).findIndex((o) => o.name === s.name) !== i) err(`spec.subnets[${i}].name`, `duplicate subnet name "${s.name}"`);
+  });
+  const igByName = new Map(igs.map((ig) => [ig.metadata.name, ig]));
+  for (const ig of igs) checkInstanceGroup(ig, subnetNames, cluster.metadata.name, errors);
+  checkEtcd(cluster, igByName, err);
+  return errors;
+}
+
+type Report = (path: string, message: string, object?: string) => void;
+
+function checkClusterName(name: string, err: Report): void {
+  if (!name) return err('metadata.name', 'the cluster name is required');
+  const problem =
+    name.length > 253
+      ? 'is longer than 253 characters'
+      : !name.includes('.')
+        ? 'must be a fully-qualified DNS name with at least one dot (e.g. mycluster.example.com, or mycluster.k8s.local for a cluster without DNS)'
+        : name.split('.').some((l) => !DNS_LABEL.test(l) || l.length > 63)
+          ? 'is not a valid DNS name: use lower-case letters, digits, "-" and "." only, each label 1–63 characters, not starting or ending with "-"'
+          : undefined;
+  if (problem) err('metadata.name', `"${name}" ${problem}`);
+}
+
+function checkNetworking(networking: Record<string, unknown> | undefined, err: Report): void {
+  const set = Object.keys(networking ?? {}).filter((k) => NETWORKING_OPTIONS.includes(k) && networking?.[k] !== undefined && networking?.[k] !== null);
+  if (set.length === 0) err('spec.networking', `exactly one networking option is required (one of ${NETWORKING_OPTIONS.slice(0, 11).join(', ')})`);
+  if (set.length > 1) err('spec.networking', `exactly one networking option may be set, found ${set.length}: ${set.join(', ')}`);
+}
+
+function cidrAt(path: string, value: unknown, err: Report): Cidr | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const c = Cidr.tryParse(String(value));
+  if (!c) err(path, `"${String(value)}" is not a valid CIDR`);
+  return c;
+}
+
+function checkCidrs(cluster: Cluster, err: Report): void {
+  const spec = cluster.spec;
+  const network = cidrAt('spec.networkCIDR', spec.networkCIDR, err);
+  const additional = (spec.additionalNetworkCIDRs ?? []).map((c, i) => cidrAt(`spec.additionalNetworkCIDRs[${i}]`, c, err));
+  const vpcRanges = [network, ...additional].filter((c): c is Cidr => !!c);
+  const nonMasq = cidrAt('spec.nonMasqueradeCIDR', spec.nonMasqueradeCIDR, err);
+  const service = cidrAt('spec.serviceClusterIPRange', spec.serviceClusterIPRange, err);
+  const pod = cidrAt('spec.podCIDR', spec.podCIDR, err);
+  const subnets: Array<[number, Cidr]> = [];
+  (spec.subnets ?? []).forEach((s, i) => {
+    const c = cidrAt(`spec.subnets[${i}].cidr`, s.cidr, err);
+    if (!c) return;
+    if (vpcRanges.length > 0 && !vpcRanges.some((v) => v.contains(c))) {
+      err(`spec.subnets[${i}].cidr`, `subnet "${s.name}" range ${c} is not inside networkCIDR ${vpcRanges.map(String).join(' or ')}`);
+    }
+    for (const [j, other] of subnets) {
+      if (other.overlaps(c)) err(`spec.subnets[${i}].cidr`, `subnet "${s.name}" range ${c} overlaps subnet "${spec.subnets?.[j].name}" (${other})`);
+    }
+    subnets.push([i, c]);
+  });
+  if (nonMasq) {
+    for (const v of vpcRanges) {
+      if (nonMasq.overlaps(v)) err('spec.nonMasqueradeCIDR', `${nonMasq} overlaps networkCIDR ${v}; pods and services need a range outside the VPC`);
+    }
+    if (service && !nonMasq.contains(service)) err('spec.serviceClusterIPRange', `${service} is not inside nonMasqueradeCIDR ${nonMasq}`);
+    if (pod && !nonMasq.contains(pod)) err('spec.podCIDR', `${pod} is not inside nonMasqueradeCIDR ${nonMasq}`);
+  }
+  if (service && pod && service.overlaps(pod)) err('spec.serviceClusterIPRange', `${service} overlaps the pod range podCIDR ${pod}`);
+  const apiRange = spec.kubeAPIServer?.serviceClusterIPRange;
+  if (apiRange && spec.serviceClusterIPRange && apiRange !== spec.serviceClusterIPRange) {
+    err('spec.kubeAPIServer.serviceClusterIPRange', `${apiRange} differs from spec.serviceClusterIPRange ${spec.serviceClusterIPRange}`);
+  }
+  (spec.kubernetesApiAccess ?? []).forEach((c, i) => cidrAt(`spec.kubernetesApiAccess[${i}]`, c, err));
+  (spec.sshAccess ?? []).forEach((c, i) => cidrAt(`spec.sshAccess[${i}]`, c, err));
+}
+
+/** The region a zone belongs to: `us-east-1a` → `us-east-1` (AWS), `europe-west1-b` → `europe-west1` (GCE). */
+export function regionOfZone(zone: string, cloud: string | undefined): string {
+  if (cloud === 'gce') return zone.replace(/-[a-z]$/, '');
+  return zone.replace(/[a-z]$/, '');
+}
+
+function checkZones(cluster: Cluster, err: Report): void {
+  const cloud = cluster.spec.cloudProvider;
+  const regions = new Map<string, string>();
+  (cluster.spec.subnets ?? []).forEach((s, i) => {
+    const region = s.region ?? (s.zone ? regionOfZone(s.zone, cloud) : undefined);
+    if (!region) {
+      if (cloud !== 'gce') err(`spec.subnets[${i}].zone`, `subnet "${s.name}" needs a zone`);
+      return;
+    }
+    if (!regions.has(region)) regions.set(region, `spec.subnets[${i}]`);
+  });
+  if (regions.size > 1) {
+    const list = [...regions.entries()].map(([r, p]) => `${r} (${p})`).join(', ');
+    err('spec.subnets', `all zones must be in one region; found ${regions.size} regions: ${list}`);
+  }
+}
+
+function checkInstanceGroup(ig: InstanceGroup, subnets: Set<string>, clusterName: string, errors: FieldError[]): void {
+  const object = `InstanceGroup/${ig.metadata.name}`;
+  const err = (path: string, message: string) => errors.push({ object, path, message });
+  const name = ig.metadata.name;
+  if (!name || !DNS_LABEL.test(name)) err('metadata.name', `"${name}" is not a valid instance group name (lower-case letters, digits and "-")`);
+  const label = ig.metadata.labels?.['kops.k8s.io/cluster'];
+  if (label !== undefined && label !== clusterName) err('metadata.labels["kops.k8s.io/cluster"]', `names cluster "${label}", not "${clusterName}"`);
+  const { minSize, maxSize } = ig.spec;
+  if (minSize !== undefined && minSize < 0) err('spec.minSize', `must be ≥ 0, got ${minSize}`);
+  if (maxSize !== undefined && maxSize < 0) err('spec.maxSize', `must be ≥ 0, got ${maxSize}`);
+  if (minSize !== undefined && maxSize !== undefined && minSize > maxSize) err('spec.minSize', `minSize ${minSize} is greater than maxSize ${maxSize}`);
+  const igSubnets = ig.spec.subnets ?? [];
+  if (igSubnets.length === 0) err('spec.subnets', 'at least one subnet is required');
+  igSubnets.forEach((s, i) => {
+    if (!subnets.has(s)) err(`spec.subnets[${i}]`, `subnet "${s}" is not defined in the cluster's spec.subnets (defined: ${[...subnets].join(', ') || 'none'})`);
+  });
+}
+
+function checkEtcd(cluster: Cluster, igs: Map<string, InstanceGroup>, err: Report): void {
+  const etcd = cluster.spec.etcdClusters ?? [];
+  if (etcd.length === 0) err('spec.etcdClusters', 'at least the etcd cluster "main" is required');
+  else if (!etcd.some((e) => e.name === 'main')) err('spec.etcdClusters', 'the etcd cluster "main" is required');
+  etcd.forEach((e, i) => {
+    if (etcd.findIndex((o) => o.name === e.name) !== i) err(`spec.etcdClusters[${i}].name`, `duplicate etcd cluster "${e.name}"`);
+    const members = e.etcdMembers ?? [];
+    if (members.length === 0) err(`spec.etcdClusters[${i}].etcdMembers`, `etcd cluster "${e.name}" has no members`);
+    else if (members.length % 2 === 0) {
+      err(`spec.etcdClusters[${i}].etcdMembers`, `etcd cluster "${e.name}" has ${members.length} members; an odd number is required for quorum`);
+    }
+    members.forEach((m, j) => {
+      const path = `spec.etcdClusters[${i}].etcdMembers[${j}]`;
+      if (members.findIndex((o) => o.name === m.name) !== j) err(`${path}.name`, `duplicate member name "${m.name}"`);
+      const ig = igs.get(m.instanceGroup as string);
+      if (!ig) err(`${path}.instanceGroup`, `instance group "${m.instanceGroup}" does not exist`);
+      else if (!isControlPlane(ig)) err(`${path}.instanceGroup`, `instance group "${m.instanceGroup}" has role ${ig.spec.role}; etcd members must be on control-plane groups`);
+    });
+  });
+}
