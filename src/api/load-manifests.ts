@@ -19,7 +19,7 @@ export interface ManifestSet {
  * Schema of each document, and throws one ValidationError listing every problem with file and line.
  */
 export function loadManifests(text: string, file: string): ManifestSet {
-  const docs = parseYamlDocuments(text, file);
+  const docs = parseYamlDocuments(text, file).flatMap(expandLists);
   const errors: FieldError[] = [];
   const set: ManifestSet = { clusters: [], instanceGroups: [], sources: new Map() };
   if (docs.length === 0) throw new ValidationError([{ path: '', message: 'contains no objects', file }], file);
@@ -43,6 +43,15 @@ export function loadManifests(text: string, file: string): ManifestSet {
   });
   if (errors.length > 0) throw new ValidationError(errors, file);
   return set;
+}
+
+/** A JSON array or a `kind: List` holds several objects (what `get -o json` prints); each becomes a document. */
+function expandLists(doc: YamlDocument): YamlDocument[] {
+  const v = doc.value as { kind?: unknown; items?: unknown };
+  const items = Array.isArray(v) ? v : v && typeof v === 'object' && v.kind === 'List' && Array.isArray(v.items) ? v.items : undefined;
+  if (!items) return [doc];
+  const prefix: Array<string | number> = Array.isArray(v) ? [] : ['items'];
+  return items.map((value, i) => ({ value, file: doc.file, lineOf: (p: Array<string | number>) => doc.lineOf([...prefix, i, ...p]) }));
 }
 
 /** Adds file and line to errors about objects that came from a manifest. */

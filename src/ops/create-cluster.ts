@@ -20,7 +20,7 @@ export function planNewCluster(vfs: Vfs, options: NewClusterOptions, sets: strin
 export async function createCluster(vfs: Vfs, options: NewClusterOptions, sets: string[], sshKey?: SshPublicKey): Promise<SaveResult & NewCluster> {
   const planned = planNewCluster(vfs, options, sets);
   if (await new ClusterRepository(vfs).exists(options.name)) {
-    throw new AlreadyExistsError(`cluster "${options.name}" already exists in ${vfs.url}; use "kforge edit cluster ${options.name}" or "kforge update cluster" instead`);
+    throw new AlreadyExistsError(`cluster "${options.name}" already exists in ${vfs.url}; use "kforge edit cluster ${options.name}" instead`);
   }
   const extra: Array<[string, string]> = sshKey ? [[StatePaths.sshPublicKey(options.name, sshKey.fingerprint), sshKey.text]] : [];
   const result = await saveCluster(vfs, planned.cluster, planned.instanceGroups, undefined, undefined, extra);

@@ -1,5 +1,5 @@
 import type { Cluster, InstanceGroup } from '../api/types';
-import { toYaml } from '../api/to-yaml';
+import { toSortedYaml } from '../api/to-yaml';
 import type { YamlDocument } from '../api/yaml-documents';
 import { locateErrors } from '../api/load-manifests';
 import { ValidationError } from '../errors/validation-error';
@@ -34,9 +34,9 @@ export function expandCluster(cluster: Cluster, instanceGroups: InstanceGroup[],
   const after = [...validateSpec(completed, instanceGroups), ...validateAgainstSchema('Cluster', completed).map((e) => ({ ...e, path: `(completed spec) ${e.path}` }))];
   if (after.length > 0) throw new ValidationError(locateErrors(after, sources), `cluster ${name}`);
   const files = new Map<string, string>();
-  files.set(StatePaths.completedSpec(name), toYaml(completed));
+  files.set(StatePaths.completedSpec(name), toSortedYaml(completed));
   for (const ig of [...instanceGroups].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))) {
-    files.set(StatePaths.nodeupConfig(name, normalizedRole(ig), ig.metadata.name), toYaml(buildNodeupConfig(completed, ig)));
+    files.set(StatePaths.nodeupConfig(name, normalizedRole(ig), ig.metadata.name), toSortedYaml(buildNodeupConfig(completed, ig)));
   }
   return { completed, files };
 }

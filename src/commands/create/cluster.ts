@@ -8,7 +8,7 @@ import { UsageError } from '../../errors/usage-error';
 export default class CreateCluster extends BaseCommand {
   static override summary = 'Create a cluster spec in the state store (no cloud resources yet).';
   static override description =
-    'Builds a Cluster and its InstanceGroups from flags using kops\'s defaults, expands it into the complete configuration of every component, and writes it to the state store. Makes no cloud API calls and needs no credentials; run "kforge update cluster --yes" to create the cloud resources.';
+    'Builds a Cluster and its InstanceGroups from flags using kops\'s defaults, expands it into the complete configuration of every component, and writes it to the state store. Makes no cloud API calls and needs no credentials.';
   static override examples = [
     '<%= config.bin %> create cluster demo.k8s.local --zones us-east-1a',
     '<%= config.bin %> create cluster x.example.com --zones us-east-1a,us-east-1b,us-east-1c --control-plane-zones us-east-1a,us-east-1b,us-east-1c --state file:///tmp/s',
@@ -80,6 +80,5 @@ export default class CreateCluster extends BaseCommand {
     this.out('Next steps:');
     this.out(`  kforge get cluster ${name} --full -o yaml    # review the complete configuration`);
     this.out(`  kforge edit cluster ${name}                  # change the spec`);
-    this.out(`  kforge update cluster ${name} --yes          # create the cloud resources`);
   }
 }

@@ -6,7 +6,7 @@ import { renderTable } from '../../cli/output';
 export default class DeleteCluster extends BaseCommand {
   static override summary = 'Delete a cluster from the state store.';
   static override description =
-    'Without --yes, lists what would be deleted. This version deletes the cluster\'s state only; it does not yet delete cloud resources (there are none until "kforge update cluster --yes" exists). There is no undo.';
+    'Without --yes, lists what would be deleted. This version deletes the cluster\'s state only; it does not yet delete cloud resources. There is no undo.';
   static override examples = ['<%= config.bin %> delete cluster x.example.com', '<%= config.bin %> delete cluster x.example.com --yes'];
   static override args = { name: Args.string({ description: 'Cluster name' }) };
   static override flags = {

@@ -5,7 +5,7 @@ import { BaseCommand } from '../../cli/base-command';
 export default class EditCluster extends BaseCommand {
   static override summary = 'Edit a cluster spec in your editor ($KUBE_EDITOR, $EDITOR, or vi).';
   static override description =
-    'Opens the stored Cluster as YAML. An invalid result reopens the editor with the errors in a comment header; an unchanged result cancels; only a valid result is written. Nothing changes in the cloud until "kforge update cluster --yes".';
+    'Opens the stored Cluster as YAML. An invalid result reopens the editor with the errors in a comment header; an unchanged result cancels; only a valid result is written. The completed spec and node configs are re-derived on save.';
   static override examples = ['<%= config.bin %> edit cluster x.example.com', 'EDITOR=nano <%= config.bin %> edit cluster --name x.example.com'];
   static override args = { name: Args.string({ description: 'Cluster name' }) };
   static override flags = { name: Flags.string({ description: 'Cluster name (alternative to the argument). Env: KFORGE_CLUSTER_NAME' }) };
@@ -16,6 +16,6 @@ export default class EditCluster extends BaseCommand {
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { editCluster } = await import('../../ops/edit-objects');
     const outcome = await editCluster(openVfs(this.stateUrl(flags)), name);
-    this.out(outcome.status === 'unchanged' ? 'Edit cancelled, no changes made' : `cluster "${name}" updated; run "kforge update cluster ${name} --yes" to apply it`);
+    this.out(outcome.status === 'unchanged' ? 'Edit cancelled, no changes made' : `cluster "${name}" updated`);
   }
 }

@@ -6,7 +6,8 @@ export function expandClusterDefaults(spec: ClusterSpec, ctx: ExpandContext): vo
   spec.cloudProvider ??= 'aws';
   spec.channel ??= 'stable';
   spec.kubernetesVersion = ctx.kubernetesVersion;
-  spec.configBase ??= `${ctx.storeUrl.replace(/\/+$/, '')}/${ctx.clusterName}`;
+  // Nodes read their config from where the cluster is actually stored, whatever the manifest said.
+  spec.configBase = `${ctx.storeUrl.replace(/\/+$/, '')}/${ctx.clusterName}`;
   spec.keyStore ??= `${spec.configBase}/pki`;
   spec.secretStore ??= `${spec.configBase}/secrets`;
   spec.clusterDNSDomain ??= 'cluster.local';

@@ -25,7 +25,6 @@ export function expandKubelet(spec: ClusterSpec, ctx: ExpandContext): void {
   k.podInfraContainerImage ??= `registry.k8s.io/pause:${ctx.versions.pause}`;
   k.podManifestPath ??= '/etc/kubernetes/manifests';
   k.protectKernelDefaults ??= true;
-  k.registerSchedulable ??= true;
   k.shutdownGracePeriod ??= '30s';
   k.shutdownGracePeriodCriticalPods ??= '10s';
   spec.masterKubelet = { ...k, ...(spec.masterKubelet ?? {}) };
