@@ -2997,7 +2997,7 @@ export interface AWSEBSCSIDriver {
    */
   enabled?: boolean;
   /**
-   * Version is the container image tag used. Default: The latest stable release which is compatible with your Kubernetes version. Default: the latest stable release compatible with the Kubernetes version.
+   * Version is the container image tag used. Default: the latest stable release compatible with the Kubernetes version.
    */
   version?: string;
   /**
