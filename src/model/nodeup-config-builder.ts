@@ -1,5 +1,5 @@
 import type { Cluster, InstanceGroup } from '../api/types';
-import { ARCHITECTURES, nodeFileAssets } from '../expand/assets/asset-catalog';
+import { ARCHITECTURES, componentVersions, nodeFileAssets } from '../expand/assets/asset-catalog';
 import { remapFileUrl } from '../expand/components/images';
 import { instanceGroupKubelet } from '../expand/components/kubelet';
 import { isControlPlane, normalizedRole } from '../expand/expand-context';
@@ -41,7 +41,7 @@ export function buildNodeupConfig(completed: Cluster, ig: InstanceGroup): Nodeup
   const cp = isControlPlane(ig);
   const assets: Record<string, string[]> = {};
   for (const arch of ARCHITECTURES) {
-    const files = nodeFileAssets(version, arch, spec.containerd?.version as string, spec.containerd?.runc?.version as string, cniVersion(completed));
+    const files = nodeFileAssets(version, arch, spec.containerd?.version as string, spec.containerd?.runc?.version as string, componentVersions(version).cni);
     if (!files) throw new Error(`no verified hashes for the ${arch} node files of Kubernetes ${version}`);
     assets[arch] = files.map((f) => `${f.sha256}@${remapFileUrl(f.url, spec.assets?.fileRepository)}`);
   }
@@ -86,14 +86,4 @@ export function buildNodeupConfig(completed: Cluster, ig: InstanceGroup): Nodeup
   }
   config.Images = Object.fromEntries(Object.entries(images).sort(([a], [b]) => a.localeCompare(b)));
   return config;
-}
-
-function cniVersion(completed: Cluster): string {
-  // The CNI plugins version is not a spec field in kops; it follows the Kubernetes minor.
-  return (completed.spec as { kubernetesVersion: string }).kubernetesVersion && cniFor(completed.spec.kubernetesVersion as string);
-}
-
-function cniFor(version: string): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require('../expand/assets/asset-catalog') as typeof import('../expand/assets/asset-catalog')).componentVersions(version).cni;
 }

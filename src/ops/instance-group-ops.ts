@@ -29,7 +29,7 @@ export function newInstanceGroup(o: NewInstanceGroupOptions): InstanceGroup {
     apiVersion: DEFAULT_API_VERSION,
     kind: 'InstanceGroup',
     metadata: { name: o.name, labels: { [CLUSTER_LABEL]: o.cluster } },
-    spec: { ...(o.machineType ? { machineType: o.machineType } : {}), maxSize: o.maxSize ?? Math.max(min, o.minSize === undefined ? min : o.minSize), minSize: min, role: role as InstanceGroup['spec']['role'], subnets: o.subnets },
+    spec: { ...(o.machineType ? { machineType: o.machineType } : {}), maxSize: o.maxSize ?? min, minSize: min, role: role as InstanceGroup['spec']['role'], subnets: o.subnets },
   };
   applySetFlags(ig as unknown as Record<string, unknown>, 'InstanceGroup', o.sets);
   return ig;
