@@ -1,3 +1,4 @@
+import Completion from './completion';
 import Create from './create/index';
 import CreateCluster from './create/cluster';
 import CreateInstanceGroup from './create/instancegroup';
@@ -11,6 +12,7 @@ import Replace from './replace';
 
 /** Every command, by oclif id (`:` separates topics); loaded at once, so commands import their logic lazily. */
 export const COMMANDS = {
+  completion: Completion,
   create: Create,
   'create:cluster': CreateCluster,
   'create:instancegroup': CreateInstanceGroup,
