@@ -10,8 +10,8 @@ import { parseYamlDocuments, YamlDocument } from './yaml-documents';
 export interface ManifestSet {
   clusters: Cluster[];
   instanceGroups: InstanceGroup[];
-  /** Source document of each object, keyed `Kind/name`. */
-  sources: Map<string, YamlDocument>;
+  /** Source document of each object (by identity). */
+  sources: Map<object, YamlDocument>;
 }
 
 /**
@@ -23,6 +23,7 @@ export function loadManifests(text: string, file: string): ManifestSet {
   const errors: FieldError[] = [];
   const set: ManifestSet = { clusters: [], instanceGroups: [], sources: new Map() };
   if (docs.length === 0) throw new ValidationError([{ path: '', message: 'contains no objects', file }], file);
+  const clusterNames = new Set<string>();
   docs.forEach((doc, index) => {
     const at = (path: string, message: string) => errors.push({ object: `document ${index + 1}`, path, message, file, line: doc.lineOf(parseFieldPath(path)) });
     const v = doc.value as Record<string, unknown>;
@@ -36,10 +37,14 @@ export function loadManifests(text: string, file: string): ManifestSet {
     const problems = validateAgainstSchema(v.kind, v);
     for (const p of problems) errors.push({ ...p, object: key, file, line: doc.lineOf(parseFieldPath(p.path)) });
     if (problems.length > 0) return;
-    if (set.sources.has(key)) return at('metadata.name', `${key} is defined twice in this file`);
-    set.sources.set(key, doc);
-    if (v.kind === 'Cluster') set.clusters.push(v as unknown as Cluster);
-    else set.instanceGroups.push(v as unknown as InstanceGroup);
+    set.sources.set(v, doc);
+    if (v.kind === 'Cluster') {
+      if (clusterNames.has(name as string)) return at('metadata.name', `${key} is defined twice in this file`);
+      clusterNames.add(name as string);
+      set.clusters.push(v as unknown as Cluster);
+    } else {
+      set.instanceGroups.push(v as unknown as InstanceGroup);
+    }
   });
   if (errors.length > 0) throw new ValidationError(errors, file);
   return set;
@@ -52,6 +57,18 @@ function expandLists(doc: YamlDocument): YamlDocument[] {
   if (!items) return [doc];
   const prefix: Array<string | number> = Array.isArray(v) ? [] : ['items'];
   return items.map((value, i) => ({ value, file: doc.file, lineOf: (p: Array<string | number>) => doc.lineOf([...prefix, i, ...p]) }));
+}
+
+/** Source documents of one cluster's objects, keyed as its errors name them (`Kind/name`). */
+export function clusterSources(sources: Map<object, YamlDocument>, cluster: Cluster | undefined, igs: InstanceGroup[]): Map<string, YamlDocument> {
+  const out = new Map<string, YamlDocument>();
+  const c = cluster && sources.get(cluster);
+  if (cluster && c) out.set(`Cluster/${cluster.metadata.name}`, c);
+  for (const ig of igs) {
+    const d = sources.get(ig);
+    if (d) out.set(`InstanceGroup/${ig.metadata.name}`, d);
+  }
+  return out;
 }
 
 /** Adds file and line to errors about objects that came from a manifest. */

@@ -28,7 +28,7 @@ interface Node {
 export function parseYamlDocuments(text: string, file: string): YamlDocument[] {
   const roots: Node[] = [];
   const stack: Node[] = [];
-  const listener = (event: 'open' | 'close', state: { line: number; kind: string | null; result: unknown }) => {
+  const listener = (event: 'open' | 'close', state: { line: number; kind: string | null; result: unknown; position: number; lineStart: number }) => {
     if (event === 'open') {
       stack.push({ kind: '', result: undefined, line: state.line, children: [] });
       return;
@@ -37,7 +37,9 @@ export function parseYamlDocuments(text: string, file: string): YamlDocument[] {
     if (!node) return;
     node.kind = state.kind ?? '';
     node.result = state.result;
-    node.line = node.children.length > 0 ? Math.min(...node.children.map((c) => c.line)) : state.line;
+    // A plain scalar can be closed after the scanner moved past its line break: count it on its own line.
+    const closeLine = state.position === state.lineStart && state.line > node.line ? state.line - 1 : state.line;
+    node.line = node.children.length > 0 ? Math.min(...node.children.map((c) => c.line)) : closeLine;
     (stack.length > 0 ? stack[stack.length - 1].children : roots).push(node);
   };
   const values: unknown[] = [];

@@ -4,6 +4,8 @@ import type { FieldError } from '../errors/field-error';
 import { ValidationError } from '../errors/validation-error';
 import { defaultKubernetesVersion } from '../expand/assets/asset-catalog';
 import { assignSubnetCidrs, DEFAULT_NETWORK_CIDR, DEFAULT_NON_MASQUERADE_CIDR } from '../expand/components/network-defaults';
+import { kubernetesVersionProblem } from '../expand/kubernetes-version';
+import { Cidr } from '../net/cidr';
 import { NETWORKING_OPTIONS, regionOfZone } from '../validate/validate-spec';
 
 /** Inputs of `create cluster`, one per flag; names follow kops's flags. */
@@ -56,9 +58,16 @@ export function newCluster(o: NewClusterOptions): NewCluster {
   // kops: one control-plane node per --control-plane-zones entry, else one; round-robin over the zones.
   const cpCount = o.controlPlaneCount ?? (explicitCpZones ? cpZones.length : 1);
   if (!Number.isInteger(cpCount) || cpCount < 1) flagErr('--control-plane-count', `must be at least 1, got ${cpCount}`);
-  if (cpCount % 2 === 0) flagErr('--control-plane-count', `${cpCount} control-plane nodes cannot keep etcd quorum when one fails; use an odd number`);
+  else if (cpCount % 2 === 0) flagErr('--control-plane-count', `${cpCount} control-plane nodes cannot keep etcd quorum when one fails; use an odd number`);
   const nodeCount = o.nodeCount ?? zones.length;
   if (!Number.isInteger(nodeCount) || nodeCount < 0) flagErr('--node-count', `must be 0 or more, got ${nodeCount}`);
+  if (o.networkCidr !== undefined && !Cidr.tryParse(o.networkCidr)) flagErr('--network-cidr', `"${o.networkCidr}" is not a valid CIDR (e.g. 172.20.0.0/16)`);
+  if (o.kubernetesVersion !== undefined) {
+    const problem = kubernetesVersionProblem(o.kubernetesVersion);
+    if (problem) flagErr('--kubernetes-version', problem);
+  }
+  const regions = [...new Set(zones.map((z) => regionOfZone(z, cloud)))];
+  if (regions.length > 1) flagErr('--zones', `all zones must be in one region; got ${regions.join(', ')}`);
   const networking = NETWORKING_ALIASES[o.networking ?? 'cilium'] ?? o.networking ?? 'cilium';
   if (!NETWORKING_OPTIONS.includes(networking)) flagErr('--networking', `"${o.networking}" is not supported; use one of ${NETWORKING_OPTIONS.slice(0, 11).join(', ')}`);
   const topology = o.topology ?? 'public';

@@ -34,6 +34,7 @@ export async function editLoop(initial: string, apply: EditApply, env: NodeJS.Pr
   const file = path.join(dir, 'edit.yaml');
   let content = [...HEADER, initial].join('\n');
   let previousFailed: string | undefined;
+  let lastErrors: string[] = [];
   try {
     for (;;) {
       await fs.writeFile(file, content, { mode: 0o600 });
@@ -43,7 +44,10 @@ export async function editLoop(initial: string, apply: EditApply, env: NodeJS.Pr
       const edited = stripComments(await fs.readFile(file, 'utf8'));
       if (edited.trim() === '') throw new KforgeError('EDIT_CANCELLED', 'Edit cancelled: saved file was empty');
       if (previousFailed !== undefined && edited === previousFailed) {
-        throw new KforgeError('EDIT_CANCELLED', `Edit cancelled: no valid changes were saved (edited file kept at ${keep(file, dir)})`);
+        throw new KforgeError(
+          'EDIT_CANCELLED',
+          `Edit cancelled: no valid changes were saved (edited file kept at ${keep(file, dir)}). The file had these errors:\n${lastErrors.map((l) => `  ${l}`).join('\n')}`,
+        );
       }
       if (edited === stripComments(initial)) return { status: 'unchanged' };
       try {
@@ -52,7 +56,8 @@ export async function editLoop(initial: string, apply: EditApply, env: NodeJS.Pr
       } catch (e) {
         if (!(e instanceof ValidationError)) throw e;
         previousFailed = edited;
-        const errs = e.errors.map((fe) => `#   ${formatFieldError({ ...fe, file: undefined })}`);
+        lastErrors = e.errors.map((fe) => formatFieldError({ ...fe, file: undefined }));
+        const errs = lastErrors.map((l) => `#   ${l}`);
         content = [...HEADER, '# The edited file had the following errors:', ...errs, '#', edited].join('\n');
       }
     }

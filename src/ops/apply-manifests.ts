@@ -1,12 +1,15 @@
 import { CLUSTER_LABEL } from '../api/api-versions';
-import { loadManifests } from '../api/load-manifests';
+import { clusterSources, loadManifests } from '../api/load-manifests';
 import type { Cluster, InstanceGroup } from '../api/types';
+import type { YamlDocument } from '../api/yaml-documents';
 import { AlreadyExistsError } from '../errors/already-exists-error';
+import type { FieldError } from '../errors/field-error';
 import { NotFoundError } from '../errors/not-found-error';
 import { ValidationError } from '../errors/validation-error';
 import { ClusterRepository } from '../state/cluster-repository';
+import { StoreTransaction } from '../state/store-transaction';
 import type { Vfs } from '../state/vfs/vfs';
-import { saveCluster } from './save-cluster';
+import { ClusterChange, commitClusterSaves, stageClusterSave } from './save-cluster';
 
 /** One line of what `create -f` / `replace -f` did. */
 export interface AppliedObject {
@@ -18,14 +21,16 @@ export interface AppliedObject {
 
 /**
  * `create -f` and `replace -f`: reads Clusters and InstanceGroups from a manifest and stores them.
- * Create refuses objects that exist; replace refuses objects that do not (kops's semantics). Each
- * cluster is validated as a whole (with its stored instance groups) and saved in one transaction.
+ * Create refuses objects that exist; replace refuses objects that do not (kops's semantics). Every
+ * cluster in the file is validated as a whole (with its stored instance groups) before anything is
+ * written, and all of them are saved in one transaction: the file is applied completely or not at all.
  */
 export async function applyManifests(vfs: Vfs, text: string, file: string, mode: 'create' | 'replace'): Promise<AppliedObject[]> {
   const set = loadManifests(text, file);
   const repo = new ClusterRepository(vfs);
-  const groups = groupByCluster(set.clusters, set.instanceGroups, file);
+  const groups = groupByCluster(set.clusters, set.instanceGroups, set.sources, file);
   const applied: AppliedObject[] = [];
+  const changes: ClusterChange[] = [];
   for (const [clusterName, { cluster, instanceGroups }] of groups) {
     const stored = (await repo.exists(clusterName)) ? await repo.get(clusterName) : undefined;
     if (mode === 'create' && cluster && stored) throw new AlreadyExistsError(`cluster "${clusterName}" already exists in ${vfs.url}; use "kforge replace -f ${file}" to change it`);
@@ -40,27 +45,50 @@ export async function applyManifests(vfs: Vfs, text: string, file: string, mode:
       igs.set(ig.metadata.name, ig);
     }
     const finalCluster = cluster ?? (stored as NonNullable<typeof stored>).cluster.object;
-    await saveCluster(vfs, finalCluster, [...igs.values()], stored, set.sources);
+    changes.push({ cluster: finalCluster, instanceGroups: [...igs.values()], previous: stored, sources: clusterSources(set.sources, cluster, instanceGroups) });
     if (cluster) applied.push({ kind: 'Cluster', name: clusterName, cluster: clusterName, action: stored ? 'replaced' : 'created' });
     for (const ig of instanceGroups) applied.push({ kind: 'InstanceGroup', name: ig.metadata.name, cluster: clusterName, action: mode === 'create' ? 'created' : 'replaced' });
   }
+  const tx = new StoreTransaction(vfs);
+  const invalid: FieldError[] = [];
+  for (const change of changes) {
+    try {
+      await stageClusterSave(vfs, tx, change);
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      invalid.push(...e.errors);
+    }
+  }
+  if (invalid.length > 0) throw new ValidationError(invalid, file);
+  await commitClusterSaves(vfs, tx, changes);
   return applied;
 }
 
-function groupByCluster(clusters: Cluster[], igs: InstanceGroup[], file: string): Map<string, { cluster?: Cluster; instanceGroups: InstanceGroup[] }> {
+function groupByCluster(
+  clusters: Cluster[],
+  igs: InstanceGroup[],
+  sources: Map<object, YamlDocument>,
+  file: string,
+): Map<string, { cluster?: Cluster; instanceGroups: InstanceGroup[] }> {
   const out = new Map<string, { cluster?: Cluster; instanceGroups: InstanceGroup[] }>();
+  const errors: FieldError[] = [];
   for (const c of clusters) out.set(c.metadata.name, { cluster: c, instanceGroups: [] });
   for (const ig of igs) {
+    const where = (path: string) => ({ object: `InstanceGroup/${ig.metadata.name}`, path, file, line: sources.get(ig)?.lineOf(path === 'metadata.name' ? ['metadata', 'name'] : ['metadata']) });
     const label = ig.metadata.labels?.[CLUSTER_LABEL];
     const name = label ?? (clusters.length === 1 ? clusters[0].metadata.name : undefined);
     if (!name) {
-      throw new ValidationError(
-        [{ object: `InstanceGroup/${ig.metadata.name}`, path: `metadata.labels["${CLUSTER_LABEL}"]`, message: 'is required to say which cluster the instance group belongs to', file }],
-        file,
-      );
+      errors.push({ ...where(`metadata.labels["${CLUSTER_LABEL}"]`), message: 'is required to say which cluster the instance group belongs to (the file has several clusters)' });
+      continue;
     }
     if (!out.has(name)) out.set(name, { instanceGroups: [] });
-    out.get(name)?.instanceGroups.push(ig);
+    const group = out.get(name) as { instanceGroups: InstanceGroup[] };
+    if (group.instanceGroups.some((o) => o.metadata.name === ig.metadata.name)) {
+      errors.push({ ...where('metadata.name'), message: `instance group "${ig.metadata.name}" of cluster "${name}" is defined twice in this file` });
+      continue;
+    }
+    group.instanceGroups.push(ig);
   }
+  if (errors.length > 0) throw new ValidationError(errors, file);
   return out;
 }

@@ -23,6 +23,6 @@ export async function createCluster(vfs: Vfs, options: NewClusterOptions, sets: 
     throw new AlreadyExistsError(`cluster "${options.name}" already exists in ${vfs.url}; use "kforge edit cluster ${options.name}" instead`);
   }
   const extra: Array<[string, string]> = sshKey ? [[StatePaths.sshPublicKey(options.name, sshKey.fingerprint), sshKey.text]] : [];
-  const result = await saveCluster(vfs, planned.cluster, planned.instanceGroups, undefined, undefined, extra);
+  const result = await saveCluster(vfs, { cluster: planned.cluster, instanceGroups: planned.instanceGroups, extraFiles: extra });
   return { ...result, ...planned };
 }

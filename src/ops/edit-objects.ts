@@ -16,7 +16,7 @@ export async function editCluster(vfs: Vfs, name: string, env: NodeJS.ProcessEnv
     toYaml(stored.cluster.object),
     async (text) => {
       const cluster = single<Cluster>(text, 'Cluster', name);
-      await saveCluster(vfs, cluster, igs, stored);
+      await saveCluster(vfs, { cluster, instanceGroups: igs, previous: stored });
     },
     env,
   );
@@ -32,7 +32,7 @@ export async function editInstanceGroup(vfs: Vfs, clusterName: string, igName: s
     async (text) => {
       const ig = single<InstanceGroup>(text, 'InstanceGroup', igName);
       const igs = stored.instanceGroups.map((v) => (v.object.metadata.name === igName ? ig : v.object));
-      await saveCluster(vfs, stored.cluster.object, igs, stored);
+      await saveCluster(vfs, { cluster: stored.cluster.object, instanceGroups: igs, previous: stored });
     },
     env,
   );

@@ -5,6 +5,7 @@ import { AlreadyExistsError } from '../errors/already-exists-error';
 import { NotFoundError } from '../errors/not-found-error';
 import { ClusterRepository } from '../state/cluster-repository';
 import type { Vfs } from '../state/vfs/vfs';
+import { expandCluster } from './expand-cluster';
 import { saveCluster } from './save-cluster';
 
 /** Inputs of `create instancegroup`. */
@@ -40,7 +41,8 @@ export async function createInstanceGroup(vfs: Vfs, o: NewInstanceGroupOptions, 
   const stored = await new ClusterRepository(vfs).get(o.cluster);
   if (stored.instanceGroups.some((v) => v.object.metadata.name === o.name)) throw new AlreadyExistsError(`instance group "${o.name}" already exists in cluster "${o.cluster}"`);
   const ig = newInstanceGroup(o);
-  if (!dryRun) await saveCluster(vfs, stored.cluster.object, [...stored.instanceGroups.map((v) => v.object), ig], stored);
+  if (dryRun) expandCluster(stored.cluster.object, [...stored.instanceGroups.map((v) => v.object), ig], vfs.url);
+  else await saveCluster(vfs, { cluster: stored.cluster.object, instanceGroups: [...stored.instanceGroups.map((v) => v.object), ig], previous: stored });
   return ig;
 }
 
@@ -49,5 +51,5 @@ export async function deleteInstanceGroup(vfs: Vfs, cluster: string, name: strin
   const stored = await new ClusterRepository(vfs).get(cluster);
   if (!stored.instanceGroups.some((v) => v.object.metadata.name === name)) throw new NotFoundError(`instance group "${name}" not found in cluster "${cluster}"`);
   const rest = stored.instanceGroups.map((v) => v.object).filter((ig) => ig.metadata.name !== name);
-  await saveCluster(vfs, stored.cluster.object, rest, stored);
+  await saveCluster(vfs, { cluster: stored.cluster.object, instanceGroups: rest, previous: stored });
 }

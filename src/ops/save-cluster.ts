@@ -16,36 +16,46 @@ export interface SaveResult {
   deleted: string[];
 }
 
+/** One cluster's desired state, as a save takes it. */
+export interface ClusterChange {
+  cluster: Cluster;
+  instanceGroups: InstanceGroup[];
+  /** What was read from the store; undefined for a create. */
+  previous?: StoredCluster;
+  /** Manifest documents of the objects, so errors can name file and line. */
+  sources?: Map<string, YamlDocument>;
+  /** Further objects to write with the cluster (e.g. the SSH public key). */
+  extraFiles?: Array<[string, string]>;
+}
+
 /**
- * Validates, expands and stores a cluster's desired state in one all-or-nothing transaction. With no
- * `previous`, it is a create: `config` is written create-only, so a concurrent create of the same name
- * loses cleanly. With `previous`, every object is compare-and-swapped against the version read.
+ * Validates and expands one cluster and stages all its writes in `tx`. With no `previous` it is a
+ * create: `config` is written create-only, so a concurrent create of the same name loses cleanly. With
+ * `previous`, every object is compare-and-swapped against the version read.
  */
-export async function saveCluster(
-  vfs: Vfs,
-  cluster: Cluster,
-  instanceGroups: InstanceGroup[],
-  previous: StoredCluster | undefined,
-  sources?: Map<string, YamlDocument>,
-  extraFiles: Array<[string, string]> = [],
-): Promise<SaveResult> {
+export async function stageClusterSave(vfs: Vfs, tx: StoreTransaction, change: ClusterChange): Promise<SaveResult> {
+  const { cluster, instanceGroups, previous } = change;
   const name = cluster.metadata.name;
-  const expanded = expandCluster(cluster, instanceGroups, vfs.url, sources);
-  const tx = new StoreTransaction(vfs);
-  tx.put(StatePaths.config(name), toYaml(cluster), previous ? { ifVersion: previous.cluster.version } : { ifNotExists: true });
+  const expanded = expandCluster(cluster, instanceGroups, vfs.url, change.sources);
+  const written: string[] = [];
+  const deleted: string[] = [];
+  const put = (key: string, data: string, opts = {}) => {
+    tx.put(key, data, opts);
+    written.push(key);
+  };
+  put(StatePaths.config(name), toYaml(cluster), previous ? { ifVersion: previous.cluster.version } : { ifNotExists: true });
   const before = new Map((previous?.instanceGroups ?? []).map((v) => [v.object.metadata.name, v]));
   for (const ig of [...instanceGroups].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))) {
     const old = before.get(ig.metadata.name);
-    tx.put(StatePaths.instanceGroup(name, ig.metadata.name), toYaml(ig), old ? { ifVersion: old.version } : { ifNotExists: true });
+    put(StatePaths.instanceGroup(name, ig.metadata.name), toYaml(ig), old ? { ifVersion: old.version } : { ifNotExists: true });
   }
-  const deleted: string[] = [];
   for (const [igName] of before) {
     if (!instanceGroups.some((ig) => ig.metadata.name === igName)) {
       tx.remove(StatePaths.instanceGroup(name, igName));
       deleted.push(StatePaths.instanceGroup(name, igName));
     }
   }
-  for (const [key, content] of [...expanded.files, ...extraFiles]) tx.put(key, content);
+  for (const [key, content] of [...expanded.files, ...(change.extraFiles ?? [])]) put(key, content);
   // Nodeup configs of groups that no longer exist (or changed role) must not linger.
   for (const key of await vfs.list(StatePaths.igconfigPrefix(name))) {
     if (!expanded.files.has(key)) {
@@ -53,13 +63,26 @@ export async function saveCluster(
       deleted.push(key);
     }
   }
+  return { expanded, written, deleted };
+}
+
+/** Commits a transaction of cluster saves; a create that lost a race becomes "already exists". */
+export async function commitClusterSaves(vfs: Vfs, tx: StoreTransaction, changes: ClusterChange[]): Promise<void> {
   try {
     await tx.commit();
   } catch (e) {
-    if (e instanceof ConflictError && !previous) {
-      throw new AlreadyExistsError(`cluster "${name}" already exists in ${vfs.url}; use "kforge replace -f" or "kforge edit cluster ${name}" to change it`);
+    const created = changes.find((c) => !c.previous);
+    if (e instanceof ConflictError && created) {
+      throw new AlreadyExistsError(`cluster "${created.cluster.metadata.name}" already exists in ${vfs.url}; use "kforge replace -f" or "kforge edit cluster ${created.cluster.metadata.name}" to change it`);
     }
     throw e;
   }
-  return { expanded, written: tx.keys().filter((k) => !deleted.includes(k)), deleted };
+}
+
+/** Validates, expands and stores one cluster in one all-or-nothing transaction. */
+export async function saveCluster(vfs: Vfs, change: ClusterChange): Promise<SaveResult> {
+  const tx = new StoreTransaction(vfs);
+  const result = await stageClusterSave(vfs, tx, change);
+  await commitClusterSaves(vfs, tx, [change]);
+  return result;
 }

@@ -35,7 +35,9 @@ export function apiServiceIp(spec: ClusterSpec): string {
 export function assignSubnetCidrs(spec: ClusterSpec): void {
   const subnets = spec.subnets ?? [];
   if (subnets.every((s) => s.cidr)) return;
-  const network = Cidr.parse(spec.networkCIDR as string);
+  const network = Cidr.tryParse(spec.networkCIDR as string);
+  // An invalid range is reported by validation; there is nothing to carve here.
+  if (!network) return;
   const bigPrefix = Math.min(network.prefix + 3, network.bits);
   const littlePrefix = Math.min(bigPrefix + 3, network.bits);
   const taken = subnets.filter((s) => s.cidr).map((s) => Cidr.tryParse(s.cidr as string)).filter((c): c is Cidr => !!c);
