@@ -27,7 +27,8 @@ export function expandKubelet(spec: ClusterSpec, ctx: ExpandContext): void {
   k.protectKernelDefaults ??= true;
   k.shutdownGracePeriod ??= '30s';
   k.shutdownGracePeriodCriticalPods ??= '10s';
-  spec.masterKubelet = { ...k, ...(spec.masterKubelet ?? {}) };
+  // v1alpha3's `controlPlaneKubelet` is accepted as an alias of `masterKubelet`; it wins when both are set.
+  spec.masterKubelet = { ...k, ...(spec.masterKubelet ?? {}), ...(spec.controlPlaneKubelet ?? {}) };
 }
 
 /**
