@@ -34,7 +34,7 @@ export abstract class BaseCommand extends Command {
 
   /** Writes text to stdout, adding a final newline when missing. */
   protected out(text: string): void {
-    process.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+    process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   }
 
   /** Writes a progress or status line to stderr, so stdout stays machine-readable. */
