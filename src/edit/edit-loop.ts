@@ -35,6 +35,8 @@ export async function editLoop(initial: string, apply: EditApply, env: NodeJS.Pr
   let content = [...HEADER, initial].join('\n');
   let previousFailed: string | undefined;
   let lastErrors: string[] = [];
+  // The rejected text is kept on disk when the edit is cancelled, so the user's work is not lost.
+  let keepFile = false;
   try {
     for (;;) {
       await fs.writeFile(file, content, { mode: 0o600 });
@@ -44,9 +46,10 @@ export async function editLoop(initial: string, apply: EditApply, env: NodeJS.Pr
       const edited = stripComments(await fs.readFile(file, 'utf8'));
       if (edited.trim() === '') throw new KforgeError('EDIT_CANCELLED', 'Edit cancelled: saved file was empty');
       if (previousFailed !== undefined && edited === previousFailed) {
+        keepFile = true;
         throw new KforgeError(
           'EDIT_CANCELLED',
-          `Edit cancelled: no valid changes were saved (edited file kept at ${keep(file, dir)}). The file had these errors:\n${lastErrors.map((l) => `  ${l}`).join('\n')}`,
+          `Edit cancelled: no valid changes were saved (edited file kept at ${file}). The file had these errors:\n${lastErrors.map((l) => `  ${l}`).join('\n')}`,
         );
       }
       if (edited === stripComments(initial)) return { status: 'unchanged' };
@@ -62,15 +65,8 @@ export async function editLoop(initial: string, apply: EditApply, env: NodeJS.Pr
       }
     }
   } finally {
-    if (!keptDirs.has(dir)) await fs.rm(dir, { recursive: true, force: true });
+    if (!keepFile) await fs.rm(dir, { recursive: true, force: true });
   }
-}
-
-const keptDirs = new Set<string>();
-
-function keep(file: string, dir: string): string {
-  keptDirs.add(dir);
-  return file;
 }
 
 /** Removes full-line comments, as the edit header and error notes are comments. */

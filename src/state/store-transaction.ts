@@ -27,11 +27,6 @@ export class StoreTransaction {
     return this;
   }
 
-  /** Keys this transaction will touch, in order. */
-  keys(): string[] {
-    return this.staged.map((s) => s.key);
-  }
-
   /** Applies every staged operation; on the first failure restores what was already changed and rethrows. */
   async commit(): Promise<void> {
     const undo: Array<{ key: string; before: Buffer | undefined; secret: boolean }> = [];
