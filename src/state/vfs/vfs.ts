@@ -12,23 +12,34 @@ export interface VfsWriteOptions {
   ifNotExists?: boolean;
   /** Fail with ConflictError unless the object's current version equals this token. */
   ifVersion?: string;
-  /** The object holds secret material: file stores use mode 0600 (dirs 0700), object stores encrypt. */
+  /** The object holds secret material: file stores use mode 0600 (dirs 0700); object stores encrypt every object anyway. */
   secret?: boolean;
+}
+
+/** Options of a delete. */
+export interface VfsDeleteOptions {
+  /** Delete only if the object's current version equals this token (best effort where the store has no conditional delete). */
+  ifVersion?: string;
 }
 
 /**
  * The state-store abstraction: a flat key space below one base URL. Keys use `/` separators and are
- * relative to the base (`mycluster/config`). Implementations: file, memory; object stores plug in here.
+ * relative to the base (`mycluster/config`). Implementations: file, memory, S3, GCS.
  */
 export interface Vfs {
-  /** The base URL as the user gave it, normalised (e.g. `file:///home/me/.kforge/state`). */
+  /** The base URL as the user gave it, normalised (e.g. `file:///home/me/.kforge/state`, `s3://bucket/prefix`). */
   readonly url: string;
   /** Reads an object; undefined when absent. */
   read(key: string): Promise<VfsObject | undefined>;
-  /** Writes an object atomically (readers see the old or the new content, never a mix). */
+  /** Writes an object atomically (readers see the old or the new content, never a mix); returns the new version token. */
   write(key: string, data: Buffer | string, options?: VfsWriteOptions): Promise<string>;
   /** Deletes an object; deleting an absent object is not an error. */
-  delete(key: string): Promise<void>;
+  delete(key: string, options?: VfsDeleteOptions): Promise<void>;
   /** Lists every key below `prefix` (recursively), sorted. */
   list(prefix: string): Promise<string[]>;
+  /**
+   * Creates the bucket (or directory) behind the store with safe settings; returns one line per setting
+   * applied. AlreadyExistsError when it exists. Only stores that can create their container implement it.
+   */
+  createStore?(): Promise<string[]>;
 }
