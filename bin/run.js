@@ -6,6 +6,9 @@ const path = require('node:path');
 const fs = require('node:fs');
 
 const argv = process.argv.slice(2);
+// kforge pins an AWS SDK release that supports this Node version; its notice about future releases
+// needing Node 22 would otherwise be printed by every command that touches S3.
+if (process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED === undefined) process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const dist = path.join(__dirname, '..', 'dist');
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')) {

@@ -1,6 +1,8 @@
 import { Command, Flags, Interfaces } from '@oclif/core';
 import { UsageError } from '../errors/usage-error';
+import type { LockOptions } from '../state/lock/cluster-lock';
 import { defaultStateStore } from '../state/vfs/open-vfs';
+import type { Vfs } from '../state/vfs/vfs';
 
 /** Flags every kforge command accepts. */
 export const globalFlags = {
@@ -10,6 +12,13 @@ export const globalFlags = {
     helpGroup: 'GLOBAL',
   }),
   verbose: Flags.boolean({ description: 'Print stack traces and debugging detail on errors', helpGroup: 'GLOBAL' }),
+};
+
+/** The flag of commands that take the cluster lock. */
+export const lockFlags = {
+  'force-unlock': Flags.boolean({
+    description: 'Take the cluster lock even if another command holds it (with a warning). Only when that command is no longer running.',
+  }),
 };
 
 /** Parsed flags of a command class, global flags included. */
@@ -30,6 +39,24 @@ export abstract class BaseCommand extends Command {
     const name = arg ?? flagName ?? process.env.KFORGE_CLUSTER_NAME;
     if (!name) throw new UsageError('the cluster name is required: pass it as an argument or with --name (env KFORGE_CLUSTER_NAME)');
     return name;
+  }
+
+  /** How this command records itself in the cluster lock. */
+  protected lockOptions(flags: { 'force-unlock'?: boolean }): LockOptions {
+    const line = ['kforge', ...(this.id ?? '').split(':'), ...this.argv].join(' ');
+    return { command: line.length > 200 ? `${line.slice(0, 197)}...` : line, forceUnlock: flags['force-unlock'] ?? false };
+  }
+
+  /** Runs `fn` holding the lock of `cluster` (mutating commands: edit, replace, delete, ...). */
+  protected async withClusterLock<T>(vfs: Vfs, cluster: string, flags: { 'force-unlock'?: boolean }, fn: () => Promise<T>): Promise<T> {
+    const { withClusterLocks } = await import('../state/lock/cluster-lock');
+    const { ClusterRepository } = await import('../state/cluster-repository');
+    // Locking a cluster that does not exist would write a lock object for nothing.
+    if (!(await new ClusterRepository(vfs).exists(cluster))) {
+      const { NotFoundError } = await import('../errors/not-found-error');
+      throw new NotFoundError(`cluster "${cluster}" not found in state store ${vfs.url}`);
+    }
+    return withClusterLocks(vfs, [cluster], this.lockOptions(flags), fn);
   }
 
   /** Writes text to stdout, adding a final newline when missing. */

@@ -2,12 +2,16 @@ import Completion from './completion';
 import Create from './create/index';
 import CreateCluster from './create/cluster';
 import CreateInstanceGroup from './create/instancegroup';
+import CreateKeypair from './create/keypair';
+import CreateStateStore from './create/state-store';
 import DeleteCluster from './delete/cluster';
 import DeleteInstanceGroup from './delete/instancegroup';
 import EditCluster from './edit/cluster';
 import EditInstanceGroup from './edit/instancegroup';
 import GetClusters from './get/clusters';
+import ExportKubeconfig from './export/kubeconfig';
 import GetInstanceGroups from './get/instancegroups';
+import GetKeypairs from './get/keypairs';
 import Replace from './replace';
 
 /** Every command, by oclif id (`:` separates topics); loaded at once, so commands import their logic lazily. */
@@ -16,11 +20,15 @@ export const COMMANDS = {
   create: Create,
   'create:cluster': CreateCluster,
   'create:instancegroup': CreateInstanceGroup,
+  'create:keypair': CreateKeypair,
+  'create:state-store': CreateStateStore,
   'delete:cluster': DeleteCluster,
   'delete:instancegroup': DeleteInstanceGroup,
   'edit:cluster': EditCluster,
   'edit:instancegroup': EditInstanceGroup,
   'get:clusters': GetClusters,
+  'export:kubeconfig': ExportKubeconfig,
   'get:instancegroups': GetInstanceGroups,
+  'get:keypairs': GetKeypairs,
   replace: Replace,
 };

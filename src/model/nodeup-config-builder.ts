@@ -5,6 +5,8 @@ import { instanceGroupKubelet } from '../expand/components/kubelet';
 import { isControlPlane, normalizedRole } from '../expand/expand-context';
 import { controlPlaneCommands, nodeCommands } from '../flags/component-argv';
 import { etcdClientUrl } from '../expand/components/etcd';
+import type { ClusterCertificates } from '../pki/cluster-certificates';
+import { clusterCaNames, KUBERNETES_CA } from '../pki/cluster-pki';
 
 /** What the node bootstrapper needs for one instance group; field names follow kops's NodeupConfig. */
 export interface NodeupConfig {
@@ -27,14 +29,21 @@ export interface NodeupConfig {
   APIServerConfig?: { KubeAPIServer: object };
   ControlPlaneConfig?: { KubeControllerManager: object; KubeScheduler: object };
   EtcdClusters?: Array<{ name: string; version: string; clientURL: string; backupStore: string; members: string[] }>;
+  /** CA certificates (PEM bundles) this node trusts, by keyset name; never a private key. */
+  CAs?: Record<string, string>;
+  /** Primary key ids of the keysets this node reads from the keystore, by keyset name. */
+  KeypairIDs?: Record<string, string>;
   channels: string[];
 }
+
+// Worker nodes need the cluster CA and their two client identities; nothing else of the keystore.
+const NODE_KEYSETS = [KUBERNETES_CA, 'kube-proxy', 'kubelet-bootstrap'];
 
 /**
  * Model builder for `igconfig/<role>/<ig>/nodeupconfig.yaml`: pure, completed spec in, document out.
  * Certificates join it with the PKI; private keys never do.
  */
-export function buildNodeupConfig(completed: Cluster, ig: InstanceGroup): NodeupConfig {
+export function buildNodeupConfig(completed: Cluster, ig: InstanceGroup, certificates?: ClusterCertificates): NodeupConfig {
   const spec = completed.spec;
   const version = spec.kubernetesVersion as string;
   const kubelet = instanceGroupKubelet(spec, ig);
@@ -84,6 +93,19 @@ export function buildNodeupConfig(completed: Cluster, ig: InstanceGroup): Nodeup
       members: (e.etcdMembers ?? []).filter((m) => m.instanceGroup === ig.metadata.name).map((m) => m.name),
     }));
   }
+  if (certificates && normalizedRole(ig) !== 'Bastion') addCertificates(config, certificates, cp, (spec.etcdClusters ?? []).map((e) => e.name));
   config.Images = Object.fromEntries(Object.entries(images).sort(([a], [b]) => a.localeCompare(b)));
   return config;
+}
+
+/** Control-plane nodes trust every CA and may read every keyset; other nodes get the cluster CA only. */
+function addCertificates(config: NodeupConfig, certs: ClusterCertificates, controlPlane: boolean, etcdClusters: string[]): void {
+  const caNames = controlPlane ? clusterCaNames(etcdClusters) : [KUBERNETES_CA];
+  const idNames = controlPlane ? Object.keys(certs.primaryIds) : NODE_KEYSETS;
+  config.CAs = pick(certs.bundles, caNames);
+  config.KeypairIDs = pick(certs.primaryIds, idNames);
+}
+
+function pick(from: Record<string, string>, names: string[]): Record<string, string> {
+  return Object.fromEntries(names.filter((n) => from[n] !== undefined).sort().map((n) => [n, from[n]]));
 }

@@ -7,6 +7,7 @@ import type { FieldError } from '../errors/field-error';
 import { NotFoundError } from '../errors/not-found-error';
 import { ValidationError } from '../errors/validation-error';
 import { ClusterRepository } from '../state/cluster-repository';
+import { LockOptions, withClusterLocks } from '../state/lock/cluster-lock';
 import { StoreTransaction } from '../state/store-transaction';
 import type { Vfs } from '../state/vfs/vfs';
 import { ClusterChange, commitClusterSaves, stageClusterSave } from './save-cluster';
@@ -25,10 +26,24 @@ export interface AppliedObject {
  * cluster in the file is validated as a whole (with its stored instance groups) before anything is
  * written, and all of them are saved in one transaction: the file is applied completely or not at all.
  */
-export async function applyManifests(vfs: Vfs, text: string, file: string, mode: 'create' | 'replace'): Promise<AppliedObject[]> {
+export async function applyManifests(vfs: Vfs, text: string, file: string, mode: 'create' | 'replace', lock: LockOptions): Promise<AppliedObject[]> {
   const set = loadManifests(text, file);
   const repo = new ClusterRepository(vfs);
   const groups = groupByCluster(set.clusters, set.instanceGroups, set.sources, file);
+  // Existing clusters are locked; new ones are protected by their create-only write instead.
+  const existing: string[] = [];
+  for (const name of groups.keys()) if (await repo.exists(name)) existing.push(name);
+  return withClusterLocks(vfs, existing, lock, () => applyGroups(vfs, repo, set, groups, file, mode));
+}
+
+async function applyGroups(
+  vfs: Vfs,
+  repo: ClusterRepository,
+  set: ReturnType<typeof loadManifests>,
+  groups: Map<string, { cluster?: Cluster; instanceGroups: InstanceGroup[] }>,
+  file: string,
+  mode: 'create' | 'replace',
+): Promise<AppliedObject[]> {
   const applied: AppliedObject[] = [];
   const changes: ClusterChange[] = [];
   for (const [clusterName, { cluster, instanceGroups }] of groups) {

@@ -5,7 +5,8 @@ import type { Vfs } from '../state/vfs/vfs';
 
 /** Every state-store key of a cluster; NotFoundError when the cluster has no `config`. */
 export async function clusterKeys(vfs: Vfs, name: string): Promise<string[]> {
-  const keys = await vfs.list(StatePaths.clusterPrefix(name));
+  // The lock is the deleting command's own; releasing it removes it last.
+  const keys = (await vfs.list(StatePaths.clusterPrefix(name))).filter((k) => k !== StatePaths.lock(name));
   if (!keys.includes(StatePaths.config(name))) throw new NotFoundError(`cluster "${name}" not found in state store ${vfs.url}`);
   return keys;
 }

@@ -5,6 +5,7 @@ import { locateErrors } from '../api/load-manifests';
 import { ValidationError } from '../errors/validation-error';
 import { normalizedRole } from '../expand/expand-context';
 import { populateCluster } from '../expand/populate-cluster';
+import type { ClusterCertificates } from '../pki/cluster-certificates';
 import { buildNodeupConfig } from '../model/nodeup-config-builder';
 import { StatePaths } from '../state/state-paths';
 import { validateAgainstSchema } from '../validate/schema-validator';
@@ -21,7 +22,19 @@ export interface ExpandedCluster {
  * spec → validate → expand → validate again → nodeup configs. Throws one ValidationError that lists
  * every problem; `sources` adds file and line to errors about objects read from a manifest.
  */
-export function expandCluster(cluster: Cluster, instanceGroups: InstanceGroup[], storeUrl: string, sources = new Map<string, YamlDocument>()): ExpandedCluster {
+export function expandCluster(
+  cluster: Cluster,
+  instanceGroups: InstanceGroup[],
+  storeUrl: string,
+  sources = new Map<string, YamlDocument>(),
+  certificates?: ClusterCertificates,
+): ExpandedCluster {
+  const completed = completeCluster(cluster, instanceGroups, storeUrl, sources);
+  return { completed, files: derivedFiles(completed, instanceGroups, certificates) };
+}
+
+/** spec → validate → expand → validate again: the completed spec, or one ValidationError listing every problem. */
+export function completeCluster(cluster: Cluster, instanceGroups: InstanceGroup[], storeUrl: string, sources = new Map<string, YamlDocument>()): Cluster {
   const name = cluster.metadata.name;
   const schemaErrors = [
     ...validateAgainstSchema('Cluster', cluster).map((e) => ({ ...e, object: `Cluster/${name}` })),
@@ -33,10 +46,16 @@ export function expandCluster(cluster: Cluster, instanceGroups: InstanceGroup[],
   const completed = populateCluster(cluster, instanceGroups, storeUrl);
   const after = [...validateSpec(completed, instanceGroups), ...validateAgainstSchema('Cluster', completed).map((e) => ({ ...e, path: `(completed spec) ${e.path}` }))];
   if (after.length > 0) throw new ValidationError(locateErrors(after, sources), `cluster ${name}`);
+  return completed;
+}
+
+/** The files derived from a completed spec: the completed spec itself and one nodeup config per instance group. */
+export function derivedFiles(completed: Cluster, instanceGroups: InstanceGroup[], certificates?: ClusterCertificates): Map<string, string> {
+  const name = completed.metadata.name;
   const files = new Map<string, string>();
   files.set(StatePaths.completedSpec(name), toSortedYaml(completed));
   for (const ig of [...instanceGroups].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))) {
-    files.set(StatePaths.nodeupConfig(name, normalizedRole(ig), ig.metadata.name), toSortedYaml(buildNodeupConfig(completed, ig)));
+    files.set(StatePaths.nodeupConfig(name, normalizedRole(ig), ig.metadata.name), toSortedYaml(buildNodeupConfig(completed, ig, certificates)));
   }
-  return { completed, files };
+  return files;
 }

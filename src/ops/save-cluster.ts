@@ -7,7 +7,9 @@ import type { StoredCluster } from '../state/cluster-repository';
 import { StatePaths } from '../state/state-paths';
 import { StoreTransaction } from '../state/store-transaction';
 import type { Vfs } from '../state/vfs/vfs';
-import { expandCluster, ExpandedCluster } from './expand-cluster';
+import { Keystore } from '../state/keystore';
+import { completeCluster, derivedFiles, ExpandedCluster } from './expand-cluster';
+import { etcdClusterNames, PkiPlan, planExistingClusterPki, planNewClusterPki } from './plan-cluster-pki';
 
 /** What a save wrote and removed. */
 export interface SaveResult {
@@ -26,6 +28,8 @@ export interface ClusterChange {
   sources?: Map<string, YamlDocument>;
   /** Further objects to write with the cluster (e.g. the SSH public key). */
   extraFiles?: Array<[string, string]>;
+  /** The keystore changes, when the caller made them (create keypair). Default: generate what is missing. */
+  pki?: PkiPlan;
 }
 
 /**
@@ -36,7 +40,17 @@ export interface ClusterChange {
 export async function stageClusterSave(vfs: Vfs, tx: StoreTransaction, change: ClusterChange): Promise<SaveResult> {
   const { cluster, instanceGroups, previous } = change;
   const name = cluster.metadata.name;
-  const expanded = expandCluster(cluster, instanceGroups, vfs.url, change.sources);
+  const keystore = new Keystore(vfs, name);
+  // Keys are generated on the thread pool while the main thread validates and expands the spec.
+  const pkiPlan = change.pki
+    ? Promise.resolve(change.pki)
+    : previous
+      ? planExistingClusterPki(keystore, etcdClusterNames(cluster))
+      : planNewClusterPki(etcdClusterNames(cluster));
+  pkiPlan.catch(() => undefined);
+  const completed = completeCluster(cluster, instanceGroups, vfs.url, change.sources);
+  const pki = await pkiPlan;
+  const expanded: ExpandedCluster = { completed, files: derivedFiles(completed, instanceGroups, pki.certificates) };
   const written: string[] = [];
   const deleted: string[] = [];
   const put = (key: string, data: string, opts = {}) => {
@@ -56,6 +70,7 @@ export async function stageClusterSave(vfs: Vfs, tx: StoreTransaction, change: C
     }
   }
   for (const [key, content] of [...expanded.files, ...(change.extraFiles ?? [])]) put(key, content);
+  for (const keyset of pki.created) written.push(...keystore.stage(tx, keyset));
   // Nodeup configs of groups that no longer exist (or changed role) must not linger.
   for (const key of await vfs.list(StatePaths.igconfigPrefix(name))) {
     if (!expanded.files.has(key)) {

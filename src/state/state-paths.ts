@@ -17,6 +17,16 @@ export const StatePaths = {
   igconfigPrefix: (cluster: string): string => `${cluster}/igconfig/`,
   /** What the node bootstrapper reads for one instance group; `role` is the lower-cased IG role, as kops does. */
   nodeupConfig: (cluster: string, role: string, ig: string): string => `${cluster}/igconfig/${role.toLowerCase()}/${ig}/nodeupconfig.yaml`,
+  /** A keyset with its private keys: readable only by the control plane and admins. */
+  privateKeyset: (cluster: string, name: string): string => `${cluster}/pki/private/${name}/keyset.yaml`,
+  /** A keyset's certificates only, for readers who must not see keys. */
+  issuedKeyset: (cluster: string, name: string): string => `${cluster}/pki/issued/${name}/keyset.yaml`,
+  /** Prefix of the certificate-only keysets. */
+  issuedPrefix: (cluster: string): string => `${cluster}/pki/issued/`,
+  /** The lease that serialises mutating commands on one cluster (kforge; kops has no lock). */
+  lock: (cluster: string): string => `${cluster}/kforge-lock.json`,
+  /** Written by the first `update --yes`; after it, the PKI is in use and keys are rotated, not replaced (kops's kops-version.txt). */
+  appliedMarker: (cluster: string): string => `${cluster}/kforge-version.txt`,
   /** The admin SSH public key, named by its fingerprint (kops's layout). */
   sshPublicKey: (cluster: string, fingerprint: string): string => `${cluster}/pki/ssh/public/admin/${fingerprint}`,
 };

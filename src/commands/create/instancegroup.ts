@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { BaseCommand } from '../../cli/base-command';
+import { BaseCommand, lockFlags } from '../../cli/base-command';
 import { renderObjects } from '../../cli/output';
 
 /** `kforge create instancegroup NAME --name C --role R --subnet S`. */
@@ -13,6 +13,7 @@ export default class CreateInstanceGroup extends BaseCommand {
   ];
   static override args = { group: Args.string({ description: 'Instance group name', required: true }) };
   static override flags = {
+    ...lockFlags,
     name: Flags.string({ description: 'Cluster name. Env: KFORGE_CLUSTER_NAME' }),
     role: Flags.string({ description: 'Role of the machines', options: ['Node', 'ControlPlane', 'Master', 'Bastion', 'APIServer'], default: 'Node' }),
     subnet: Flags.string({ description: 'Subnets to run in (comma-separated or repeated)', delimiter: ',', multiple: true, required: true }),
@@ -29,11 +30,11 @@ export default class CreateInstanceGroup extends BaseCommand {
     const cluster = this.clusterName(undefined, flags.name);
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { createInstanceGroup } = await import('../../ops/instance-group-ops');
-    const ig = await createInstanceGroup(
-      openVfs(this.stateUrl(flags)),
-      { cluster, name: args.group, role: flags.role, subnets: flags.subnet, machineType: flags['machine-type'], minSize: flags['min-size'], maxSize: flags['max-size'], sets: flags.set ?? [] },
-      flags['dry-run'],
-    );
+    const vfs = openVfs(this.stateUrl(flags));
+    const options = { cluster, name: args.group, role: flags.role, subnets: flags.subnet, machineType: flags['machine-type'], minSize: flags['min-size'], maxSize: flags['max-size'], sets: flags.set ?? [] };
+    const ig = flags['dry-run']
+      ? await createInstanceGroup(vfs, options, true)
+      : await this.withClusterLock(vfs, cluster, flags, () => createInstanceGroup(vfs, options, false));
     if (flags['dry-run']) this.out(renderObjects(flags.output as 'yaml' | 'json', [ig]));
     else this.out(`instancegroup "${args.group}" created in cluster "${cluster}"`);
   }

@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { BaseCommand } from '../../cli/base-command';
+import { BaseCommand, lockFlags } from '../../cli/base-command';
 import { renderTable } from '../../cli/output';
 
 /** `kforge delete cluster [C] --yes`: removes the cluster's state (cloud resources: a later release). */
@@ -10,6 +10,7 @@ export default class DeleteCluster extends BaseCommand {
   static override examples = ['<%= config.bin %> delete cluster x.example.com', '<%= config.bin %> delete cluster x.example.com --yes'];
   static override args = { name: Args.string({ description: 'Cluster name' }) };
   static override flags = {
+    ...lockFlags,
     name: Flags.string({ description: 'Cluster name (alternative to the argument). Env: KFORGE_CLUSTER_NAME' }),
     yes: Flags.boolean({ char: 'y', description: 'Really delete' }),
   };
@@ -26,7 +27,7 @@ export default class DeleteCluster extends BaseCommand {
       this.out('Must specify --yes to delete cluster');
       return;
     }
-    const deleted = await deleteClusterState(vfs, name);
+    const deleted = await this.withClusterLock(vfs, name, flags, () => deleteClusterState(vfs, name));
     this.out(`Deleted cluster: "${name}" (${deleted.length} state objects)`);
   }
 }

@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { BaseCommand } from '../../cli/base-command';
+import { BaseCommand, lockFlags } from '../../cli/base-command';
 
 /** `kforge delete instancegroup IG --name C --yes`. */
 export default class DeleteInstanceGroup extends BaseCommand {
@@ -9,6 +9,7 @@ export default class DeleteInstanceGroup extends BaseCommand {
   static override examples = ['<%= config.bin %> delete instancegroup nodes-us-east-1b --name x.example.com --yes'];
   static override args = { group: Args.string({ description: 'Instance group name', required: true }) };
   static override flags = {
+    ...lockFlags,
     name: Flags.string({ description: 'Cluster name. Env: KFORGE_CLUSTER_NAME' }),
     yes: Flags.boolean({ char: 'y', description: 'Really delete' }),
   };
@@ -28,7 +29,7 @@ export default class DeleteInstanceGroup extends BaseCommand {
       return;
     }
     const { deleteInstanceGroup } = await import('../../ops/instance-group-ops');
-    await deleteInstanceGroup(vfs, cluster, args.group);
+    await this.withClusterLock(vfs, cluster, flags, () => deleteInstanceGroup(vfs, cluster, args.group));
     this.out(`InstanceGroup "${args.group}" deleted from cluster "${cluster}"`);
   }
 }

@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { BaseCommand } from '../../cli/base-command';
+import { BaseCommand, lockFlags } from '../../cli/base-command';
 
 /** `kforge edit instancegroup IG --name C`. */
 export default class EditInstanceGroup extends BaseCommand {
@@ -8,14 +8,15 @@ export default class EditInstanceGroup extends BaseCommand {
   static override description = 'Same loop as "kforge edit cluster": invalid results reopen the editor with the errors; only a valid result is written.';
   static override examples = ['<%= config.bin %> edit instancegroup nodes-us-east-1a --name x.example.com', '<%= config.bin %> edit ig control-plane-us-east-1a --name x.example.com'];
   static override args = { group: Args.string({ description: 'Instance group name', required: true }) };
-  static override flags = { name: Flags.string({ description: 'Cluster name. Env: KFORGE_CLUSTER_NAME' }) };
+  static override flags = { ...lockFlags, name: Flags.string({ description: 'Cluster name. Env: KFORGE_CLUSTER_NAME' }) };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(EditInstanceGroup);
     const cluster = this.clusterName(undefined, flags.name);
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { editInstanceGroup } = await import('../../ops/edit-objects');
-    const outcome = await editInstanceGroup(openVfs(this.stateUrl(flags)), cluster, args.group);
+    const vfs = openVfs(this.stateUrl(flags));
+    const outcome = await this.withClusterLock(vfs, cluster, flags, () => editInstanceGroup(vfs, cluster, args.group));
     this.out(outcome.status === 'unchanged' ? 'Edit cancelled, no changes made' : `instancegroup "${args.group}" updated in cluster "${cluster}"`);
   }
 }

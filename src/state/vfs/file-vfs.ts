@@ -2,12 +2,15 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
+import { AlreadyExistsError } from '../../errors/already-exists-error';
 import { ConflictError } from '../../errors/conflict-error';
 import { StateStoreError } from '../../errors/state-store-error';
 import { contentVersion } from './content-version';
-import { Vfs, VfsObject, VfsWriteOptions } from './vfs';
+import { Vfs, VfsDeleteOptions, VfsObject, VfsWriteOptions } from './vfs';
 
 const TEMP_PREFIX = '.kforge-tmp-';
+const GUARD_WAIT_MS = 5000;
+const GUARD_STALE_MS = 30000;
 
 /** A state store in a local directory (`file:///dir` or a plain path); writes are temp-file + rename. */
 export class FileVfs implements Vfs {
@@ -23,6 +26,21 @@ export class FileVfs implements Vfs {
       throw new StateStoreError(`key ${JSON.stringify(key)} escapes the state store ${this.url}`);
     }
     return full;
+  }
+
+  /** Creates the store's directory, private to its owner; AlreadyExistsError when it exists. */
+  async createStore(): Promise<string[]> {
+    await fs.mkdir(path.dirname(this.root), { recursive: true }).catch((e: unknown) => {
+      throw storeError(`cannot create ${path.dirname(this.root)}`, e);
+    });
+    try {
+      await fs.mkdir(this.root, { mode: 0o700 });
+    } catch (e) {
+      if (isCode(e, 'EEXIST')) throw new AlreadyExistsError(`state store directory ${this.root} already exists`);
+      throw storeError(`cannot create ${this.root}`, e);
+    }
+    await fs.chmod(this.root, 0o700);
+    return [`created directory ${this.root}`, 'mode: 0700 (only you can read it)'];
   }
 
   async read(key: string): Promise<VfsObject | undefined> {
@@ -41,17 +59,52 @@ export class FileVfs implements Vfs {
     const dirMode = options.secret ? 0o700 : 0o755;
     const fileMode = options.secret ? 0o600 : 0o644;
     try {
+      // Only the key's own directory is private: a recursive mkdir would make shared ancestors (pki/) 0700 too.
+      await fs.mkdir(path.dirname(path.dirname(target)), { recursive: true, mode: 0o755 });
       await fs.mkdir(path.dirname(target), { recursive: true, mode: dirMode });
       if (options.secret) await fs.chmod(path.dirname(target), dirMode);
     } catch (e) {
       throw storeError(`cannot create directory ${path.dirname(target)}`, e);
     }
-    if (options.ifVersion !== undefined) {
+    if (options.ifVersion === undefined) return this.writeFile(target, buf, fileMode, options.ifNotExists ?? false);
+    const expected = options.ifVersion;
+    return this.withKeyGuard(target, async () => {
       const current = await this.read(key);
-      if (!current || current.version !== options.ifVersion) {
+      if (!current || current.version !== expected) {
         throw new ConflictError(`${target} changed since you read it; re-run the command to start from the current version`);
       }
+      return this.writeFile(target, buf, fileMode, false);
+    });
+  }
+
+  /**
+   * Runs a read-compare-write under a per-key guard file, created exclusively, so that two kforge
+   * processes cannot both pass the compare: a file system has no compare-and-swap of its own.
+   */
+  private async withKeyGuard<T>(target: string, fn: () => Promise<T>): Promise<T> {
+    const guard = path.join(path.dirname(target), `${TEMP_PREFIX}guard-${path.basename(target)}`);
+    const deadline = Date.now() + GUARD_WAIT_MS;
+    for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
+      try {
+        await (await fs.open(guard, 'wx', 0o600)).close();
+        break;
+      } catch (e) {
+        if (!isCode(e, 'EEXIST')) throw storeError(`cannot lock ${target}`, e);
+        const age = await fs.stat(guard).then((st) => Date.now() - st.mtimeMs, () => 0);
+        // A guard older than any real write was left by a crashed process.
+        if (age > GUARD_STALE_MS) await fs.rm(guard, { force: true });
+        else if (Date.now() > deadline) throw new StateStoreError(`${target} is being written by another process; try again`);
+        await new Promise((r) => setTimeout(r, delay));
+      }
     }
+    try {
+      return await fn();
+    } finally {
+      await fs.rm(guard, { force: true });
+    }
+  }
+
+  private async writeFile(target: string, buf: Buffer, fileMode: number, exclusive: boolean): Promise<string> {
     const temp = path.join(path.dirname(target), `${TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
     try {
       const handle = await fs.open(temp, 'wx', fileMode);
@@ -61,7 +114,7 @@ export class FileVfs implements Vfs {
       } finally {
         await handle.close();
       }
-      if (options.ifNotExists) {
+      if (exclusive) {
         // link() fails if the target exists, which makes the create exclusive and still atomic.
         try {
           await fs.link(temp, target);
@@ -81,8 +134,22 @@ export class FileVfs implements Vfs {
     return contentVersion(buf);
   }
 
-  async delete(key: string): Promise<void> {
+  async delete(key: string, options: VfsDeleteOptions = {}): Promise<void> {
     const target = this.resolve(key);
+    const expected = options.ifVersion;
+    if (expected === undefined) return this.deleteFile(target);
+    await this.withKeyGuard(target, async () => {
+      const current = await this.read(key);
+      if (current && current.version !== expected) throw new ConflictError(`${target} changed since you read it`);
+      await fs.rm(target, { force: true }).catch((e: unknown) => {
+        throw storeError(`cannot delete ${target}`, e);
+      });
+    });
+    // Only now, with the guard file gone, can the directory be empty.
+    await this.pruneEmptyDirs(path.dirname(target));
+  }
+
+  private async deleteFile(target: string): Promise<void> {
     try {
       await fs.rm(target, { force: true });
       await this.pruneEmptyDirs(path.dirname(target));

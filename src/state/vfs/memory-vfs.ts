@@ -1,6 +1,6 @@
 import { ConflictError } from '../../errors/conflict-error';
 import { contentVersion } from './content-version';
-import { Vfs, VfsObject, VfsWriteOptions } from './vfs';
+import { Vfs, VfsDeleteOptions, VfsObject, VfsWriteOptions } from './vfs';
 
 const registries = new Map<string, Map<string, Buffer>>();
 
@@ -35,7 +35,9 @@ export class MemoryVfs implements Vfs {
     return contentVersion(buf);
   }
 
-  async delete(key: string): Promise<void> {
+  async delete(key: string, options: VfsDeleteOptions = {}): Promise<void> {
+    const existing = this.objects.get(key);
+    if (options.ifVersion !== undefined && existing && contentVersion(existing) !== options.ifVersion) throw new ConflictError(`${this.url}/${key} changed since you read it`);
     this.objects.delete(key);
   }
 

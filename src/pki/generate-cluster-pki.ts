@@ -1,0 +1,33 @@
+import { CA_VALIDITY_MS, clusterKeysetDefinitions, ISSUED_VALIDITY_MS, KeysetDefinition } from './cluster-pki';
+import { generateKey } from './generate-key';
+import { issueKeypair } from './issue-keypair';
+import { Keypair } from './keypair';
+import { Keyset } from './keyset';
+
+/** Generates every keyset of a new cluster (see clusterKeysetDefinitions), sorted by name. */
+export function generateClusterPki(etcdClusters: string[], now: Date = new Date()): Promise<Keyset[]> {
+  return generateKeysets(clusterKeysetDefinitions(etcdClusters), new Map(), now);
+}
+
+/**
+ * Generates the keysets `defs` describes. Keys are generated in parallel on the thread pool; CAs come
+ * first because issued certificates need their signer, which is either among `defs` or in `signers`
+ * (primary keypairs with private keys, by keyset name).
+ */
+export async function generateKeysets(defs: KeysetDefinition[], signers: Map<string, Keypair>, now: Date = new Date()): Promise<Keyset[]> {
+  const keys = new Map(defs.map((d) => [d.name, generateKey(d.algorithm)]));
+  const make = (d: KeysetDefinition, issuer?: Keypair) =>
+    issueKeypair({ subject: d.subject, usage: d.signer ? 'client' : 'ca', validityMs: d.signer ? ISSUED_VALIDITY_MS : CA_VALIDITY_MS, key: keys.get(d.name), now }, issuer);
+  const made = new Map<string, Keypair>(await Promise.all(defs.filter((d) => !d.signer).map(async (d) => [d.name, await make(d)] as const)));
+  const issued = await Promise.all(
+    defs
+      .filter((d) => d.signer)
+      .map(async (d) => {
+        const issuer = made.get(d.signer as string) ?? signers.get(d.signer as string);
+        if (!issuer) throw new Error(`keyset ${d.name} needs its signer ${d.signer}, which is missing`);
+        return [d.name, await make(d, issuer)] as const;
+      }),
+  );
+  for (const [name, kp] of issued) made.set(name, kp);
+  return defs.map((d) => Keyset.single(d.name, made.get(d.name) as Keypair)).sort((a, b) => a.name.localeCompare(b.name));
+}

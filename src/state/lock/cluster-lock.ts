@@ -1,0 +1,132 @@
+import { ConflictError } from '../../errors/conflict-error';
+import { LockedError } from '../../errors/locked-error';
+import { StatePaths } from '../state-paths';
+import type { Vfs } from '../vfs/vfs';
+import { describeLease, humanDuration, Lease, newLease, parseLease, remainingMs } from './lease';
+
+/** How to take a cluster's lock. */
+export interface LockOptions {
+  /** The command line, recorded in the lease for whoever finds it locked. */
+  command: string;
+  /** Take the lock even if someone holds it (their lease is overwritten, with a warning). Default: false. */
+  forceUnlock?: boolean;
+  /** Lease lifetime; refreshed every third of it. Default: env KFORGE_LOCK_TTL_SECONDS, else 60 s. */
+  ttlSeconds?: number;
+  /** Where warnings go. Default: stderr. */
+  warn?: (message: string) => void;
+}
+
+const DEFAULT_TTL_SECONDS = 60;
+
+/**
+ * A lease object (`<cluster>/kforge-lock.json`) that serialises mutating commands on one cluster. It is
+ * taken with a create-only write, refreshed with compare-and-swap while the command runs, and released
+ * with a conditional delete. A lease whose holder stopped refreshing expires and may be taken over.
+ */
+export class ClusterLock {
+  private timer?: NodeJS.Timeout;
+  private refreshing: Promise<void> = Promise.resolve();
+  private lost = false;
+  private released = false;
+
+  private constructor(
+    private readonly vfs: Vfs,
+    private readonly key: string,
+    private lease: Lease,
+    private version: string,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  /** Takes the lock of `cluster`, or throws LockedError naming the holder and its age. */
+  static async acquire(vfs: Vfs, cluster: string, options: LockOptions): Promise<ClusterLock> {
+    const warn = options.warn ?? ((m: string) => process.stderr.write(`Warning: ${m}\n`));
+    const ttl = options.ttlSeconds ?? (Number(process.env.KFORGE_LOCK_TTL_SECONDS) || DEFAULT_TTL_SECONDS);
+    const key = StatePaths.lock(cluster);
+    // A few rounds: each lost race re-reads what the winner wrote.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const now = Date.now();
+      const lease = newLease(options.command, ttl, now);
+      const body = JSON.stringify(lease, null, 2);
+      const current = await vfs.read(key);
+      try {
+        if (!current) return new ClusterLock(vfs, key, lease, await vfs.write(key, body, { ifNotExists: true }), warn).start();
+        const held = parseLease(current.data);
+        if (held && remainingMs(held, now) > 0 && !options.forceUnlock) {
+          throw new LockedError(
+            `cluster "${cluster}" is locked by ${describeLease(held, now)}; the lease expires in ${humanDuration(remainingMs(held, now))} unless renewed. ` +
+              'Wait for that command to finish, or if it is no longer running, pass --force-unlock.',
+          );
+        }
+        if (!held) warn(`replacing an unreadable lock object at ${vfs.url}/${key}`);
+        else if (remainingMs(held, now) > 0) warn(`--force-unlock: taking the lock of cluster "${cluster}" from ${describeLease(held, now)}; if that command is still running, its changes and yours may conflict`);
+        else warn(`taking over the expired lock of cluster "${cluster}" from ${describeLease(held, now)} (not renewed for ${humanDuration(now - Date.parse(held.renewedAt))})`);
+        return new ClusterLock(vfs, key, lease, await vfs.write(key, body, { ifVersion: current.version }), warn).start();
+      } catch (e) {
+        if (!(e instanceof ConflictError)) throw e;
+      }
+    }
+    throw new LockedError(`cluster "${cluster}" is being locked by another command right now; try again`);
+  }
+
+  private start(): this {
+    const periodMs = (this.lease.ttlSeconds * 1000) / 3;
+    this.timer = setInterval(() => {
+      this.refreshing = this.refreshing.then(() => this.refresh());
+    }, periodMs);
+    // The lease must not keep a finished process alive.
+    this.timer.unref();
+    return this;
+  }
+
+  private async refresh(): Promise<void> {
+    if (this.lost) return;
+    const renewed: Lease = { ...this.lease, renewedAt: new Date().toISOString() };
+    try {
+      this.version = await this.vfs.write(this.key, JSON.stringify(renewed, null, 2), { ifVersion: this.version });
+      this.lease = renewed;
+    } catch (e) {
+      if (e instanceof ConflictError) {
+        this.lost = true;
+        this.warn(`the lock ${this.vfs.url}/${this.key} was taken by another command (--force-unlock?); this command no longer holds it`);
+      } else {
+        this.warn(`could not renew the lock ${this.vfs.url}/${this.key}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
+
+  /** Stops refreshing and deletes the lease, unless someone else has taken it meanwhile. */
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    clearInterval(this.timer);
+    await this.refreshing;
+    if (this.lost) return;
+    try {
+      await this.vfs.delete(this.key, { ifVersion: this.version });
+    } catch (e) {
+      if (!(e instanceof ConflictError)) throw e;
+    }
+  }
+}
+
+/** Runs `fn` while holding the lock of every cluster in `clusters` (taken in sorted order, released in reverse). */
+export async function withClusterLocks<T>(vfs: Vfs, clusters: string[], options: LockOptions, fn: () => Promise<T>): Promise<T> {
+  const held: ClusterLock[] = [];
+  const releaseAll = async () => {
+    for (const l of [...held].reverse()) await l.release();
+  };
+  // An interrupted command (Ctrl-C in the editor) gives its lock back instead of leaving it to expire.
+  const onSignal = (signal: NodeJS.Signals) => {
+    void releaseAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    for (const c of [...new Set(clusters)].sort()) held.push(await ClusterLock.acquire(vfs, c, options));
+    return await fn();
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    await releaseAll();
+  }
+}

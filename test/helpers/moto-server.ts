@@ -1,0 +1,131 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** A running moto_server (a local fake of the AWS APIs); state is global per server, so one per test file. */
+export interface MotoServer {
+  /** Base URL, e.g. `http://127.0.0.1:40123`. */
+  endpoint: string;
+  /** The loopback port it listens on. */
+  port: number;
+  /** Environment a child `kforge` process (or an S3Vfs) needs to talk to this server with fake credentials. */
+  env: Record<string, string>;
+  /** Forgets every bucket, object and IAM entity. */
+  reset(): Promise<void>;
+  /** Kills the server and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/** Options of startMotoServer. */
+export interface MotoServerOptions {
+  /** Extra environment for the moto process, e.g. `INITIAL_NO_AUTH_ACTION_COUNT` to enforce IAM auth. */
+  env?: Record<string, string>;
+}
+
+const READY_TIMEOUT_MS = 20_000;
+
+/** Starts `moto_server` on a free loopback port and resolves once it answers HTTP. */
+export async function startMotoServer(options: MotoServerOptions = {}): Promise<MotoServer> {
+  const port = await freePort();
+  const endpoint = `http://127.0.0.1:${port}`;
+  // Output goes to a file, not a pipe: a pipe would keep jest's event loop alive and could fill up.
+  const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kforge-moto-')), 'moto.log');
+  const logFd = fs.openSync(logFile, 'w');
+  const child = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], {
+    stdio: ['ignore', logFd, logFd],
+    env: { ...process.env, ...options.env },
+  });
+  fs.closeSync(logFd);
+  child.unref();
+  // Jest workers leave through process.exit, which still runs 'exit' listeners: no orphaned servers on a crash.
+  const killOnExit = (): void => void child.kill('SIGKILL');
+  process.on('exit', killOnExit);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let failure: string | undefined;
+  child.once('error', (e: NodeJS.ErrnoException) => {
+    failure =
+      e.code === 'ENOENT'
+        ? `moto_server is not installed (not found on PATH); install it with: pip install 'moto[server]'`
+        : `cannot start moto_server: ${e.message}`;
+  });
+  child.once('exit', (code, signal) => (failure ??= `moto_server exited early (${signal ?? `status ${code}`}):\n${readLog(logFile)}`));
+
+  const stop = async (): Promise<void> => {
+    process.off('exit', killOnExit);
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await exited;
+      clearTimeout(timer);
+    }
+    fs.rmSync(path.dirname(logFile), { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (failure) {
+      await stop();
+      throw new Error(failure);
+    }
+    if ((await request('GET', `${endpoint}/moto-api/`).catch(() => 0)) === 200) break;
+    if (Date.now() > deadline) {
+      const log = readLog(logFile);
+      await stop();
+      throw new Error(`moto_server did not answer on ${endpoint} within ${READY_TIMEOUT_MS / 1000} s:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  return {
+    endpoint,
+    port,
+    env: {
+      AWS_ENDPOINT_URL: endpoint,
+      AWS_ACCESS_KEY_ID: 'test',
+      AWS_SECRET_ACCESS_KEY: 'test',
+      AWS_REGION: 'us-east-1',
+      AWS_EC2_METADATA_DISABLED: 'true',
+    },
+    reset: async () => {
+      const status = await request('POST', `${endpoint}/moto-api/reset`);
+      if (status !== 200) throw new Error(`moto reset failed with HTTP ${status}`);
+    },
+    stop,
+  };
+}
+
+/** A port that was free a moment ago: the OS picks it for port 0, then it is released for moto. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** One HTTP request without keep-alive (no sockets left open for jest to wait on); resolves to the status. */
+function request(method: string, url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, agent: false, timeout: 2000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function readLog(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8').slice(-4000);
+  } catch {
+    return '(no log)';
+  }
+}
