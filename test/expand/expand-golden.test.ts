@@ -8,10 +8,19 @@ import { instanceGroupKubelet } from '../../src/expand/components/kubelet';
 import { isControlPlane } from '../../src/expand/expand-context';
 import { controlPlaneCommands, nodeCommands } from '../../src/flags/component-argv';
 import { expandCluster } from '../../src/ops/expand-cluster';
+import { clusterCertificates } from '../../src/pki/cluster-certificates';
+import { KeysetYaml } from '../../src/pki/keyset-yaml';
 import { expectGolden } from '../helpers/golden';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
 const STORE = 'memfs://golden';
+/** Fixed certificates, so that the CA bundles in nodeup configs are part of the goldens (kops does the same). */
+const CERTS = clusterCertificates(
+  fs
+    .readFileSync(path.join(FIXTURES, 'pki', 'keysets.yaml'), 'utf8')
+    .split(/^---$/m)
+    .map((doc, i) => KeysetYaml.parse(doc, `keysets.yaml document ${i}`)),
+);
 
 interface Case {
   name: string;
@@ -56,7 +65,7 @@ function renderAllFlags(completed: Cluster, igs: InstanceGroup[]): string {
 describe.each(cases)('expansion of $name', ({ name, load }) => {
   const { cluster, instanceGroups } = load();
   const before = JSON.stringify({ cluster, instanceGroups });
-  const expanded = expandCluster(cluster, instanceGroups, STORE);
+  const expanded = expandCluster(cluster, instanceGroups, STORE, undefined, CERTS);
 
   it('matches the golden completed spec', () => {
     expectGolden(`expand/${name}/cluster-completed.spec`, expanded.files.get(`${cluster.metadata.name}/cluster-completed.spec`) as string);
@@ -76,7 +85,7 @@ describe.each(cases)('expansion of $name', ({ name, load }) => {
 
   it('does not modify its input and is deterministic', () => {
     expect(JSON.stringify({ cluster, instanceGroups })).toBe(before);
-    const again = expandCluster(cluster, instanceGroups, STORE);
+    const again = expandCluster(cluster, instanceGroups, STORE, undefined, CERTS);
     expect([...again.files.entries()]).toEqual([...expanded.files.entries()]);
   });
 
