@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { formatFieldError } from '../errors/field-error';
 import { KforgeError } from '../errors/kforge-error';
 import { ValidationError } from '../errors/validation-error';
+import { runInForeground } from '../util/foreground-child';
 
 /** How an edit session ended. */
 export type EditOutcome = { status: 'saved'; text: string } | { status: 'unchanged' };
@@ -40,7 +40,7 @@ export async function editLoop(initial: string, apply: EditApply, env: NodeJS.Pr
   try {
     for (;;) {
       await fs.writeFile(file, content, { mode: 0o600 });
-      const r = spawnSync('sh', ['-c', `${editorCommand(env)} "$1"`, 'kforge-editor', file], { stdio: 'inherit', env });
+      const r = await runInForeground('sh', ['-c', `${editorCommand(env)} "$1"`, 'kforge-editor', file], { env });
       if (r.error) throw new KforgeError('EDITOR_FAILED', `cannot start editor "${editorCommand(env)}": ${r.error.message}`);
       if (r.status !== 0) throw new KforgeError('EDITOR_FAILED', `editor "${editorCommand(env)}" exited with status ${r.status}; no changes made`);
       const edited = stripComments(await fs.readFile(file, 'utf8'));

@@ -1,5 +1,6 @@
 import { ConflictError } from '../../errors/conflict-error';
 import { LockedError } from '../../errors/locked-error';
+import { hasForegroundChild } from '../../util/foreground-child';
 import { StatePaths } from '../state-paths';
 import type { Vfs } from '../vfs/vfs';
 import { describeLease, humanDuration, Lease, newLease, parseLease, remainingMs } from './lease';
@@ -115,12 +116,14 @@ export async function withClusterLocks<T>(vfs: Vfs, clusters: string[], options:
   const releaseAll = async () => {
     for (const l of [...held].reverse()) await l.release();
   };
-  // An interrupted command (Ctrl-C in the editor) gives its lock back instead of leaving it to expire.
+  // An interrupted command gives its lock back instead of leaving it to expire. While the editor runs,
+  // Ctrl-C is the editor's; the edit loop ends normally after it and releases the lock then.
   const onSignal = (signal: NodeJS.Signals) => {
+    if (signal === 'SIGINT' && hasForegroundChild()) return;
     void releaseAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     for (const c of [...new Set(clusters)].sort()) held.push(await ClusterLock.acquire(vfs, c, options));
     return await fn();

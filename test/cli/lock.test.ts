@@ -1,0 +1,80 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { runCli, runCliAsync, tempDir, treeDigest } from '../helpers/cli';
+
+const CLUSTER = 'lock.k8s.local';
+
+/** An editor that waits `seconds` and changes nothing, so its kforge process holds the lock meanwhile. */
+function slowEditor(seconds: number): string {
+  const file = path.join(tempDir(), 'slow-editor.sh');
+  fs.writeFileSync(file, `#!/bin/sh\nsleep ${seconds}\n`, { mode: 0o755 });
+  return file;
+}
+
+async function waitFor(file: string, timeoutMs = 10000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!fs.existsSync(file)) {
+    if (Date.now() > deadline) throw new Error(`${file} did not appear`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('the cluster lock between two kforge processes (file store)', () => {
+  let store: string;
+  beforeEach(() => {
+    store = tempDir();
+    expect(runCli(['create', 'cluster', CLUSTER, '--zones', 'us-east-1a', '--state', store]).status).toBe(0);
+  });
+
+  it('a second mutating command fails at once naming the holder; the lease is renewed during a long edit; it is gone afterwards', async () => {
+    const lockFile = path.join(store, CLUSTER, 'kforge-lock.json');
+    // A 1 s lease and a 3 s edit: without renewal while the editor runs, the lease would expire.
+    const first = runCliAsync(['edit', 'cluster', CLUSTER, '--state', store], { EDITOR: slowEditor(3), KFORGE_LOCK_TTL_SECONDS: '1' });
+    await waitFor(lockFile);
+    const lease = JSON.parse(fs.readFileSync(lockFile, 'utf8'));
+    expect(lease.command).toBe(`kforge edit cluster ${CLUSTER} --state ${store}`);
+    await new Promise((r) => setTimeout(r, 1800));
+    const configBefore = fs.readFileSync(path.join(store, CLUSTER, 'config'));
+    for (const args of [['edit', 'cluster', CLUSTER], ['delete', 'cluster', CLUSTER, '--yes'], ['create', 'ig', 'x', '--name', CLUSTER, '--subnet', 'us-east-1a']]) {
+      const second = runCli([...args, '--state', store], { env: { EDITOR: 'true' } });
+      expect(second.status).toBe(1);
+      expect(second.stderr).toMatch(new RegExp(`^Error: cluster "${CLUSTER}" is locked by ${lease.holder.replace(/[.]/g, '\\.')} \\(pid ${lease.pid}\\) running "kforge edit cluster ${CLUSTER}`));
+      expect(second.stderr).toContain('--force-unlock');
+      expect(second.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(Date.parse(JSON.parse(fs.readFileSync(lockFile, 'utf8')).renewedAt)).toBeGreaterThan(Date.parse(lease.renewedAt));
+    expect(fs.existsSync(path.join(store, CLUSTER, 'instancegroup', 'x'))).toBe(false);
+    expect(fs.readFileSync(path.join(store, CLUSTER, 'config'))).toEqual(configBefore);
+    const r = await first;
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Edit cancelled, no changes made');
+    expect(fs.existsSync(lockFile)).toBe(false);
+  });
+
+  it('a crashed holder\'s expired lease is taken over with a warning; --force-unlock takes a live one', () => {
+    const lockFile = path.join(store, CLUSTER, 'kforge-lock.json');
+    const stale = new Date(Date.now() - 5 * 60_000).toISOString();
+    fs.writeFileSync(lockFile, JSON.stringify({ holder: 'ci@runner', pid: 99999, command: 'kforge replace -f x.yaml', acquiredAt: stale, renewedAt: stale, ttlSeconds: 60 }));
+    const taken = runCli(['edit', 'cluster', CLUSTER, '--state', store], { env: { EDITOR: 'true' } });
+    expect(taken.status).toBe(0);
+    expect(taken.stderr).toMatch(/^Warning: taking over the expired lock of cluster "lock\.k8s\.local" from ci@runner \(pid 99999\) running "kforge replace -f x\.yaml"/);
+    expect(fs.existsSync(lockFile)).toBe(false);
+
+    const now = new Date().toISOString();
+    fs.writeFileSync(lockFile, JSON.stringify({ holder: 'ci@runner', pid: 99999, command: 'kforge replace -f x.yaml', acquiredAt: now, renewedAt: now, ttlSeconds: 60 }));
+    expect(runCli(['delete', 'cluster', CLUSTER, '--yes', '--state', store]).status).toBe(1);
+    expect(fs.existsSync(path.join(store, CLUSTER, 'config'))).toBe(true);
+    const forced = runCli(['delete', 'cluster', CLUSTER, '--yes', '--force-unlock', '--state', store]);
+    expect(forced.status).toBe(0);
+    expect(forced.stderr).toMatch(/^Warning: --force-unlock: taking the lock of cluster "lock\.k8s\.local" from ci@runner \(pid 99999\)/);
+    expect(fs.existsSync(path.join(store, CLUSTER))).toBe(false);
+  });
+
+  it('a command on a cluster that does not exist writes no lock', () => {
+    const before = treeDigest(store);
+    const r = runCli(['edit', 'cluster', 'nope.k8s.local', '--state', store], { env: { EDITOR: 'true' } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^Error: cluster "nope\.k8s\.local" not found/);
+    expect(treeDigest(store)).toBe(before);
+  });
+});
