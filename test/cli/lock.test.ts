@@ -4,10 +4,10 @@ import { runCli, runCliAsync, tempDir, treeDigest } from '../helpers/cli';
 
 const CLUSTER = 'lock.k8s.local';
 
-/** An editor that waits `seconds` and changes nothing, so its kforge process holds the lock meanwhile. */
-function slowEditor(seconds: number): string {
-  const file = path.join(tempDir(), 'slow-editor.sh');
-  fs.writeFileSync(file, `#!/bin/sh\nsleep ${seconds}\n`, { mode: 0o755 });
+/** An editor that changes nothing and returns only when `release` exists (at most 30 s), so its kforge process holds the lock meanwhile. */
+function heldEditor(release: string): string {
+  const file = path.join(tempDir(), 'held-editor.sh');
+  fs.writeFileSync(file, `#!/bin/sh\ni=0\nwhile [ ! -f '${release}' ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done\n`, { mode: 0o755 });
   return file;
 }
 
@@ -28,8 +28,9 @@ describe('the cluster lock between two kforge processes (file store)', () => {
 
   it('a second mutating command fails at once naming the holder; the lease is renewed during a long edit; it is gone afterwards', async () => {
     const lockFile = path.join(store, CLUSTER, 'kforge-lock.json');
-    // A 1 s lease and a 3 s edit: without renewal while the editor runs, the lease would expire.
-    const first = runCliAsync(['edit', 'cluster', CLUSTER, '--state', store], { EDITOR: slowEditor(3), KFORGE_LOCK_TTL_SECONDS: '1' });
+    const release = path.join(tempDir(), 'release');
+    // A 1 s lease held for several seconds: without renewal while the editor runs, it would expire.
+    const first = runCliAsync(['edit', 'cluster', CLUSTER, '--state', store], { EDITOR: heldEditor(release), KFORGE_LOCK_TTL_SECONDS: '1' });
     await waitFor(lockFile);
     const lease = JSON.parse(fs.readFileSync(lockFile, 'utf8'));
     expect(lease.command).toBe(`kforge edit cluster ${CLUSTER} --state ${store}`);
@@ -45,6 +46,7 @@ describe('the cluster lock between two kforge processes (file store)', () => {
     expect(Date.parse(JSON.parse(fs.readFileSync(lockFile, 'utf8')).renewedAt)).toBeGreaterThan(Date.parse(lease.renewedAt));
     expect(fs.existsSync(path.join(store, CLUSTER, 'instancegroup', 'x'))).toBe(false);
     expect(fs.readFileSync(path.join(store, CLUSTER, 'config'))).toEqual(configBefore);
+    fs.writeFileSync(release, '');
     const r = await first;
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Edit cancelled, no changes made');

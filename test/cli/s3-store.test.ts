@@ -62,11 +62,15 @@ function expectedKeys(base: string, zone: string): string[] {
 
 let moto: MotoServer;
 let s3: S3Client;
+let savedWarningSetting: string | undefined;
 let home: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   moto = await startMotoServer();
+  // This process's own S3 client would otherwise print the SDK's notice about future Node versions.
+  savedWarningSetting = process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   home = tempDir('kforge-s3-cli-');
   // Nothing from the developer's own AWS setup may leak into the child processes.
   env = {
@@ -91,6 +95,8 @@ afterAll(async () => {
   s3?.destroy();
   await moto?.stop();
   if (home) fs.rmSync(home, { recursive: true, force: true });
+  if (savedWarningSetting === undefined) delete process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
+  else process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = savedWarningSetting;
 });
 
 const kforge = (args: string[], extra: NodeJS.ProcessEnv = {}): CliResult => runCli(args, { env: { ...env, ...extra } });
@@ -201,10 +207,12 @@ describe(`create cluster ${DEMO} --state ${STORE}`, () => {
     expect(list.status).toBe(0);
     expect(list.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^NAME\s+CLOUD\s+ZONES$/), expect.stringMatching(/^demo\.k8s\.local\s+aws\s+us-east-1a$/)]);
 
+    // A cluster with its instance groups, as "replace -f" takes it.
     const one = kforge(['get', 'cluster', DEMO, '-o', 'yaml', '--state', STORE]);
     expect(one.status).toBe(0);
-    const cluster = yaml.load(one.stdout) as { kind: string; metadata: { name: string }; spec: { cloudProvider: string } };
-    expect([cluster.kind, cluster.metadata.name, cluster.spec.cloudProvider]).toEqual(['Cluster', DEMO, 'aws']);
+    const docs = yaml.loadAll(one.stdout) as Array<{ kind: string; metadata: { name: string }; spec: { cloudProvider?: string } }>;
+    expect(docs.map((d) => `${d.kind}/${d.metadata.name}`)).toEqual([`Cluster/${DEMO}`, 'InstanceGroup/control-plane-us-east-1a', 'InstanceGroup/nodes-us-east-1a']);
+    expect(docs[0].spec.cloudProvider).toBe('aws');
     const full = kforge(['get', 'cluster', DEMO, '--full', '-o', 'yaml', '--state', STORE]);
     expect(full.status).toBe(0);
     expect((yaml.load(full.stdout) as { spec: { configBase: string } }).spec.configBase).toBe(`${STORE}/${DEMO}`);
@@ -374,7 +382,7 @@ describe('bad inputs with an s3 store: a clear error and nothing written', () =>
     AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/kforge-test/credentials',
     AWS_CONFIG_FILE: '/nonexistent/kforge-test/config',
   };
-  const create = (state: string, zones = 'us-east-1a') => ['create', 'cluster', 'bad.k8s.local', '--zones', zones, '--state', state];
+  const create = (state: string, zones = 'us-east-1a', name = 'bad.k8s.local') => ['create', 'cluster', name, '--zones', zones, '--state', state];
   const cases: Array<{ name: string; args: string[]; env?: NodeJS.ProcessEnv; expect: Array<string | RegExp> }> = [
     {
       name: 'a bucket that does not exist',
@@ -385,7 +393,7 @@ describe('bad inputs with an s3 store: a clear error and nothing written', () =>
     { name: 'an unknown scheme', args: create('ftp://x'), expect: ['unsupported state store scheme "ftp://"', 's3://', 'gs://', 'file://'] },
     { name: 'no AWS credentials', args: create(STORE), env: NO_CREDENTIALS, expect: [/credentials/i, `s3://${BUCKET}`] },
     { name: 'an invalid spec (--zones nope)', args: create(STORE, 'nope'), expect: ['nope'] },
-    { name: 'an invalid spec (--set spec.networkCIDR=172.20.0.0/33)', args: [...create(STORE), '--set', 'spec.networkCIDR=172.20.0.0/33'], expect: ['is not a valid CIDR'] },
+    { name: 'an invalid spec (--set spec.networkCIDR=172.20.0.0/33)', args: [...create(STORE, 'us-east-1a', 'cidr.k8s.local'), '--set', 'spec.networkCIDR=172.20.0.0/33'], expect: ['is not a valid CIDR'] },
   ];
 
   it.each(cases)('$name', async (c) => {
