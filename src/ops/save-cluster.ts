@@ -69,7 +69,9 @@ export async function stageClusterSave(vfs: Vfs, tx: StoreTransaction, change: C
       deleted.push(StatePaths.instanceGroup(name, igName));
     }
   }
-  for (const [key, content] of [...expanded.files, ...(change.extraFiles ?? [])]) put(key, content);
+  // In a create, nothing of the cluster can exist yet (config, written first, is the gate), so every
+  // write is create-only, which also lets the transaction run them in parallel.
+  for (const [key, content] of [...expanded.files, ...(change.extraFiles ?? [])]) put(key, content, previous ? {} : { ifNotExists: true });
   for (const keyset of pki.created) written.push(...keystore.stage(tx, keyset));
   // Nodeup configs of groups that no longer exist (or changed role) must not linger.
   for (const key of await vfs.list(StatePaths.igconfigPrefix(name))) {

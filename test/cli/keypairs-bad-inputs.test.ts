@@ -61,6 +61,14 @@ beforeAll(() => {
   datedCa('future', '20990101000000Z', '20990102000000Z');
   openssl(['x509', '-in', at('ca.crt'), '-outform', 'DER', '-out', at('ca.der')]);
   fs.writeFileSync(at('text.txt'), 'hello, not a PEM file\n');
+  fs.writeFileSync(at('corrupt.crt'), '-----BEGIN CERTIFICATE-----\nMIIBnotreallyacertificate==\n-----END CERTIFICATE-----\n');
+  // CA:TRUE, but its key usage does not allow signing certificates.
+  opensslCa(work, 'no-cert-sign', ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256'], '/CN=no-cert-sign', 'critical,digitalSignature');
+  // Good keys in the other PEM flavours openssl writes: SEC1 (after an EC PARAMETERS block) and PKCS#1.
+  openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-out', at('sec1.key')]);
+  openssl(['req', '-x509', '-key', at('sec1.key'), '-out', at('sec1.crt'), '-subj', '/CN=sec1-ca', '-days', '30', '-addext', 'basicConstraints=critical,CA:TRUE']);
+  openssl(['genrsa', '-traditional', '-out', at('pkcs1.key'), '2048']);
+  openssl(['req', '-x509', '-key', at('pkcs1.key'), '-out', at('pkcs1.crt'), '-subj', '/CN=pkcs1-ca', '-days', '30', '-addext', 'basicConstraints=critical,CA:TRUE']);
 });
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
@@ -73,10 +81,12 @@ const cases: BadKeypair[] = [
   { name: '--cert is a private key', args: byo('kubernetes-ca', 'ca.key', 'ca.key'), expect: ['--cert @/ca.key: not a PEM certificate'] },
   { name: '--cert is DER, not PEM', args: byo('kubernetes-ca', 'ca.der', 'ca.key'), expect: ['--cert @/ca.der: not a PEM certificate'] },
   { name: '--cert is text', args: byo('kubernetes-ca', 'text.txt', 'ca.key'), expect: ['--cert @/text.txt: not a PEM certificate'] },
+  { name: '--cert is a PEM block that is not a certificate', args: byo('kubernetes-ca', 'corrupt.crt', 'ca.key'), expect: ['--cert @/corrupt.crt: the PEM certificate cannot be parsed'] },
   { name: '--key is a certificate', args: byo('kubernetes-ca', 'ca.crt', 'ca.crt'), expect: ['--key @/ca.crt: not a PEM private key'] },
   { name: '--key is text', args: byo('kubernetes-ca', 'ca.crt', 'text.txt'), expect: ['--key @/text.txt: not a PEM private key'] },
   { name: 'the key of another CA', args: byo('kubernetes-ca', 'ca.crt', 'other.key'), expect: ['--key @/other.key does not belong to the certificate in --cert @/ca.crt'] },
   { name: 'a leaf certificate (CA:FALSE)', args: byo('kubernetes-ca', 'leaf.crt', 'leaf.key'), expect: ['--cert @/leaf.crt: "CN=leaf" is not a CA certificate'] },
+  { name: 'a CA certificate whose key usage lacks keyCertSign', args: byo('kubernetes-ca', 'no-cert-sign.crt', 'no-cert-sign.key'), expect: ['--cert @/no-cert-sign.crt'] },
   { name: 'an encrypted PKCS#8 key', args: byo('kubernetes-ca', 'ca.crt', 'encrypted.key'), expect: ['--key @/encrypted.key: encrypted private keys are not supported'] },
   { name: 'an encrypted traditional RSA key', args: byo('kubernetes-ca', 'ca.crt', 'encrypted-legacy.key'), expect: ['--key @/encrypted-legacy.key: encrypted private keys are not supported'] },
   { name: 'an RSA 1024 CA', args: byo('kubernetes-ca', 'weak.crt', 'weak.key'), expect: ['--key @/weak.key: an RSA key of 1024 bits is too weak'] },
@@ -108,12 +118,17 @@ describe('create keypair: bad inputs change nothing', () => {
     expect(treeDigest(store)).toBe(before);
   });
 
-  it('the inputs are otherwise good: the CA the cases use imports fine', () => {
-    const copy = path.join(work, 'store-copy');
+  it.each([
+    ['the CA the cases use (PKCS#8 key)', 'apiserver-aggregator-ca', 'ca'],
+    ['an EC key in SEC1 form after an EC PARAMETERS block', 'kubernetes-ca', 'sec1'],
+    ['an RSA key in PKCS#1 form', 'etcd-clients-ca', 'pkcs1'],
+  ])('good inputs import: %s', (_label, keyset, name) => {
+    const copy = path.join(work, `store-${name}`);
     fs.cpSync(store, copy, { recursive: true });
-    const r = runCli(['create', 'keypair', 'kubernetes-ca', '--cert', at('ca.crt'), '--key', at('ca.key'), '--name', CLUSTER, '--state', copy]);
+    const r = runCli(['create', 'keypair', keyset, '--cert', at(`${name}.crt`), '--key', at(`${name}.key`), '--name', CLUSTER, '--state', copy]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^keypair \\d+ added to keyset "${keyset}"`));
     expect(treeDigest(copy)).not.toBe(treeDigest(store));
   });
 

@@ -112,7 +112,7 @@ describe('edge-case certificates that openssl must accept', () => {
     ['0xff00', 0xff00n],
     ['2^127 + 12345', (1n << 127n) | 12345n],
     ['2^151 (20 octets)', 1n << 151n],
-  ])('serial %s with the high bit set', (label, serial) => {
+  ])('serial %s with the high bit set', (_label, serial) => {
     const { file, cert } = leaf({ serial }, `serial-${serial.toString(16)}`);
     expect(verify(caFile, file)).toBe(`${file}: OK`);
     const hex = serial.toString(16).toUpperCase();

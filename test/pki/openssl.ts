@@ -66,14 +66,14 @@ export function writePem(dir: string, name: string, pem: string): string {
   return file;
 }
 
-/** A self-signed CA made by `openssl req -x509 -newkey <newkey>`: the certificate and key file paths. */
-export function opensslCa(dir: string, name: string, newkey: string[], subject: string, extra: string[] = []): { cert: string; key: string } {
+/**
+ * A self-signed CA made by `openssl req -x509 -newkey <newkey>`: the certificate and key file paths.
+ * keyUsage defaults to keyCertSign, cRLSign, digitalSignature (critical).
+ */
+export function opensslCa(dir: string, name: string, newkey: string[], subject: string, keyUsage = 'critical,keyCertSign,cRLSign,digitalSignature'): { cert: string; key: string } {
   const cert = path.join(dir, `${name}.crt`);
   const key = path.join(dir, `${name}.key`);
-  openssl([
-    'req', '-x509', ...newkey, '-nodes', '-keyout', key, '-out', cert, '-subj', subject, '-days', '365',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign,digitalSignature', ...extra,
-  ]);
+  openssl(['req', '-x509', ...newkey, '-nodes', '-keyout', key, '-out', cert, '-subj', subject, '-days', '365', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', `keyUsage=${keyUsage}`]);
   return { cert, key };
 }
 
