@@ -6,7 +6,7 @@ import { defaultKubernetesVersion } from '../expand/assets/asset-catalog';
 import { assignSubnetCidrs, DEFAULT_NETWORK_CIDR, DEFAULT_NON_MASQUERADE_CIDR } from '../expand/components/network-defaults';
 import { kubernetesVersionProblem } from '../expand/kubernetes-version';
 import { Cidr } from '../net/cidr';
-import { NETWORKING_OPTIONS, regionOfZone } from '../validate/validate-spec';
+import { NETWORKING_OPTIONS, regionOfZone, zoneProblem } from '../validate/validate-spec';
 
 /** Inputs of `create cluster`, one per flag; names follow kops's flags. */
 export interface NewClusterOptions {
@@ -52,6 +52,10 @@ export function newCluster(o: NewClusterOptions): NewCluster {
   const zones = dedupe(o.zones);
   if (zones.length === 0) flagErr('--zones', 'at least one zone is required, e.g. --zones us-east-1a');
   const cloud = o.cloud ?? inferCloud(zones);
+  for (const z of zones) {
+    const problem = zoneProblem(z, cloud);
+    if (problem) flagErr('--zones', `${problem}; is there a typo?`);
+  }
   const explicitCpZones = o.controlPlaneZones && o.controlPlaneZones.length > 0;
   const cpZones = explicitCpZones ? dedupe(o.controlPlaneZones as string[]) : zones;
   for (const z of cpZones) if (!zones.includes(z)) flagErr('--control-plane-zones', `zone "${z}" is not in --zones (${zones.join(',')})`);
@@ -66,7 +70,7 @@ export function newCluster(o: NewClusterOptions): NewCluster {
     const problem = kubernetesVersionProblem(o.kubernetesVersion);
     if (problem) flagErr('--kubernetes-version', problem);
   }
-  const regions = [...new Set(zones.map((z) => regionOfZone(z, cloud)))];
+  const regions = [...new Set(zones.filter((z) => !zoneProblem(z, cloud)).map((z) => regionOfZone(z, cloud)))];
   if (regions.length > 1) flagErr('--zones', `all zones must be in one region; got ${regions.join(', ')}`);
   const networking = NETWORKING_ALIASES[o.networking ?? 'cilium'] ?? o.networking ?? 'cilium';
   if (!NETWORKING_OPTIONS.includes(networking)) flagErr('--networking', `"${o.networking}" is not supported; use one of ${NETWORKING_OPTIONS.slice(0, 11).join(', ')}`);

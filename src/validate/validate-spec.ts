@@ -101,6 +101,18 @@ function checkCidrs(cluster: Cluster, err: Report): void {
   (spec.sshAccess ?? []).forEach((c, i) => cidrAt(`spec.sshAccess[${i}]`, c, err));
 }
 
+const ZONE_PATTERNS: Record<string, RegExp> = {
+  aws: /^[a-z]{2}(-[a-z]+)+-\d+[a-z]$/,
+  gce: /^[a-z]+-[a-z]+\d+-[a-z]$/,
+};
+
+/** Why a zone name is not one of the cloud's availability zones (`us-east-1a`, `us-central1-a`); undefined when it is. */
+export function zoneProblem(zone: string, cloud: string | undefined): string | undefined {
+  const key = cloud === 'gce' ? 'gce' : 'aws';
+  if (ZONE_PATTERNS[key].test(zone)) return undefined;
+  return `"${zone}" is not ${key === 'gce' ? 'a GCE zone name (like us-central1-a)' : 'an AWS availability zone name (like us-east-1a)'}`;
+}
+
 /** The region a zone belongs to: `us-east-1a` → `us-east-1` (AWS), `europe-west1-b` → `europe-west1` (GCE). */
 export function regionOfZone(zone: string, cloud: string | undefined): string {
   if (cloud === 'gce') return zone.replace(/-[a-z]$/, '');
@@ -111,6 +123,11 @@ function checkZones(cluster: Cluster, err: Report): void {
   const cloud = cluster.spec.cloudProvider;
   const regions = new Map<string, string>();
   (cluster.spec.subnets ?? []).forEach((s, i) => {
+    const problem = s.zone ? zoneProblem(s.zone, cloud) : undefined;
+    if (problem) {
+      err(`spec.subnets[${i}].zone`, problem);
+      return;
+    }
     const region = s.region ?? (s.zone ? regionOfZone(s.zone, cloud) : undefined);
     if (!region) {
       if (cloud !== 'gce') err(`spec.subnets[${i}].zone`, `subnet "${s.name}" needs a zone`);

@@ -155,7 +155,8 @@ describe(`create cluster ${DEMO} --cloud gce --state ${STORE}`, () => {
     const list = await kforge(['get', 'clusters', '--state', STORE]);
     expect(list.stderr).toBe('');
     expect(list.status).toBe(0);
-    expect(list.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^NAME\s+CLOUD\s+ZONES$/), expect.stringMatching(/^demo\.k8s\.local\s+gce\s+us-central1-a$/)]);
+    // GCE subnets are regional, so the ZONES column shows the region.
+    expect(list.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^NAME\s+CLOUD\s+ZONES$/), expect.stringMatching(/^demo\.k8s\.local\s+gce\s+us-central1$/)]);
   });
 });
 
@@ -199,7 +200,7 @@ describe('a missing bucket', () => {
 describe('the cluster lock in the gcs store', () => {
   it('a second edit fails naming the holder while the first holds the lock; the lock is gone afterwards', async () => {
     const editor = path.join(home, 'slow-editor.sh');
-    fs.writeFileSync(editor, '#!/bin/sh\nsleep 4\nexit 0\n', { mode: 0o755 });
+    fs.writeFileSync(editor, '#!/bin/sh\nsleep 5\nexit 0\n', { mode: 0o755 });
     const first = startCli(['edit', 'cluster', DEMO, '--state', STORE], { EDITOR: editor });
     const deadline = Date.now() + 15_000;
     while (!fake.bucket(BUCKET)?.objects.has(LOCK_KEY)) {

@@ -48,9 +48,15 @@ interface Row {
   distrusted: boolean;
 }
 
-/** A store with one new cluster, demo.k8s.local (etcd clusters main and events). */
+const stores: string[] = [];
+afterAll(() => {
+  for (const s of stores) fs.rmSync(path.dirname(s), { recursive: true, force: true });
+});
+
+/** A store with one new cluster, demo.k8s.local (etcd clusters main and events); removed after the file's tests. */
 function newStore(): string {
   const store = path.join(tempDir('kforge-keypairs-'), 'store');
+  stores.push(store);
   const r = runCli(['create', 'cluster', CLUSTER, '--zones', 'us-east-1a', '--state', store]);
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);

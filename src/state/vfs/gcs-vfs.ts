@@ -152,6 +152,9 @@ export class GcsVfs implements Vfs {
 
   private async connect(): Promise<Storage> {
     const { Storage } = await import('@google-cloud/storage');
+    const raw = process.env.STORAGE_EMULATOR_HOST;
+    // The client also reads STORAGE_EMULATOR_HOST from the process itself, and needs a scheme in it.
+    if (raw && !/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) process.env.STORAGE_EMULATOR_HOST = `http://${raw}`;
     const emulator = this.env.STORAGE_EMULATOR_HOST || undefined;
     const storage = new Storage({
       apiEndpoint: emulator && (/^[a-z][a-z0-9+.-]*:\/\//i.test(emulator) ? emulator : `http://${emulator}`),
