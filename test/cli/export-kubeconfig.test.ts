@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { X509Certificate } from 'node:crypto';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import * as yaml from 'js-yaml';
 import { runCli, tempDir } from '../helpers/cli';
 
@@ -63,7 +63,7 @@ describe('kforge export kubeconfig', () => {
     expect(hours).toBeGreaterThan(17.9);
     expect(hours).toBeLessThan(24);
     expect(x.subject).toMatch(/^O=system:masters\nCN=kubecfg-.+$/);
-    expect(x.checkPrivateKey((require('node:crypto') as typeof import('node:crypto')).createPrivateKey(fs.readFileSync(key)))).toBe(true);
+    expect(x.checkPrivateKey(createPrivateKey(fs.readFileSync(key)))).toBe(true);
     // The CA is the stored kubernetes-ca certificate.
     const issued = yaml.load(fs.readFileSync(path.join(store, CLUSTER, 'pki/issued/kubernetes-ca/keyset.yaml'), 'utf8')) as { spec: { keys: Array<{ publicMaterial: string }> } };
     expect(fs.readFileSync(ca, 'utf8')).toBe(Buffer.from(issued.spec.keys[0].publicMaterial, 'base64').toString());
