@@ -119,6 +119,10 @@ function extKeyUsages(usage: CertificateUsage): string[] {
 }
 
 function subjectAltName(spec: CertificateSpec): Buffer[] {
+  for (const n of spec.dnsNames ?? []) {
+    // dNSName is an IA5String: internationalised names must come as punycode (xn--…).
+    if (!/^[\x21-\x7e]+$/.test(n)) throw new RangeError(`not a valid DNS name for a certificate: ${JSON.stringify(n)}`);
+  }
   const names = [...(spec.dnsNames ?? []).map((n) => Der.implicitPrimitive(2, Buffer.from(n, 'ascii'))), ...(spec.ipAddresses ?? []).map((ip) => Der.implicitPrimitive(7, ipBytes(ip)))];
   return names.length ? [extension(OID.subjectAltName, false, Der.sequence(...names))] : [];
 }
@@ -127,6 +131,12 @@ function ipBytes(ip: string): Buffer {
   const v = isIP(ip);
   if (v === 4) return Buffer.from(ip.split('.').map(Number));
   if (v !== 6) throw new RangeError(`not an IP address: ${ip}`);
+  // An embedded IPv4 tail (::ffff:192.0.2.1) is two 16-bit groups.
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(ip);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number);
+    ip = `${ip.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
   const [head, tail = ''] = ip.includes('::') ? ip.split('::') : [ip, undefined];
   const h = head ? head.split(':') : [];
   const t = tail ? tail.split(':') : [];

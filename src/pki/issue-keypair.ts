@@ -32,12 +32,15 @@ export async function issueKeypair(request: IssueRequest, issuer?: Keypair): Pro
   const signer = issuer
     ? issuer.signer()
     : { privateKey: key, subjectDer: encodeName(request.subject), subjectKeyId: subjectKeyId(publicKey) };
+  // A certificate cannot usefully outlive its issuer (an imported CA may expire before our default).
+  const wanted = now.getTime() + request.validityMs;
+  const notAfter = new Date(issuer ? Math.min(wanted, Date.parse(issuer.certificate.validTo)) : wanted);
   const pem = buildCertificate(
     {
       subject: request.subject,
       serial,
       notBefore: new Date(now.getTime() - CLOCK_SKEW_MS),
-      notAfter: new Date(now.getTime() + request.validityMs),
+      notAfter,
       publicKey,
       usage: request.usage,
       dnsNames: request.dnsNames,

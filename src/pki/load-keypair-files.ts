@@ -25,7 +25,7 @@ export async function loadCaKeypairFiles(certFile: string, keyFile: string, now:
   const problem = unsupportedKey(key);
   if (problem) throw new UsageError(`--key ${keyFile}: ${problem}; kforge accepts RSA (2048 bits or more) and ECDSA P-256 or P-384 keys`);
   if (!cert.checkPrivateKey(key)) throw new UsageError(`--key ${keyFile} does not belong to the certificate in --cert ${certFile} (the public keys differ)`);
-  if (!cert.ca) throw new UsageError(`--cert ${certFile}: "${cert.subject.replace(/\n/g, ', ')}" is not a CA certificate (basicConstraints CA:TRUE is required)`);
+  if (!cert.ca) throw new UsageError(`--cert ${certFile}: "${cert.subject.replace(/\n/g, ', ')}" is not a CA certificate: it needs basicConstraints CA:TRUE and, if it has a keyUsage extension, keyCertSign in it`);
   if (Date.parse(cert.validTo) <= now.getTime()) throw new UsageError(`--cert ${certFile}: the certificate expired on ${new Date(cert.validTo).toISOString()}`);
   if (Date.parse(cert.validFrom) > now.getTime() + 3600_000) throw new UsageError(`--cert ${certFile}: the certificate is not valid until ${new Date(cert.validFrom).toISOString()}`);
   // Like kops, the key id of an imported key is its certificate's serial number in decimal.

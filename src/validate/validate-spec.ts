@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { Cluster, InstanceGroup } from '../api/types';
 import type { FieldError } from '../errors/field-error';
 import { kubernetesVersionProblem } from '../expand/kubernetes-version';
@@ -27,6 +28,7 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
   checkNetworking(spec.networking as Record<string, unknown> | undefined, err);
   checkCidrs(cluster, err);
   checkZones(cluster, err);
+  checkAdditionalSans(cluster, err);
   const subnetNames = new Set((spec.subnets ?? []).map((s) => s.name));
   (spec.subnets ?? []).forEach((s, i) => {
     if ((spec.subnets ?? []).findIndex((o) => o.name === s.name) !== i) err(`spec.subnets[${i}].name`, `duplicate subnet name "${s.name}"`);
@@ -117,6 +119,21 @@ export function zoneProblem(zone: string, cloud: string | undefined): string | u
 export function regionOfZone(zone: string, cloud: string | undefined): string {
   if (cloud === 'gce') return zone.replace(/-[a-z]$/, '');
   return zone.replace(/[a-z]$/, '');
+}
+
+// A DNS name as certificates carry it: ASCII labels (punycode for IDNs), an optional leading wildcard.
+const SAN_DNS = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+function checkAdditionalSans(cluster: Cluster, err: Report): void {
+  const lists: Array<[string, string[] | undefined]> = [
+    ['spec.additionalSans', cluster.spec.additionalSans],
+    ['spec.api.additionalSANs', cluster.spec.api?.additionalSANs],
+  ];
+  for (const [path, list] of lists) {
+    (list ?? []).forEach((san, i) => {
+      if (isIP(san) === 0 && !SAN_DNS.test(san)) err(`${path}[${i}]`, `${JSON.stringify(san)} is neither an IP address nor a DNS name (use punycode, xn--…, for international names)`);
+    });
+  }
 }
 
 function checkZones(cluster: Cluster, err: Report): void {

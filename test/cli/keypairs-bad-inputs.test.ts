@@ -86,7 +86,7 @@ const cases: BadKeypair[] = [
   { name: '--key is text', args: byo('kubernetes-ca', 'ca.crt', 'text.txt'), expect: ['--key @/text.txt: not a PEM private key'] },
   { name: 'the key of another CA', args: byo('kubernetes-ca', 'ca.crt', 'other.key'), expect: ['--key @/other.key does not belong to the certificate in --cert @/ca.crt'] },
   { name: 'a leaf certificate (CA:FALSE)', args: byo('kubernetes-ca', 'leaf.crt', 'leaf.key'), expect: ['--cert @/leaf.crt: "CN=leaf" is not a CA certificate'] },
-  { name: 'a CA certificate whose key usage lacks keyCertSign', args: byo('kubernetes-ca', 'no-cert-sign.crt', 'no-cert-sign.key'), expect: ['--cert @/no-cert-sign.crt'] },
+  { name: 'a CA certificate whose key usage lacks keyCertSign', args: byo('kubernetes-ca', 'no-cert-sign.crt', 'no-cert-sign.key'), expect: ['--cert @/no-cert-sign.crt', 'keyCertSign'] },
   { name: 'an encrypted PKCS#8 key', args: byo('kubernetes-ca', 'ca.crt', 'encrypted.key'), expect: ['--key @/encrypted.key: encrypted private keys are not supported'] },
   { name: 'an encrypted traditional RSA key', args: byo('kubernetes-ca', 'ca.crt', 'encrypted-legacy.key'), expect: ['--key @/encrypted-legacy.key: encrypted private keys are not supported'] },
   { name: 'an RSA 1024 CA', args: byo('kubernetes-ca', 'weak.crt', 'weak.key'), expect: ['--key @/weak.key: an RSA key of 1024 bits is too weak'] },

@@ -20,7 +20,7 @@ export function tempDir(prefix = 'kforge-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-/** Runs the built CLI as a child process, as users run it; HOME is isolated unless given. */
+/** Runs the built CLI as a child process, as users run it, without the caller's KFORGE_* settings. */
 export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string } = {}): CliResult {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', KFORGE_STATE_STORE: undefined, KFORGE_CLUSTER_NAME: undefined, ...opts.env };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];

@@ -148,6 +148,24 @@ describe('edge-case certificates that openssl must accept', () => {
     expect(cert.checkIP('2001:db8::2')).toBeUndefined();
   });
 
+  it('an IPv6 address with an embedded IPv4 tail', () => {
+    const { file, cert } = leaf({ usage: 'server', ipAddresses: ['::ffff:192.0.2.1', '64:ff9b::10.0.0.1'] }, 'ipv4-mapped');
+    expect(verify(caFile, file, 'sslserver')).toBe(`${file}: OK`);
+    expect(entries(extensions(file)['Subject Alternative Name'])).toEqual(['IP Address:0:0:0:0:0:FFFF:C000:201', 'IP Address:64:FF9B:0:0:0:0:A00:1']);
+    expect(cert.checkIP('::ffff:192.0.2.1')).toBeDefined();
+  });
+
+  it('refuses a DNS name that is not ASCII instead of writing a malformed IA5String', () => {
+    expect(() => leaf({ usage: 'server', dnsNames: ['bücher.example'] }, 'idn')).toThrow(/not a valid DNS name for a certificate: "bücher.example"/);
+    expect(() => leaf({ usage: 'server', dnsNames: ['has space'] }, 'space')).toThrow(RangeError);
+  });
+
+  it('an issued certificate never outlives its issuer', async () => {
+    const shortCa = await issueKeypair({ subject: { commonName: 'short-lived-ca' }, usage: 'ca', validityMs: 24 * 3600 * 1000 });
+    const issued = await issueKeypair({ subject: { commonName: 'client' }, usage: 'client', validityMs: 5 * YEAR_MS }, shortCa);
+    expect(issued.certificate.validTo).toBe(shortCa.certificate.validTo);
+  });
+
   it('a UTF-8 subject', () => {
     const subject: CertificateSubject = { commonName: 'ünïcode', organization: ['grüppe:日本'] };
     const { file, cert } = leaf({ subject }, 'utf8');

@@ -222,7 +222,6 @@ describe('issueApiServerCertificate', () => {
   it('refuses a cluster that was not expanded (no serviceClusterIPRange)', async () => {
     const { cluster } = newCluster({ name: 'raw.example.com', zones: ['us-east-1a'] });
     delete cluster.spec.serviceClusterIPRange;
-    // issueApiServerCertificate is not async and currently throws synchronously; accept a throw or a rejection.
-    await expect(Promise.resolve().then(() => issueApiServerCertificate(ca, cluster))).rejects.toThrow('cluster raw.example.com has no serviceClusterIPRange');
+    await expect(issueApiServerCertificate(ca, cluster)).rejects.toThrow('cluster raw.example.com has no serviceClusterIPRange');
   });
 });
