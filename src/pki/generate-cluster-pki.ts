@@ -1,5 +1,5 @@
 import { CA_VALIDITY_MS, clusterKeysetDefinitions, ISSUED_VALIDITY_MS, KeysetDefinition } from './cluster-pki';
-import { generateKey } from './generate-key';
+import { takeKey } from './key-pool';
 import { issueKeypair } from './issue-keypair';
 import { Keypair } from './keypair';
 import { Keyset } from './keyset';
@@ -15,7 +15,7 @@ export function generateClusterPki(etcdClusters: string[], now: Date = new Date(
  * (primary keypairs with private keys, by keyset name).
  */
 export async function generateKeysets(defs: KeysetDefinition[], signers: Map<string, Keypair>, now: Date = new Date()): Promise<Keyset[]> {
-  const keys = new Map(defs.map((d) => [d.name, generateKey(d.algorithm)]));
+  const keys = new Map(defs.map((d) => [d.name, takeKey(d.algorithm)]));
   const make = (d: KeysetDefinition, issuer?: Keypair) =>
     issueKeypair({ subject: d.subject, usage: d.signer ? 'client' : 'ca', validityMs: d.signer ? ISSUED_VALIDITY_MS : CA_VALIDITY_MS, key: keys.get(d.name), now }, issuer);
   const made = new Map<string, Keypair>(await Promise.all(defs.filter((d) => !d.signer).map(async (d) => [d.name, await make(d)] as const)));
