@@ -72,6 +72,19 @@ describe('the cluster lock between two kforge processes (file store)', () => {
     expect(fs.existsSync(path.join(store, CLUSTER))).toBe(false);
   });
 
+  it('an edit whose object changed meanwhile (someone else saved, e.g. after --force-unlock) fails and keeps their change', () => {
+    const config = path.join(store, CLUSTER, 'config');
+    const theirs = fs.readFileSync(config, 'utf8') + '# saved by someone else\n';
+    const editor = path.join(tempDir(), 'racing-editor.sh');
+    // While "our" editor is open, another writer replaces config; then we save a change of our own.
+    fs.writeFileSync(editor, `#!/bin/sh\ncat > '${config}.new' <<'EOF2'\n${theirs}EOF2\nmv '${config}.new' '${config}'\nsed -i 's/maxPods: .*//; s/^spec:$/spec:\\n  kubelet:\\n    maxPods: 150/' "$1"\n`, { mode: 0o755 });
+    const r = runCli(['edit', 'cluster', CLUSTER, '--state', store], { env: { EDITOR: editor } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^Error: .*${CLUSTER}/config changed since you read it; re-run the command to start from the current version`));
+    expect(fs.readFileSync(config, 'utf8')).toBe(theirs);
+    expect(fs.existsSync(path.join(store, CLUSTER, 'kforge-lock.json'))).toBe(false);
+  });
+
   it('a command on a cluster that does not exist writes no lock', () => {
     const before = treeDigest(store);
     const r = runCli(['edit', 'cluster', 'nope.k8s.local', '--state', store], { env: { EDITOR: 'true' } });
