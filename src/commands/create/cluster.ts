@@ -80,5 +80,6 @@ export default class CreateCluster extends BaseCommand {
     this.out('Next steps:');
     this.out(`  kforge get cluster ${name} --full -o yaml    # review the complete configuration`);
     this.out(`  kforge edit cluster ${name}                  # change the spec`);
+    this.out(`  kforge get keypairs --name ${name}           # the cluster's CAs and certificates`);
   }
 }
