@@ -5,15 +5,14 @@
 // Usage: node bench/pki.js [runs]   (default 15). Needs a build (npm run build).
 'use strict';
 const { generateKeyPairSync } = require('node:crypto');
-const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { generateClusterPki } = require('../dist/pki/generate-cluster-pki');
+const { interleave, median, report } = require('./interleave');
 
 const runs = Number(process.argv[2] || 15);
 const bin = path.join(__dirname, '..', 'bin', 'run.js');
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const time = (fn) => {
   const t0 = process.hrtime.bigint();
   fn();
@@ -48,21 +47,9 @@ async function main() {
       [bin, 'create', 'cluster', `h${n++}.example.com`, '--zones', 'us-east-1a,us-east-1b,us-east-1c', '--control-plane-zones', 'us-east-1a,us-east-1b,us-east-1c', '--state', store],
     ],
   };
-  const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
-  for (let i = 0; i < runs; i++) {
-    for (const [name, make] of Object.entries(cases)) {
-      const [cmd, args] = make();
-      const t0 = process.hrtime.bigint();
-      const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-      times[name].push(Number(process.hrtime.bigint() - t0) / 1e6);
-      if (r.status !== 0) throw new Error(`${name} failed: ${r.stderr}`);
-    }
-  }
+  const times = interleave(cases, runs);
   fs.rmSync(store, { recursive: true, force: true });
-  const base = median(times['node -e 0']);
-  for (const [name, xs] of Object.entries(times)) {
-    console.log(`${name.padEnd(38)} ${median(xs).toFixed(1).padStart(8)} ms   ratio ${(median(xs) / base).toFixed(2)} to node -e 0, max ${Math.max(...xs).toFixed(0)} ms`);
-  }
+  report(times, 'node -e 0');
 }
 
 main().catch((e) => {

@@ -3,10 +3,10 @@
 // `create cluster`, each compared with `node -e 0` measured in the same run (interleaved, median of N).
 // Usage: node bench/startup.js [runs]   (default 30). Prints one line per command with its ratio.
 'use strict';
-const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { interleave, report } = require('./interleave');
 
 const runs = Number(process.argv[2] || 30);
 const bin = path.join(__dirname, '..', 'bin', 'run.js');
@@ -23,21 +23,7 @@ const cases = {
     [bin, 'create', 'cluster', `b${n++}.example.com`, '--zones', 'us-east-1a,us-east-1b,us-east-1c', '--control-plane-zones', 'us-east-1a,us-east-1b,us-east-1c', '--state', store],
   ],
 };
-const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
-for (let i = 0; i < runs; i++) {
-  for (const [name, make] of Object.entries(cases)) {
-    const [cmd, args] = make();
-    const t0 = process.hrtime.bigint();
-    const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    if (r.status !== 0) throw new Error(`${name} failed: ${r.stderr}`);
-    times[name].push(ms);
-  }
-}
+const times = interleave(cases, runs);
 fs.rmSync(store, { recursive: true, force: true });
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const base = median(times['node -e 0']);
 console.log(`startup, median of ${runs} interleaved runs on ${os.cpus().length} cores (${os.cpus()[0].model})`);
-for (const [name, xs] of Object.entries(times)) {
-  console.log(`${name.padEnd(38)} ${median(xs).toFixed(1).padStart(7)} ms   ratio ${(median(xs) / base).toFixed(2)}`);
-}
+report(times, 'node -e 0');

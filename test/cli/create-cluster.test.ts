@@ -2,28 +2,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import { listFiles, runCli, runCliAsync, tempDir, treeDigest } from '../helpers/cli';
+import { KEYSTORE_FILES } from '../helpers/cluster-layout';
 
 type Spec = Record<string, unknown> & {
   subnets: Array<{ cidr: string }>;
   etcdClusters: Array<{ name: string; etcdMembers: unknown[] }>;
   kubeAPIServer: { apiServerCount: number };
 };
-
-/** Every keyset a cluster with etcd clusters main and events gets. */
-const KEYSETS = [
-  'apiserver-aggregator-ca',
-  'etcd-clients-ca',
-  'etcd-manager-ca-events',
-  'etcd-manager-ca-main',
-  'etcd-peers-ca-events',
-  'etcd-peers-ca-main',
-  'kube-controller-manager',
-  'kube-proxy',
-  'kube-scheduler',
-  'kubelet-bootstrap',
-  'kubernetes-ca',
-  'service-account',
-];
 
 describe('kforge create cluster (as users run it)', () => {
   it('writes the acceptance cluster: 3 etcd members each, apiServerCount 3, three /19 subnets', () => {
@@ -51,8 +36,7 @@ describe('kforge create cluster (as users run it)', () => {
       'instancegroup/nodes-us-east-1a',
       'instancegroup/nodes-us-east-1b',
       'instancegroup/nodes-us-east-1c',
-      ...KEYSETS.map((k) => `pki/issued/${k}/keyset.yaml`),
-      ...KEYSETS.map((k) => `pki/private/${k}/keyset.yaml`),
+      ...KEYSTORE_FILES,
     ]);
   });
 

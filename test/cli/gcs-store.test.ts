@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import { CliResult, ROOT, tempDir } from '../helpers/cli';
 import { FakeGcs, startFakeGcs } from '../fakes/fake-gcs-server';
+import { CLUSTER_KEYSETS, singleZoneClusterObjects } from '../helpers/cluster-layout';
 
 // The CLI as users run it (bin/run.js, built dist/) against the fake GCS JSON API. The fake runs in this
 // process, so every CLI run here is asynchronous: a synchronous spawn would block the fake's event loop.
@@ -14,37 +15,7 @@ const STORE = `gs://${BUCKET}/p`;
 const DEMO = 'demo.k8s.local';
 const ZONE = 'us-central1-a';
 const LOCK_KEY = `p/${DEMO}/kforge-lock.json`;
-const KEYSETS = [
-  'apiserver-aggregator-ca',
-  'etcd-clients-ca',
-  'etcd-manager-ca-events',
-  'etcd-manager-ca-main',
-  'etcd-peers-ca-events',
-  'etcd-peers-ca-main',
-  'kube-controller-manager',
-  'kube-proxy',
-  'kube-scheduler',
-  'kubelet-bootstrap',
-  'kubernetes-ca',
-  'service-account',
-];
 const HOLDER = `${os.userInfo().username}@${os.hostname()}`;
-
-/** The object names `create cluster NAME --zones ZONE` must write below `base` (e.g. `p/NAME/`). */
-function expectedKeys(base: string, zone: string): string[] {
-  return [
-    'cluster-completed.spec',
-    'config',
-    `igconfig/controlplane/control-plane-${zone}/nodeupconfig.yaml`,
-    `igconfig/node/nodes-${zone}/nodeupconfig.yaml`,
-    `instancegroup/control-plane-${zone}`,
-    `instancegroup/nodes-${zone}`,
-    ...KEYSETS.map((k) => `pki/issued/${k}/keyset.yaml`),
-    ...KEYSETS.map((k) => `pki/private/${k}/keyset.yaml`),
-  ]
-    .map((k) => base + k)
-    .sort();
-}
 
 let fake: FakeGcs;
 let home: string;
@@ -135,7 +106,7 @@ describe(`create cluster ${DEMO} --cloud gce --state ${STORE}`, () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`Created cluster ${DEMO} in state store ${STORE}`);
-    expect(objectNames(BUCKET)).toEqual(expectedKeys(`p/${DEMO}/`, ZONE));
+    expect(objectNames(BUCKET)).toEqual(singleZoneClusterObjects(`p/${DEMO}/`, ZONE));
     const b = fake.bucket(BUCKET);
     expect(b?.objects.get(`p/${DEMO}/pki/private/kubernetes-ca/keyset.yaml`)?.data.toString()).toContain('privateMaterial');
     expect(b?.objects.get(`p/${DEMO}/pki/issued/kubernetes-ca/keyset.yaml`)?.data.toString()).not.toContain('privateMaterial');
@@ -148,7 +119,7 @@ describe(`create cluster ${DEMO} --cloud gce --state ${STORE}`, () => {
     expect(kp.stderr).toBe('');
     expect(kp.status).toBe(0);
     const rows = JSON.parse(kp.stdout) as Array<{ keyset: string; primary: boolean }>;
-    expect(rows.map((x) => x.keyset).sort()).toEqual(KEYSETS);
+    expect(rows.map((x) => x.keyset).sort()).toEqual(CLUSTER_KEYSETS);
     expect(rows.every((x) => x.primary)).toBe(true);
     expect(kp.stdout).not.toContain('PRIVATE KEY');
 
@@ -177,7 +148,7 @@ describe('two simultaneous create cluster runs', () => {
     const loser = results.find((r) => r.status === 1) as CliResult;
     expect(loser.stderr).toMatch(/^Error: cluster "race\.k8s\.local" already exists/);
     expect(loser.stderr).not.toContain('    at ');
-    expect(objectNames(BUCKET, 'p/race.k8s.local/')).toEqual(expectedKeys('p/race.k8s.local/', ZONE));
+    expect(objectNames(BUCKET, 'p/race.k8s.local/')).toEqual(singleZoneClusterObjects('p/race.k8s.local/', ZONE));
     const config = yaml.load(fake.bucket(BUCKET)?.objects.get('p/race.k8s.local/config')?.data.toString() ?? '') as { kind: string; metadata: { name: string } };
     expect([config.kind, config.metadata.name]).toEqual(['Cluster', 'race.k8s.local']);
   });

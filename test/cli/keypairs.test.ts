@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import { listFiles, runCli, tempDir, treeDigest } from '../helpers/cli';
 import { bundleCertificates, containsPrivateKey, decimalSerial, opensslCa, verify, writePem } from '../pki/openssl';
+import { CLUSTER_KEYSETS } from '../helpers/cluster-layout';
 
 /**
  * The keystore as users meet it: what `create cluster` writes under pki/ and into nodeup configs,
@@ -11,21 +12,7 @@ import { bundleCertificates, containsPrivateKey, decimalSerial, opensslCa, verif
  */
 
 const CLUSTER = 'demo.k8s.local';
-const KEYSETS = [
-  'apiserver-aggregator-ca',
-  'etcd-clients-ca',
-  'etcd-manager-ca-events',
-  'etcd-manager-ca-main',
-  'etcd-peers-ca-events',
-  'etcd-peers-ca-main',
-  'kube-controller-manager',
-  'kube-proxy',
-  'kube-scheduler',
-  'kubelet-bootstrap',
-  'kubernetes-ca',
-  'service-account',
-];
-const CAS = KEYSETS.filter((k) => k.endsWith('-ca') || /-ca-/.test(k));
+const CAS = CLUSTER_KEYSETS.filter((k) => k.endsWith('-ca') || /-ca-/.test(k));
 const SIGNED_BY_KUBERNETES_CA = ['kube-controller-manager', 'kube-proxy', 'kube-scheduler', 'kubelet-bootstrap'];
 const WORKER = `${CLUSTER}/igconfig/node/nodes-us-east-1a/nodeupconfig.yaml`;
 const CONTROL_PLANE = `${CLUSTER}/igconfig/controlplane/control-plane-us-east-1a/nodeupconfig.yaml`;
@@ -93,8 +80,8 @@ describe('create cluster: the keystore on disk and in nodeup configs', () => {
   it('writes private keysets 0600 in 0700 directories, certificates 0644, and keys nowhere else', () => {
     const files = listFiles(path.join(store, CLUSTER));
     const priv = files.filter((f) => f.startsWith('pki/private/'));
-    expect(priv).toEqual(KEYSETS.map((k) => `pki/private/${k}/keyset.yaml`));
-    expect(files.filter((f) => f.startsWith('pki/issued/'))).toEqual(KEYSETS.map((k) => `pki/issued/${k}/keyset.yaml`));
+    expect(priv).toEqual(CLUSTER_KEYSETS.map((k) => `pki/private/${k}/keyset.yaml`));
+    expect(files.filter((f) => f.startsWith('pki/issued/'))).toEqual(CLUSTER_KEYSETS.map((k) => `pki/issued/${k}/keyset.yaml`));
     const mode = (f: string) => (fs.statSync(path.join(store, CLUSTER, f)).mode & 0o777).toString(8);
     for (const f of priv) {
       expect([f, mode(f), mode(path.dirname(f))]).toEqual([f, '600', '700']);
@@ -110,7 +97,7 @@ describe('create cluster: the keystore on disk and in nodeup configs', () => {
     expect(Object.keys(worker.KeypairIDs).sort()).toEqual(['kube-proxy', 'kubelet-bootstrap', 'kubernetes-ca']);
     const cp = nodeup(store, CONTROL_PLANE);
     expect(Object.keys(cp.CAs).sort()).toEqual(CAS);
-    for (const name of KEYSETS) {
+    for (const name of CLUSTER_KEYSETS) {
       const stored = storedKeyset(store, name);
       if (name in worker.KeypairIDs) expect(worker.KeypairIDs[name]).toBe(stored.primaryID);
       if (CAS.includes(name)) expect([name, der(cp.CAs[name])]).toEqual([name, stored.primary?.cert.raw.toString('base64')]);
@@ -125,14 +112,14 @@ describe('create cluster: the keystore on disk and in nodeup configs', () => {
     expect(table.status).toBe(0);
     const lines = table.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^NAME\s+ID\s+PRIMARY\s+ALGORITHM\s+EXPIRY$/);
-    expect(lines.slice(1).map((l) => l.split(/\s{3,}/)[0])).toEqual(KEYSETS);
+    expect(lines.slice(1).map((l) => l.split(/\s{3,}/)[0])).toEqual(CLUSTER_KEYSETS);
     for (const line of lines.slice(1)) {
       const [name, id, primary, algorithm, expiry] = line.split(/\s{3,}/);
       expect([name, id, primary, algorithm]).toEqual([name, storedKeyset(store, name).primaryID, 'yes', name === 'service-account' ? 'RSA 2048' : 'ECDSA P-256']);
       expect(expiry).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
     }
     const rows = getKeypairs(store);
-    expect(rows.map((r) => r.keyset)).toEqual(KEYSETS);
+    expect(rows.map((r) => r.keyset)).toEqual(CLUSTER_KEYSETS);
     for (const row of rows) {
       const stored = storedKeyset(store, row.keyset);
       const cert = stored.primary?.cert as X509Certificate;
@@ -183,7 +170,7 @@ describe('create keypair: bring your own CA', () => {
   it('before the first update, an RSA kubernetes-ca replaces the generated one and re-signs what it signs', () => {
     const store = newStore();
     const generated = storedKeyset(store, 'kubernetes-ca').primaryID;
-    const untouched = Object.fromEntries(KEYSETS.filter((k) => k !== 'kubernetes-ca' && !SIGNED_BY_KUBERNETES_CA.includes(k)).map((k) => [k, treeDigest(path.join(store, CLUSTER, 'pki/private', k))]));
+    const untouched = Object.fromEntries(CLUSTER_KEYSETS.filter((k) => k !== 'kubernetes-ca' && !SIGNED_BY_KUBERNETES_CA.includes(k)).map((k) => [k, treeDigest(path.join(store, CLUSTER, 'pki/private', k))]));
     const ca = rsaCa('ca', 'my-ca');
     const serial = decimalSerial(new X509Certificate(fs.readFileSync(ca.cert)));
 

@@ -19,7 +19,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import { CliResult, ROOT, runCli, runCliAsync, tempDir } from '../helpers/cli';
-import { MotoServer, startMotoServer } from '../helpers/moto-server';
+import { AWS_NO_CREDENTIALS, MotoServer, startMotoServer } from '../helpers/moto-server';
+import { CLUSTER_KEYSETS, singleZoneClusterObjects } from '../helpers/cluster-layout';
 
 // The CLI as users run it (bin/run.js, built dist/) against a real moto_server.
 
@@ -27,38 +28,8 @@ const BUCKET = 'kforge-state';
 const STORE = `s3://${BUCKET}/some/prefix`;
 const DEMO = 'demo.k8s.local';
 const LOCK_KEY = `some/prefix/${DEMO}/kforge-lock.json`;
-const KEYSETS = [
-  'apiserver-aggregator-ca',
-  'etcd-clients-ca',
-  'etcd-manager-ca-events',
-  'etcd-manager-ca-main',
-  'etcd-peers-ca-events',
-  'etcd-peers-ca-main',
-  'kube-controller-manager',
-  'kube-proxy',
-  'kube-scheduler',
-  'kubelet-bootstrap',
-  'kubernetes-ca',
-  'service-account',
-];
 const PUBLIC_GROUPS = ['http://acs.amazonaws.com/groups/global/AllUsers', 'http://acs.amazonaws.com/groups/global/AuthenticatedUsers'];
 const HOLDER = `${os.userInfo().username}@${os.hostname()}`;
-
-/** The object keys `create cluster NAME --zones ZONE` must write below `base` (e.g. `some/prefix/NAME/`). */
-function expectedKeys(base: string, zone: string): string[] {
-  return [
-    'cluster-completed.spec',
-    'config',
-    `igconfig/controlplane/control-plane-${zone}/nodeupconfig.yaml`,
-    `igconfig/node/nodes-${zone}/nodeupconfig.yaml`,
-    `instancegroup/control-plane-${zone}`,
-    `instancegroup/nodes-${zone}`,
-    ...KEYSETS.map((k) => `pki/issued/${k}/keyset.yaml`),
-    ...KEYSETS.map((k) => `pki/private/${k}/keyset.yaml`),
-  ]
-    .map((k) => base + k)
-    .sort();
-}
 
 let moto: MotoServer;
 let s3: S3Client;
@@ -186,7 +157,7 @@ describe(`create cluster ${DEMO} --state ${STORE}`, () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`Created cluster ${DEMO} in state store ${STORE}`);
     const keys = await listKeys(BUCKET);
-    expect(keys).toEqual(expectedKeys(`some/prefix/${DEMO}/`, 'us-east-1a'));
+    expect(keys).toEqual(singleZoneClusterObjects(`some/prefix/${DEMO}/`, 'us-east-1a'));
     expect(keys.filter((k) => k.includes('/pki/private/'))).toHaveLength(12);
     expect(keys.filter((k) => k.includes('/pki/issued/'))).toHaveLength(12);
     for (const key of keys) {
@@ -221,7 +192,7 @@ describe(`create cluster ${DEMO} --state ${STORE}`, () => {
     expect(kp.stderr).toBe('');
     expect(kp.status).toBe(0);
     const rows = JSON.parse(kp.stdout) as Array<{ keyset: string; primary: boolean }>;
-    expect(rows.map((x) => x.keyset).sort()).toEqual(KEYSETS);
+    expect(rows.map((x) => x.keyset).sort()).toEqual(CLUSTER_KEYSETS);
     expect(rows.every((x) => x.primary)).toBe(true);
     expect(kp.stdout).not.toContain('PRIVATE KEY');
   });
@@ -250,7 +221,7 @@ describe('KFORGE_STATE_S3_KMS_KEY_ID', () => {
     const r = kforge(['create', 'cluster', 'kms.k8s.local', '--zones', 'us-east-1a', '--state', 's3://kforge-kms/k'], kms);
     expect(r.status).toBe(0);
     const keys = await listKeys('kforge-kms');
-    expect(keys).toEqual(expectedKeys('k/kms.k8s.local/', 'us-east-1a'));
+    expect(keys).toEqual(singleZoneClusterObjects('k/kms.k8s.local/', 'us-east-1a'));
     for (const key of keys) {
       const head = await s3.send(new HeadObjectCommand({ Bucket: 'kforge-kms', Key: key }));
       expect({ key, sse: head.ServerSideEncryption, kmsKey: head.SSEKMSKeyId }).toEqual({ key, sse: 'aws:kms', kmsKey: keyId });
@@ -267,7 +238,7 @@ describe('two simultaneous create cluster runs', () => {
     expect(loser.stderr).toMatch(/^Error: cluster "race\.k8s\.local" already exists/);
     expect(loser.stderr).not.toContain('    at ');
     const keys = await listKeys(BUCKET, 'some/prefix/race.k8s.local/');
-    expect(keys).toEqual(expectedKeys('some/prefix/race.k8s.local/', 'us-east-1a'));
+    expect(keys).toEqual(singleZoneClusterObjects('some/prefix/race.k8s.local/', 'us-east-1a'));
     const config = yaml.load(await readText('some/prefix/race.k8s.local/config')) as { kind: string; metadata: { name: string } };
     expect([config.kind, config.metadata.name]).toEqual(['Cluster', 'race.k8s.local']);
     expect(kforge(['get', 'cluster', 'race.k8s.local', '--state', STORE]).status).toBe(0);
@@ -363,25 +334,12 @@ describe('the cluster lock in the s3 store', () => {
     const forced = kforge(['delete', 'cluster', DEMO, '--yes', '--force-unlock', '--state', STORE]);
     expect(forced.status).toBe(0);
     expect(forced.stderr).toMatch(/^Warning: --force-unlock: taking the lock of cluster "demo\.k8s\.local" from someone@elsewhere \(pid 31337\)/);
-    expect(forced.stdout).toContain(`Deleted cluster: "${DEMO}" (${expectedKeys('', 'us-east-1a').length} state objects)`);
+    expect(forced.stdout).toContain(`Deleted cluster: "${DEMO}" (${singleZoneClusterObjects('', 'us-east-1a').length} state objects)`);
     expect(await listKeys(BUCKET, `some/prefix/${DEMO}/`)).toEqual([]);
   });
 });
 
 describe('bad inputs with an s3 store: a clear error and nothing written', () => {
-  const NO_CREDENTIALS: NodeJS.ProcessEnv = {
-    AWS_ACCESS_KEY_ID: undefined,
-    AWS_SECRET_ACCESS_KEY: undefined,
-    AWS_SESSION_TOKEN: undefined,
-    AWS_PROFILE: undefined,
-    AWS_WEB_IDENTITY_TOKEN_FILE: undefined,
-    AWS_ROLE_ARN: undefined,
-    AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: undefined,
-    AWS_CONTAINER_CREDENTIALS_FULL_URI: undefined,
-    AWS_EC2_METADATA_DISABLED: 'true',
-    AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/kforge-test/credentials',
-    AWS_CONFIG_FILE: '/nonexistent/kforge-test/config',
-  };
   const create = (state: string, zones = 'us-east-1a', name = 'bad.k8s.local') => ['create', 'cluster', name, '--zones', zones, '--state', state];
   const cases: Array<{ name: string; args: string[]; env?: NodeJS.ProcessEnv; expect: Array<string | RegExp> }> = [
     {
@@ -391,7 +349,7 @@ describe('bad inputs with an s3 store: a clear error and nothing written', () =>
     },
     { name: 'an invalid bucket name', args: create('s3://Bad_Bucket'), expect: ['"s3://Bad_Bucket" is not a valid S3 state store URL'] },
     { name: 'an unknown scheme', args: create('ftp://x'), expect: ['unsupported state store scheme "ftp://"', 's3://', 'gs://', 'file://'] },
-    { name: 'no AWS credentials', args: create(STORE), env: NO_CREDENTIALS, expect: [/credentials/i, `s3://${BUCKET}`] },
+    { name: 'no AWS credentials', args: create(STORE), env: AWS_NO_CREDENTIALS, expect: [/credentials/i, `s3://${BUCKET}`] },
     { name: 'an invalid spec (--zones nope)', args: create(STORE, 'nope'), expect: ['nope'] },
     { name: 'an invalid spec (--set spec.networkCIDR=172.20.0.0/33)', args: [...create(STORE, 'us-east-1a', 'cidr.k8s.local'), '--set', 'spec.networkCIDR=172.20.0.0/33'], expect: ['is not a valid CIDR'] },
   ];

@@ -129,3 +129,18 @@ function readLog(file: string): string {
     return '(no log)';
   }
 }
+
+/** Every source of the AWS SDK's default credential chain switched off, and IMDS disabled so nothing waits on it. */
+export const AWS_NO_CREDENTIALS: Record<string, string | undefined> = {
+  AWS_ACCESS_KEY_ID: undefined,
+  AWS_SECRET_ACCESS_KEY: undefined,
+  AWS_SESSION_TOKEN: undefined,
+  AWS_PROFILE: undefined,
+  AWS_WEB_IDENTITY_TOKEN_FILE: undefined,
+  AWS_ROLE_ARN: undefined,
+  AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: undefined,
+  AWS_CONTAINER_CREDENTIALS_FULL_URI: undefined,
+  AWS_EC2_METADATA_DISABLED: 'true',
+  AWS_CONFIG_FILE: '/nonexistent/kforge-test/config',
+  AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/kforge-test/credentials',
+};

@@ -9,6 +9,7 @@ import type { Keypair } from '../../src/pki/keypair';
 import type { Keyset } from '../../src/pki/keyset';
 import { tempDir } from '../helpers/cli';
 import { decimalSerial, entries, extensions, verify, writePem } from './openssl';
+import { CLUSTER_KEYSETS } from '../helpers/cluster-layout';
 
 /**
  * The certificates of a new cluster, judged by openssl (`verify -x509_strict`, `x509 -ext`) and by
@@ -45,20 +46,7 @@ describe('generateClusterPki([main, events])', () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('has every keyset, sorted, each with one primary key that has a private key', () => {
-    expect(keysets.map((k) => k.name)).toEqual([
-      'apiserver-aggregator-ca',
-      'etcd-clients-ca',
-      'etcd-manager-ca-events',
-      'etcd-manager-ca-main',
-      'etcd-peers-ca-events',
-      'etcd-peers-ca-main',
-      'kube-controller-manager',
-      'kube-proxy',
-      'kube-scheduler',
-      'kubelet-bootstrap',
-      'kubernetes-ca',
-      'service-account',
-    ]);
+    expect(keysets.map((k) => k.name)).toEqual(CLUSTER_KEYSETS);
     for (const ks of keysets) {
       expect(ks.keys).toHaveLength(1);
       expect(ks.primaryId).toBe(ks.keys[0].id);

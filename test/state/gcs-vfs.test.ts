@@ -7,7 +7,7 @@ import { AlreadyExistsError } from '../../src/errors/already-exists-error';
 import { ConflictError } from '../../src/errors/conflict-error';
 import { StateStoreError } from '../../src/errors/state-store-error';
 import { UsageError } from '../../src/errors/usage-error';
-import { StoreTransaction } from '../../src/state/store-transaction';
+import { itBehavesLikeAStateStore } from './vfs-conformance';
 import { GcsVfs } from '../../src/state/vfs/gcs-vfs';
 import { crc32c, FakeGcs, startFakeGcs } from '../fakes/fake-gcs-server';
 
@@ -66,6 +66,8 @@ describe.each([
   ['bucket root', ''],
   ['prefix', '/some/prefix/'],
 ])('gcs store at the %s', (_name, prefix) => {
+  itBehavesLikeAStateStore(async () => (await freshStore(prefix)).vfs);
+
   it('reads what it wrote, lists sorted keys, deletes', async () => {
     const { vfs: v, bucket } = await freshStore(prefix);
     await v.write('c/config', 'a');
@@ -82,15 +84,6 @@ describe.each([
     await v.delete('c/absent', { ifVersion: '123' });
   });
 
-  it('create-only writes fail when the object exists', async () => {
-    const { vfs: v } = await freshStore(prefix);
-    await v.write('k', '1', { ifNotExists: true });
-    const e = await failure(v.write('k', '2', { ifNotExists: true }));
-    expect(e).toBeInstanceOf(ConflictError);
-    expect(e.message).toBe(`${v.url}/k already exists`);
-    expect((await v.read('k'))?.data.toString()).toBe('1');
-  });
-
   it('compare-and-swap writes fail on a stale version', async () => {
     const { vfs: v } = await freshStore(prefix);
     await v.write('k', '1');
@@ -104,16 +97,6 @@ describe.each([
     expect((await v.read('k'))?.data.toString()).toBe('2');
   });
 
-  it('a failing transaction restores every object it touched', async () => {
-    const { vfs: v } = await freshStore(prefix);
-    await v.write('x/a', 'old-a');
-    await v.write('x/taken', 'mine');
-    const tx = new StoreTransaction(v).put('x/a', 'new-a').put('x/b', 'new-b').remove('x/a').put('x/taken', 'theirs', { ifNotExists: true });
-    await expect(tx.commit()).rejects.toBeInstanceOf(ConflictError);
-    expect((await v.read('x/a'))?.data.toString()).toBe('old-a');
-    expect(await v.read('x/b')).toBeUndefined();
-    expect((await v.read('x/taken'))?.data.toString()).toBe('mine');
-  });
 });
 
 describe('gcs store', () => {

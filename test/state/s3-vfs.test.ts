@@ -18,9 +18,9 @@ import { AlreadyExistsError } from '../../src/errors/already-exists-error';
 import { ConflictError } from '../../src/errors/conflict-error';
 import { StateStoreError } from '../../src/errors/state-store-error';
 import { UsageError } from '../../src/errors/usage-error';
-import { StoreTransaction } from '../../src/state/store-transaction';
+import { itBehavesLikeAStateStore } from './vfs-conformance';
 import { S3Vfs } from '../../src/state/vfs/s3-vfs';
-import { MotoServer, startMotoServer } from '../helpers/moto-server';
+import { AWS_NO_CREDENTIALS, MotoServer, startMotoServer } from '../helpers/moto-server';
 
 type Env = Record<string, string | undefined>;
 
@@ -52,21 +52,6 @@ async function failure(p: Promise<unknown>): Promise<unknown> {
   }
   throw new Error('expected a failure');
 }
-
-/** Every source of the SDK's default credential chain switched off; IMDS disabled so nothing waits on it. */
-const NO_CREDENTIALS: Env = {
-  AWS_ACCESS_KEY_ID: undefined,
-  AWS_SECRET_ACCESS_KEY: undefined,
-  AWS_SESSION_TOKEN: undefined,
-  AWS_PROFILE: undefined,
-  AWS_WEB_IDENTITY_TOKEN_FILE: undefined,
-  AWS_ROLE_ARN: undefined,
-  AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: undefined,
-  AWS_CONTAINER_CREDENTIALS_FULL_URI: undefined,
-  AWS_EC2_METADATA_DISABLED: 'true',
-  AWS_CONFIG_FILE: '/nonexistent/kforge-test/config',
-  AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/kforge-test/credentials',
-};
 
 const PUBLIC_GROUPS = ['http://acs.amazonaws.com/groups/global/AllUsers', 'http://acs.amazonaws.com/groups/global/AuthenticatedUsers'];
 
@@ -106,18 +91,13 @@ describe('S3Vfs conformance on s3://bucket/some/prefix', () => {
     await new S3Vfs(`s3://${bucket}`, moto.env).createStore();
   });
 
-  it('reads what it wrote, lists sorted keys, deletes', async () => {
+  itBehavesLikeAStateStore(make);
+
+  it('names objects by their s3:// URL in conflicts', async () => {
     const v = make();
-    expect(v.url).toBe(`s3://${bucket}/some/prefix/t${n}`);
-    await v.write('c/config', 'a');
-    await v.write('c/instancegroup/b', 'b');
-    await v.write('c/instancegroup/a', 'a');
-    expect((await v.read('c/config'))?.data.toString()).toBe('a');
-    expect(await v.list('c/instancegroup/')).toEqual(['c/instancegroup/a', 'c/instancegroup/b']);
-    expect(await v.list('')).toEqual(['c/config', 'c/instancegroup/a', 'c/instancegroup/b']);
-    await v.delete('c/instancegroup/a');
-    expect(await v.read('c/instancegroup/a')).toBeUndefined();
-    await v.delete('c/absent');
+    await v.write('k', '1', { ifNotExists: true });
+    await expect(v.write('k', '2', { ifNotExists: true })).rejects.toThrow(`s3://${bucket}/some/prefix/t${n}/k already exists`);
+    await expect(v.write('k', '2', { ifVersion: '"stale"' })).rejects.toThrow(`s3://${bucket}/some/prefix/t${n}/k changed since you read it; re-run the command to start from the current version`);
   });
 
   it('stores keys below the prefix and returns the ETag as the version', async () => {
@@ -128,56 +108,12 @@ describe('S3Vfs conformance on s3://bucket/some/prefix', () => {
     expect(head.ETag).toBe(version);
   });
 
-  it('create-only writes fail when the object exists', async () => {
-    const v = make();
-    await v.write('k', '1', { ifNotExists: true });
-    const e = await failure(v.write('k', '2', { ifNotExists: true }));
-    expect(e).toBeInstanceOf(ConflictError);
-    expect((e as Error).message).toBe(`s3://${bucket}/some/prefix/t${n}/k already exists`);
-    expect((await v.read('k'))?.data.toString()).toBe('1');
-  });
-
-  it('compare-and-swap writes fail on a stale version', async () => {
-    const v = make();
-    await v.write('k', '1');
-    const read = await v.read('k');
-    await v.write('k', '2', { ifVersion: read?.version });
-    const e = await failure(v.write('k', '3', { ifVersion: read?.version }));
-    expect(e).toBeInstanceOf(ConflictError);
-    expect((e as Error).message).toBe(
-      `s3://${bucket}/some/prefix/t${n}/k changed since you read it; re-run the command to start from the current version`,
-    );
-    expect((await v.read('k'))?.data.toString()).toBe('2');
-  });
-
   it('compare-and-swap writes fail when the object was deleted meanwhile', async () => {
     const v = make();
     const version = await v.write('k', '1');
     await v.delete('k');
     await expect(v.write('k', '2', { ifVersion: version })).rejects.toBeInstanceOf(ConflictError);
     expect(await v.read('k')).toBeUndefined();
-  });
-
-  it('conditional deletes refuse a stale version', async () => {
-    const v = make();
-    const old = await v.write('k', '1');
-    const current = await v.write('k', '2');
-    await expect(v.delete('k', { ifVersion: old })).rejects.toBeInstanceOf(ConflictError);
-    expect((await v.read('k'))?.data.toString()).toBe('2');
-    await v.delete('k', { ifVersion: current });
-    expect(await v.read('k')).toBeUndefined();
-    await v.delete('k', { ifVersion: current });
-  });
-
-  it('a failing transaction restores every object it touched', async () => {
-    const v = make();
-    await v.write('x/a', 'old-a');
-    await v.write('x/taken', 'mine');
-    const tx = new StoreTransaction(v).put('x/a', 'new-a').put('x/b', 'new-b').remove('x/a').put('x/taken', 'theirs', { ifNotExists: true });
-    await expect(tx.commit()).rejects.toBeInstanceOf(ConflictError);
-    expect((await v.read('x/a'))?.data.toString()).toBe('old-a');
-    expect(await v.read('x/b')).toBeUndefined();
-    expect((await v.read('x/taken'))?.data.toString()).toBe('mine');
   });
 
   it('follows continuation tokens when listing', async () => {
@@ -276,7 +212,7 @@ describe('S3Vfs errors', () => {
 
   it('explains missing credentials without waiting for the instance metadata service', async () => {
     const started = Date.now();
-    const errors = await withEnv(NO_CREDENTIALS, async () => {
+    const errors = await withEnv(AWS_NO_CREDENTIALS, async () => {
       const v = new S3Vfs('s3://kforge-conformance/x', moto.env);
       return [await failure(v.read('k')), await failure(v.write('k', 'x')), await failure(v.list(''))];
     });
@@ -335,7 +271,7 @@ describe('classifyAwsError on errors captured from moto', () => {
   it('recognises a missing credential chain and connection failures', async () => {
     const noCreds = new S3Client({ region: 'us-east-1', endpoint: moto.endpoint, forcePathStyle: true });
     const refused = new S3Client({ region: 'us-east-1', endpoint: 'http://127.0.0.1:1', forcePathStyle: true, maxAttempts: 1 });
-    const e1 = await withEnv(NO_CREDENTIALS, () => failure(noCreds.send(new GetObjectCommand({ Bucket: 'b', Key: 'k' }))));
+    const e1 = await withEnv(AWS_NO_CREDENTIALS, () => failure(noCreds.send(new GetObjectCommand({ Bucket: 'b', Key: 'k' }))));
     const e2 = await failure(refused.send(new GetObjectCommand({ Bucket: 'b', Key: 'k' })));
     noCreds.destroy();
     refused.destroy();

@@ -1,0 +1,33 @@
+/** The keysets of a cluster with etcd clusters `main` and `events`, sorted: what create cluster must generate. */
+export const CLUSTER_KEYSETS = [
+  'apiserver-aggregator-ca',
+  'etcd-clients-ca',
+  'etcd-manager-ca-events',
+  'etcd-manager-ca-main',
+  'etcd-peers-ca-events',
+  'etcd-peers-ca-main',
+  'kube-controller-manager',
+  'kube-proxy',
+  'kube-scheduler',
+  'kubelet-bootstrap',
+  'kubernetes-ca',
+  'service-account',
+];
+
+/** The keystore files of such a cluster, relative to its configBase, sorted. */
+export const KEYSTORE_FILES = [...CLUSTER_KEYSETS.map((k) => `pki/issued/${k}/keyset.yaml`), ...CLUSTER_KEYSETS.map((k) => `pki/private/${k}/keyset.yaml`)];
+
+/** Every object `create cluster NAME --zones ZONE` writes, prefixed with `base` (e.g. `some/prefix/NAME/`), sorted. */
+export function singleZoneClusterObjects(base: string, zone: string): string[] {
+  return [
+    'cluster-completed.spec',
+    'config',
+    `igconfig/controlplane/control-plane-${zone}/nodeupconfig.yaml`,
+    `igconfig/node/nodes-${zone}/nodeupconfig.yaml`,
+    `instancegroup/control-plane-${zone}`,
+    `instancegroup/nodes-${zone}`,
+    ...KEYSTORE_FILES,
+  ]
+    .map((k) => base + k)
+    .sort();
+}
