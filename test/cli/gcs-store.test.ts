@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
-import { CliResult, ROOT, tempDir } from '../helpers/cli';
+import { CliResult, startCli, tempDir } from '../helpers/cli';
 import { FakeGcs, startFakeGcs } from '../fakes/fake-gcs-server';
 import { CLUSTER_KEYSETS, singleZoneClusterObjects } from '../helpers/cluster-layout';
 
@@ -45,24 +44,7 @@ afterAll(async () => {
   if (home) fs.rmSync(home, { recursive: true, force: true });
 });
 
-/** Starts the CLI, exposing its pid (the pid a lease records) and whether it has finished. */
-function startCli(args: string[], extra: NodeJS.ProcessEnv = {}): { pid: number; finished: () => boolean; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'run.js'), ...args], { env: { ...process.env, NO_COLOR: '1', ...env, ...extra }, cwd: ROOT });
-  let stdout = '';
-  let stderr = '';
-  let finished = false;
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<CliResult>((resolve) =>
-    child.on('close', (code) => {
-      finished = true;
-      resolve({ status: code ?? -1, stdout, stderr });
-    }),
-  );
-  return { pid: child.pid ?? -1, finished: () => finished, done };
-}
-
-const kforge = (args: string[], extra: NodeJS.ProcessEnv = {}): Promise<CliResult> => startCli(args, extra).done;
+const kforge = (args: string[], extra: NodeJS.ProcessEnv = {}): Promise<CliResult> => startCli(args, { ...env, ...extra }).done;
 
 /** Live object names of a bucket in the fake, sorted. */
 function objectNames(bucket: string, prefix = ''): string[] {
@@ -172,7 +154,7 @@ describe('the cluster lock in the gcs store', () => {
   it('a second edit fails naming the holder while the first holds the lock; the lock is gone afterwards', async () => {
     const editor = path.join(home, 'slow-editor.sh');
     fs.writeFileSync(editor, '#!/bin/sh\nsleep 5\nexit 0\n', { mode: 0o755 });
-    const first = startCli(['edit', 'cluster', DEMO, '--state', STORE], { EDITOR: editor });
+    const first = startCli(['edit', 'cluster', DEMO, '--state', STORE], { ...env, EDITOR: editor });
     const deadline = Date.now() + 15_000;
     while (!fake.bucket(BUCKET)?.objects.has(LOCK_KEY)) {
       if (first.finished() || Date.now() > deadline) throw new Error(`no lock object appeared: ${JSON.stringify(await first.done)}`);

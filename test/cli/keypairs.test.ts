@@ -5,6 +5,7 @@ import * as yaml from 'js-yaml';
 import { listFiles, runCli, tempDir, treeDigest } from '../helpers/cli';
 import { bundleCertificates, containsPrivateKey, decimalSerial, opensslCa, verify, writePem } from '../pki/openssl';
 import { CLUSTER_KEYSETS } from '../helpers/cluster-layout';
+import type { KeypairRow } from '../../src/ops/list-keypairs';
 
 /**
  * The keystore as users meet it: what `create cluster` writes under pki/ and into nodeup configs,
@@ -24,16 +25,7 @@ interface NodeupPki {
 interface KeysetDoc {
   spec: { primaryID: string; keys: Array<{ id: string; publicMaterial: string; privateMaterial?: string }> };
 }
-interface Row {
-  keyset: string;
-  id: string;
-  primary: boolean;
-  algorithm: string;
-  subject: string;
-  issuer: string;
-  notAfter: string;
-  distrusted: boolean;
-}
+type Row = KeypairRow;
 
 const stores: string[] = [];
 afterAll(() => {

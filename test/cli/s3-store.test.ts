@@ -12,13 +12,13 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
-import { CliResult, ROOT, runCli, runCliAsync, tempDir } from '../helpers/cli';
+import { CliResult, runCli, runCliAsync, startCli, tempDir } from '../helpers/cli';
 import { AWS_NO_CREDENTIALS, MotoServer, startMotoServer } from '../helpers/moto-server';
 import { CLUSTER_KEYSETS, singleZoneClusterObjects } from '../helpers/cluster-layout';
 
@@ -71,23 +71,6 @@ afterAll(async () => {
 });
 
 const kforge = (args: string[], extra: NodeJS.ProcessEnv = {}): CliResult => runCli(args, { env: { ...env, ...extra } });
-
-/** Starts the CLI without waiting, exposing its pid (the pid a lease records) and whether it has finished. */
-function startCli(args: string[], extra: NodeJS.ProcessEnv): { pid: number; finished: () => boolean; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'run.js'), ...args], { env: { ...process.env, NO_COLOR: '1', ...env, ...extra }, cwd: ROOT });
-  let stdout = '';
-  let stderr = '';
-  let finished = false;
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<CliResult>((resolve) =>
-    child.on('close', (code) => {
-      finished = true;
-      resolve({ status: code ?? -1, stdout, stderr });
-    }),
-  );
-  return { pid: child.pid ?? -1, finished: () => finished, done };
-}
 
 async function listKeys(bucket: string, prefix = ''): Promise<string[]> {
   const keys: string[] = [];
@@ -280,7 +263,7 @@ describe('the cluster lock in the s3 store', () => {
   it('a second process fails fast naming the holder while the first edits; the lock is gone afterwards', async () => {
     const editor = path.join(home, 'slow-editor.sh');
     fs.writeFileSync(editor, '#!/bin/sh\nsleep 5\nexit 0\n', { mode: 0o755 });
-    const first = startCli(['edit', 'cluster', DEMO, '--state', STORE], { EDITOR: editor });
+    const first = startCli(['edit', 'cluster', DEMO, '--state', STORE], { ...env, EDITOR: editor });
     const deadline = Date.now() + 15_000;
     while (!(await objectExists(LOCK_KEY))) {
       if (first.finished() || Date.now() > deadline) throw new Error(`no lock object appeared: ${JSON.stringify(await first.done)}`);

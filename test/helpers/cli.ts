@@ -28,16 +28,33 @@ export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: 
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** A CLI process started without waiting: its pid (what a lock lease records), whether it ended, and its result. */
+export interface StartedCli {
+  pid: number;
+  finished: () => boolean;
+  done: Promise<CliResult>;
+}
+
+/** Starts the built CLI as a child process and returns at once. */
+export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): StartedCli {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, cwd: ROOT });
+  let stdout = '';
+  let stderr = '';
+  let finished = false;
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<CliResult>((resolve) =>
+    child.on('close', (code) => {
+      finished = true;
+      resolve({ status: code ?? -1, stdout, stderr });
+    }),
+  );
+  return { pid: child.pid ?? -1, finished: () => finished, done };
+}
+
 /** Like runCli, but asynchronous, so several runs can race. */
 export function runCliAsync(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ status: code ?? -1, stdout, stderr }));
-  });
+  return startCli(args, env).done;
 }
 
 /** A digest of every file (path, mode, content) below `dir`, to prove a failed command changed nothing. */
