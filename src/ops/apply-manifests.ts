@@ -33,7 +33,7 @@ export async function applyManifests(vfs: Vfs, text: string, file: string, mode:
   // Existing clusters are locked; new ones are protected by their create-only write instead.
   const existing: string[] = [];
   for (const name of groups.keys()) if (await repo.exists(name)) existing.push(name);
-  return withClusterLocks(vfs, existing, lock, () => applyGroups(vfs, repo, set, groups, file, mode));
+  return withClusterLocks(vfs, existing, lock, () => applyGroups(vfs, repo, set, groups, new Set(existing), file, mode));
 }
 
 async function applyGroups(
@@ -41,13 +41,15 @@ async function applyGroups(
   repo: ClusterRepository,
   set: ReturnType<typeof loadManifests>,
   groups: Map<string, { cluster?: Cluster; instanceGroups: InstanceGroup[] }>,
+  existing: Set<string>,
   file: string,
   mode: 'create' | 'replace',
 ): Promise<AppliedObject[]> {
   const applied: AppliedObject[] = [];
   const changes: ClusterChange[] = [];
   for (const [clusterName, { cluster, instanceGroups }] of groups) {
-    const stored = (await repo.exists(clusterName)) ? await repo.get(clusterName) : undefined;
+    // A cluster that appears meanwhile makes the create-only write of its config fail; one that goes away makes get() fail.
+    const stored = existing.has(clusterName) ? await repo.get(clusterName) : undefined;
     if (mode === 'create' && cluster && stored) throw new AlreadyExistsError(`cluster "${clusterName}" already exists in ${vfs.url}; use "kforge replace -f ${file}" to change it`);
     if (!stored && (mode === 'replace' || !cluster)) {
       throw new NotFoundError(`cluster "${clusterName}" not found in ${vfs.url}${mode === 'replace' ? `; use "kforge create -f ${file}" to create it` : ''}`);

@@ -6,6 +6,7 @@ import { certificateParts } from './certificate-parts';
 export class Keypair {
   /** The certificate, parsed. */
   readonly certificate: X509Certificate;
+  private cachedSigner?: CertificateSigner;
 
   constructor(
     /** The key id within its keyset (the certificate serial in decimal, for kforge-made keys). */
@@ -33,7 +34,9 @@ export class Keypair {
 
   /** This keypair as a certificate issuer. */
   signer(): CertificateSigner {
-    return { privateKey: this.privateKey(), ...certificateParts(this.certificate) };
+    // One CA signs several certificates in a row; parse its key and name once.
+    this.cachedSigner ??= { privateKey: this.privateKey(), ...certificateParts(this.certificate) };
+    return this.cachedSigner;
   }
 
   /** The same keypair without its private key. */

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
-import { CliResult, startCli, tempDir } from '../helpers/cli';
+import { CliResult, expectCleanFailure, startCli, tempDir } from '../helpers/cli';
 import { FakeGcs, startFakeGcs } from '../fakes/fake-gcs-server';
 import { CLUSTER_KEYSETS, singleZoneClusterObjects } from '../helpers/cluster-layout';
 
@@ -55,13 +55,6 @@ function objectNames(bucket: string, prefix = ''): string[] {
 function versions(bucket: string): string[] {
   const b = fake.bucket(bucket);
   return [...(b?.objects.values() ?? []), ...(b?.noncurrent ?? [])].map((o) => `${o.name}#${o.generation}`).sort();
-}
-
-function expectCleanFailure(r: CliResult): void {
-  expect(r.status).toBe(1);
-  expect(r.stderr).toMatch(/^Error: \S/);
-  expect(r.stderr).not.toContain('    at ');
-  expect(r.stderr).not.toContain('--verbose');
 }
 
 describe('create state-store gs://', () => {

@@ -18,7 +18,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
-import { CliResult, runCli, runCliAsync, startCli, tempDir } from '../helpers/cli';
+import { CliResult, expectCleanFailure, runCli, runCliAsync, startCli, tempDir } from '../helpers/cli';
 import { AWS_NO_CREDENTIALS, MotoServer, startMotoServer } from '../helpers/moto-server';
 import { CLUSTER_KEYSETS, singleZoneClusterObjects } from '../helpers/cluster-layout';
 
@@ -99,14 +99,6 @@ async function objectExists(key: string): Promise<boolean> {
 async function readText(key: string): Promise<string> {
   const out = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
   return (await out.Body?.transformToString()) ?? '';
-}
-
-/** A user-facing failure: exit 1, "Error: ..." first, no stack frames, not an unclassified error. */
-function expectCleanFailure(r: CliResult): void {
-  expect(r.status).toBe(1);
-  expect(r.stderr).toMatch(/^Error: \S/);
-  expect(r.stderr).not.toContain('    at ');
-  expect(r.stderr).not.toContain('--verbose');
 }
 
 describe('create state-store s3://', () => {

@@ -87,3 +87,11 @@ export function listFiles(dir: string): string[] {
   if (fs.existsSync(dir)) walk(dir);
   return out.sort();
 }
+
+/** A user-facing failure: exit 1, "Error: ..." first, no stack frames, not an unclassified error. */
+export function expectCleanFailure(r: CliResult): void {
+  expect(r.status).toBe(1);
+  expect(r.stderr).toMatch(/^Error: \S/);
+  expect(r.stderr).not.toContain('    at ');
+  expect(r.stderr).not.toContain('--verbose');
+}
