@@ -16,6 +16,7 @@ const ajv = new Ajv({
   code: { source: true, formats: _`require("./cidr-format").formats` },
 });
 ajv.addFormat('cidr', { type: 'string', validate: () => true });
+ajv.addFormat('cidr-or-prefix-list', { type: 'string', validate: () => true });
 for (const f of ['cluster.schema.json', 'instancegroup.schema.json', 'components.schema.json']) {
   const schema = JSON.parse(fs.readFileSync(path.join(root, 'schemas', f), 'utf8'));
   ajv.addSchema(schema, schema.$id);

@@ -92,7 +92,7 @@ export function newCluster(o: NewClusterOptions): NewCluster {
     iam: { allowContainerRegistry: true, legacy: false },
     kubernetesApiAccess: ['0.0.0.0/0', '::/0'],
     kubernetesVersion: o.kubernetesVersion ?? defaultKubernetesVersion(),
-    networkCIDR: o.networkCidr ?? DEFAULT_NETWORK_CIDR,
+    ...(cloud === 'gce' && !o.networkCidr ? {} : { networkCIDR: o.networkCidr ?? DEFAULT_NETWORK_CIDR }),
     networking: { [networking]: {} },
     nonMasqueradeCIDR: DEFAULT_NON_MASQUERADE_CIDR,
     sshAccess: ['0.0.0.0/0', '::/0'],

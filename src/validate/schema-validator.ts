@@ -1,7 +1,7 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import { allSchemas, kindSchema } from '../api/schema-registry';
 import type { FieldError } from '../errors/field-error';
-import { isCidr } from './cidr-format';
+import { formats } from './cidr-format';
 
 let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
@@ -22,7 +22,7 @@ function validatorFor(kind: 'Cluster' | 'InstanceGroup'): ValidateFunction {
   }
   if (!ajv) {
     ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true });
-    ajv.addFormat('cidr', { type: 'string', validate: isCidr });
+    for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format);
     for (const [id, schema] of allSchemas()) if (!ajv.getSchema(id)) ajv.addSchema(schema, id);
   }
   v = ajv.getSchema(kindSchema(kind).$id as string) as ValidateFunction;
@@ -96,7 +96,7 @@ function toFieldErrors(errors: ErrorObject[], root: unknown): FieldError[] {
         fe = { path, message: `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}, got ${JSON.stringify(value)}` };
         break;
       case 'format':
-        fe = { path, message: `${JSON.stringify(value)} is not a valid ${(e.params as { format: string }).format === 'cidr' ? 'CIDR' : (e.params as { format: string }).format}` };
+        fe = { path, message: `${JSON.stringify(value)} is not a valid ${FORMAT_NAMES[(e.params as { format: string }).format] ?? (e.params as { format: string }).format}` };
         break;
       case 'pattern':
         fe = { path, message: `${JSON.stringify(value)} is not valid (expected to match ${(e.params as { pattern: string }).pattern})` };
@@ -116,3 +116,6 @@ function toFieldErrors(errors: ErrorObject[], root: unknown): FieldError[] {
   }
   return out;
 }
+
+/** How format names read in error messages. */
+const FORMAT_NAMES: Record<string, string> = { cidr: 'CIDR', 'cidr-or-prefix-list': 'CIDR or AWS managed prefix list (pl-…)' };

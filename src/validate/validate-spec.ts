@@ -3,6 +3,7 @@ import type { Cluster, InstanceGroup } from '../api/types';
 import type { FieldError } from '../errors/field-error';
 import { kubernetesVersionProblem } from '../expand/kubernetes-version';
 import { Cidr } from '../net/cidr';
+import { checkIssuerDiscovery } from './check-issuer-discovery';
 import { isControlPlane } from '../expand/expand-context';
 
 /** kops's networking options; exactly one may be set. */
@@ -29,6 +30,7 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
   checkCidrs(cluster, err);
   checkZones(cluster, err);
   checkAdditionalSans(cluster, err);
+  errors.push(...checkIssuerDiscovery(cluster));
   const subnetNames = new Set((spec.subnets ?? []).map((s) => s.name));
   (spec.subnets ?? []).forEach((s, i) => {
     if ((spec.subnets ?? []).findIndex((o) => o.name === s.name) !== i) err(`spec.subnets[${i}].name`, `duplicate subnet name "${s.name}"`);
@@ -87,7 +89,9 @@ function checkCidrs(cluster: Cluster, err: Report): void {
     }
     subnets.push([i, c]);
   });
-  if (nonMasq) {
+  // With amazonvpc, pods take VPC addresses, so nonMasqueradeCIDR is the VPC range itself (kops's rule).
+  const podsInVpc = spec.networking?.amazonvpc !== undefined && spec.networking?.amazonvpc !== null;
+  if (nonMasq && !podsInVpc) {
     for (const v of vpcRanges) {
       if (nonMasq.overlaps(v)) err('spec.nonMasqueradeCIDR', `${nonMasq} overlaps networkCIDR ${v}; pods and services need a range outside the VPC`);
     }
@@ -99,8 +103,21 @@ function checkCidrs(cluster: Cluster, err: Report): void {
   if (apiRange && spec.serviceClusterIPRange && apiRange !== spec.serviceClusterIPRange) {
     err('spec.kubeAPIServer.serviceClusterIPRange', `${apiRange} differs from spec.serviceClusterIPRange ${spec.serviceClusterIPRange}`);
   }
-  (spec.kubernetesApiAccess ?? []).forEach((c, i) => cidrAt(`spec.kubernetesApiAccess[${i}]`, c, err));
-  (spec.sshAccess ?? []).forEach((c, i) => cidrAt(`spec.sshAccess[${i}]`, c, err));
+  for (const list of ['kubernetesApiAccess', 'sshAccess', 'nodePortAccess'] as const) {
+    (spec[list] ?? []).forEach((c, i) => checkAccessEntry(`spec.${list}[${i}]`, c, spec.cloudProvider, err));
+  }
+}
+
+/** AWS managed prefix lists (`pl-…`), which kops accepts in every access list besides CIDRs. */
+const PREFIX_LIST = /^pl-[0-9a-f]{8}([0-9a-f]{9})?$/;
+
+function checkAccessEntry(path: string, value: string, cloud: string | undefined, err: Report): void {
+  if (typeof value === 'string' && value.startsWith('pl-')) {
+    if (!PREFIX_LIST.test(value)) return err(path, `"${value}" is not an AWS managed prefix list id (pl- and 8 or 17 hex digits)`);
+    if (cloud && cloud !== 'aws') err(path, `"${value}" is an AWS managed prefix list; ${cloud} clusters take CIDRs only`);
+    return;
+  }
+  cidrAt(path, value, err);
 }
 
 const ZONE_PATTERNS: Record<string, RegExp> = {

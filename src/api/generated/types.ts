@@ -219,11 +219,11 @@ export interface ClusterSpec {
    */
   nonMasqueradeCIDR?: string;
   /**
-   * SSHAccess determines the permitted access to SSH. Currently only a single CIDR is supported (though a richer grammar could be added in future). Default: unset (no SSH access is opened; kops create cluster writes 0.0.0.0/0).
+   * SSHAccess determines the permitted access to SSH. Currently only a single CIDR is supported (though a richer grammar could be added in future). Entries are IPv4/IPv6 CIDRs or, on AWS, managed prefix list ids (pl-…). Default: unset (no SSH access is opened; kops create cluster writes 0.0.0.0/0).
    */
   sshAccess?: string[];
   /**
-   * NodePortAccess is a list of the CIDRs that can access the node ports range (30000-32767). Default: unset.
+   * NodePortAccess is a list of the CIDRs that can access the node ports range (30000-32767). Entries are IPv4/IPv6 CIDRs or, on AWS, managed prefix list ids (pl-…). Default: unset.
    */
   nodePortAccess?: string[];
   /**
@@ -235,7 +235,7 @@ export interface ClusterSpec {
    */
   sshKeyName?: string;
   /**
-   * KubernetesAPIAccess determines the permitted access to the API endpoints (master HTTPS). Currently only a single CIDR is supported (though a richer grammar could be added in future). Default: unset (no API access is opened; kops create cluster writes 0.0.0.0/0).
+   * KubernetesAPIAccess determines the permitted access to the API endpoints (master HTTPS). Currently only a single CIDR is supported (though a richer grammar could be added in future). Entries are IPv4/IPv6 CIDRs or, on AWS, managed prefix list ids (pl-…). Default: unset (no API access is opened; kops create cluster writes 0.0.0.0/0).
    */
   kubernetesApiAccess?: string[];
   /**
@@ -438,6 +438,10 @@ export interface ClusterSpec {
    * PodIdentityWebhook determines the EKS Pod Identity Webhook configuration. Default: unset.
    */
   podIdentityWebhook?: PodIdentityWebhookSpec;
+  /**
+   * GCEServiceAccount is the email of the service account GCE instances run as (kops v1alpha2; `default` is the project's default compute service account). Default: unset (one service account per role).
+   */
+  gceServiceAccount?: string;
 }
 /**
  * AddonSpec defines an addon that we want to install in the cluster.
@@ -990,6 +994,10 @@ export interface ContainerdConfig {
       urlArm64?: string;
     };
   };
+  /**
+   * UseECRCredentialsForMirrors lets containerd authenticate to ECR registry mirrors with the node's instance credentials. Default: false.
+   */
+  useECRCredentialsForMirrors?: boolean;
 }
 /**
  * PackagesConfig overrides the URL and hash of a package.
@@ -2024,6 +2032,14 @@ export interface KubeControllerManagerConfig {
    * memory limit of the static pod. Default: unset.
    */
   memoryLimit?: string | number;
+  /**
+   * The number of horizontal pod autoscaler objects that are allowed to sync concurrently (the field name keeps kops's spelling). Default: unset.
+   */
+  concurrentHorizontalPodAustoscalerSyncs?: number;
+  /**
+   * The number of job objects that are allowed to sync concurrently. Default: unset.
+   */
+  concurrentJobSyncs?: number;
 }
 /**
  * LeaderElectionConfiguration defines the configuration of leader election clients for components that can run with leader election enabled.
@@ -2124,6 +2140,10 @@ export interface CloudControllerManagerConfig {
    * CPURequest of CloudControllerManager container. Default: 200m.
    */
   cpuRequest?: string | number;
+  /**
+   * The number of workers syncing nodes concurrently in the cloud node controller. Default: unset.
+   */
+  concurrentNodeSyncs?: number;
 }
 /**
  * KubeSchedulerConfig is the configuration for the kube-scheduler.
@@ -2772,6 +2792,10 @@ export interface CloudConfiguration {
    * GCPPDCSIDriver is the config for the GCP PD CSI driver. Default: unset.
    */
   gcpPDCSIDriver?: GCPPDCSIDriver;
+  /**
+   * GCEUseStartupScript passes the node bootstrap script as `startup-script` metadata instead of `user-data`. Default: false.
+   */
+  gceUseStartupScript?: boolean;
 }
 /**
  * OpenstackSpec defines cloud config elements for the openstack cloud provider.
@@ -3010,6 +3034,10 @@ export interface AWSEBSCSIDriver {
   podAnnotations?: {
     [k: string]: string;
   };
+  /**
+   * HostNetwork runs the EBS CSI node pods in the host network, for nodes whose pods cannot reach the instance metadata service. Default: false.
+   */
+  hostNetwork?: boolean;
 }
 /**
  * GCPPDCSIDriver is the config for the GCP PD CSI driver.
@@ -3022,6 +3050,10 @@ export interface GCPPDCSIDriver {
    * Enabled enables the GCP PD CSI driver. Default: unset.
    */
   enabled?: boolean;
+  /**
+   * DefaultStorageClassName is the storage class marked default. Default: balanced-csi.
+   */
+  defaultStorageClassName?: string;
 }
 /**
  * ExternalDNSConfig are options of the dns-controller.
@@ -3202,6 +3234,12 @@ export interface CertManagerConfig {
    * HostedZoneIDs is a list of route53 hostedzone IDs that cert-manager will be allowed to do dns-01 validation for. Default: unset.
    */
   hostedZoneIDs?: string[];
+  /**
+   * FeatureGates of cert-manager (name to enabled). Default: unset.
+   */
+  featureGates?: {
+    [k: string]: boolean;
+  };
 }
 /**
  * AWSLoadBalancerControllerConfig determines the AWS LB controller configuration.
@@ -3230,6 +3268,22 @@ export interface AWSLoadBalancerControllerConfig {
    * EnableShield specifies whether the controller can enable Shield Advanced. Default: false.
    */
   enableShield?: boolean;
+  /**
+   * CPURequest of the controller pods. Default: 50m.
+   */
+  cpuRequest?: string;
+  /**
+   * CPULimit of the controller pods. Default: unset.
+   */
+  cpuLimit?: string;
+  /**
+   * MemoryRequest of the controller pods. Default: 64Mi.
+   */
+  memoryRequest?: string;
+  /**
+   * MemoryLimit of the controller pods. Default: unset.
+   */
+  memoryLimit?: string;
 }
 /**
  * NetworkingSpec allows selection and configuration of a networking plugin.
@@ -3657,6 +3711,10 @@ export interface AmazonVPCNetworkingSpec {
    * Env is a list of environment variables to set in the container. Default: unset.
    */
   env?: EnvVar[];
+  /**
+   * NetworkPolicyAgentImage is the container image of the Amazon VPC CNI network policy agent. Default: the image that matches the VPC CNI version.
+   */
+  networkPolicyAgentImage?: string;
 }
 /**
  * CiliumNetworkingSpec declares that we want Cilium networking.
@@ -4033,6 +4091,55 @@ export interface CiliumNetworkingSpec {
    * CniBinPath is not implemented; setting this has no effect. Default: unset.
    */
   cniBinPath?: string;
+  /**
+   * AgentPodAnnotations are annotations added to the cilium agent pods. Default: unset.
+   */
+  agentPodAnnotations?: {
+    [k: string]: string;
+  };
+  /**
+   * OperatorPodAnnotations are annotations added to the cilium operator pods. Default: unset.
+   */
+  operatorPodAnnotations?: {
+    [k: string]: string;
+  };
+  /**
+   * ClusterID is the unique identifier of this cluster in a cilium cluster mesh (0-255). Default: unset (0).
+   */
+  clusterID?: number;
+  /**
+   * EnableHostFirewall enables cilium's host firewall, which applies network policies to the nodes themselves. Default: false.
+   */
+  enableHostFirewall?: boolean;
+  /**
+   * Ingress configures cilium's ingress controller. Default: unset (disabled).
+   */
+  ingress?: {
+    /**
+     * Enabled enables cilium's ingress controller. Default: false.
+     */
+    enabled?: boolean;
+    /**
+     * EnforceHttps redirects HTTP to HTTPS for ingresses with TLS. Default: true.
+     */
+    enforceHttps?: boolean;
+    /**
+     * EnableSecretsSync syncs TLS secrets of ingresses into cilium's namespace. Default: true.
+     */
+    enableSecretsSync?: boolean;
+    /**
+     * LoadBalancerAnnotationPrefixes are the service annotation prefixes copied to the ingress load balancer service. Default: unset.
+     */
+    loadBalancerAnnotationPrefixes?: string;
+    /**
+     * DefaultLoadBalancerMode is `dedicated` (a load balancer per ingress) or `shared`. Default: dedicated.
+     */
+    defaultLoadBalancerMode?: "dedicated" | "shared";
+    /**
+     * SharedLoadBalancerServiceName names the shared load balancer service. Default: cilium-ingress.
+     */
+    sharedLoadBalancerServiceName?: string;
+  };
 }
 /**
  * HubbleSpec configures the Hubble service on the Cilium agent.
@@ -4640,6 +4747,12 @@ export interface ClusterAutoscalerConfig {
   podAnnotations?: {
     [k: string]: string;
   };
+  /**
+   * CustomPriorityExpanderConfig is the priority expander's configuration: priority (as a string) to instance-group name patterns. Used when expander includes `priority`. Default: unset (kops derives priorities from the instance groups).
+   */
+  customPriorityExpanderConfig?: {
+    [k: string]: string[];
+  };
 }
 /**
  * WarmPoolSpec configures an ASG warm pool.
@@ -4732,6 +4845,12 @@ export interface KarpenterConfig {
    * CPURequest of the Karpenter container. Default: unset.
    */
   cpuRequest?: string | number;
+  /**
+   * FeatureGates of karpenter (name to enabled). Default: unset.
+   */
+  featureGates?: {
+    [k: string]: boolean;
+  };
 }
 /**
  * PodIdentityWebhookSpec configures an EKS Pod Identity Webhook.
@@ -4972,6 +5091,10 @@ export interface InstanceGroupSpec {
    * GCPProvisioningModel: Specifies the provisioning model of the GCP instance. Valid values: 'STANDARD': (default) standard provisioning with user controlled run time, no discounts 'SPOT': heavily discounted, no guaranteed run time. Default: STANDARD.
    */
   gcpProvisioningModel?: "STANDARD" | "SPOT";
+  /**
+   * AdditionalNetworkTags are extra GCE network tags on the group's instances. Default: unset.
+   */
+  additionalNetworkTags?: string[];
 }
 /**
  * VolumeSpec defined the spec for an additional volume attached to the instance group.

@@ -12,7 +12,6 @@ export function expandEtcd(spec: ClusterSpec, ctx: ExpandContext): void {
     etcd.backups.backupStore ??= `${spec.configBase}/backups/etcd/${etcd.name}`;
     etcd.manager ??= {};
     etcd.manager.backupRetentionDays ??= 90;
-    etcd.manager.env ??= [{ name: 'ETCD_MANAGER_DAILY_BACKUPS_RETENTION', value: `${etcd.manager.backupRetentionDays}d` }];
     etcd.cpuRequest ??= etcd.name === 'main' ? '200m' : '100m';
     etcd.memoryRequest ??= '100Mi';
   }

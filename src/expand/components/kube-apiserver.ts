@@ -2,18 +2,24 @@ import type { ClusterSpec } from '../../api/types';
 import type { ExpandContext } from '../expand-context';
 import { etcdClientUrl } from './etcd';
 import { componentImage } from './images';
+import { serviceAccountIssuer } from './service-account-issuer';
 
-/** Admission plugins kube-apiserver enables; kops's list, NodeRestriction included. */
+/**
+ * Admission plugins kube-apiserver enables: kops's list for the Kubernetes versions kforge supports, in
+ * kops's (sorted) order, as its completed specs at 1.34 and 1.35 show (test/fixtures/conformance).
+ */
 export const DEFAULT_ADMISSION_PLUGINS = [
-  'NamespaceLifecycle',
-  'LimitRanger',
-  'ServiceAccount',
   'DefaultStorageClass',
   'DefaultTolerationSeconds',
+  'LimitRanger',
   'MutatingAdmissionWebhook',
-  'ValidatingAdmissionWebhook',
+  'NamespaceLifecycle',
   'NodeRestriction',
   'ResourceQuota',
+  'RuntimeClass',
+  'ServiceAccount',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionWebhook',
 ];
 
 const PKI = '/srv/kubernetes/kube-apiserver';
@@ -41,8 +47,8 @@ export function expandKubeAPIServer(spec: ClusterSpec, ctx: ExpandContext): void
   c.serviceClusterIPRange ??= spec.serviceClusterIPRange;
   c.authorizationMode ??= spec.authorization?.alwaysAllow ? 'AlwaysAllow' : 'Node,RBAC';
   c.enableAdmissionPlugins ??= [...DEFAULT_ADMISSION_PLUGINS];
-  c.serviceAccountIssuer ??= `https://${spec.masterInternalName}`;
-  c.serviceAccountJWKSURI ??= `${c.serviceAccountIssuer}/openid/v1/jwks`;
+  c.serviceAccountIssuer ??= serviceAccountIssuer(spec, ctx);
+  if (c.serviceAccountIssuer) c.serviceAccountJWKSURI ??= `${c.serviceAccountIssuer}/openid/v1/jwks`;
   c.apiAudiences ??= ['kubernetes.svc.default'];
   c.serviceAccountKeyFile ??= [`${PKI}/service-account.pub`];
   c.serviceAccountSigningKeyFile ??= `${PKI}/service-account.key`;
@@ -59,5 +65,4 @@ export function expandKubeAPIServer(spec: ClusterSpec, ctx: ExpandContext): void
   c.requestheaderExtraHeaderPrefixes ??= ['X-Remote-Extra-'];
   c.proxyClientCertFile ??= `${PKI}/apiserver-aggregator.crt`;
   c.proxyClientKeyFile ??= `${PKI}/apiserver-aggregator.key`;
-  c.cpuRequest ??= '150m';
 }

@@ -18,5 +18,4 @@ export function expandKubeControllerManager(spec: ClusterSpec, ctx: ExpandContex
   c.useServiceAccountCredentials ??= true;
   c.rootCAFile ??= '/srv/kubernetes/ca.crt';
   c.serviceAccountPrivateKeyFile ??= '/srv/kubernetes/kube-controller-manager/service-account.key';
-  c.cpuRequest ??= '100m';
 }

@@ -8,5 +8,4 @@ export function expandKubeScheduler(spec: ClusterSpec, ctx: ExpandContext): void
   c.image ??= componentImage('kube-scheduler', ctx.kubernetesVersion);
   c.logLevel ??= 2;
   c.leaderElection ??= { leaderElect: true };
-  c.cpuRequest ??= '100m';
 }

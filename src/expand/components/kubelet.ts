@@ -22,6 +22,8 @@ export function expandKubelet(spec: ClusterSpec, ctx: ExpandContext): void {
   k.evictionHard ??= 'memory.available<100Mi,nodefs.available<10%,nodefs.inodesFree<5%,imagefs.available<10%,imagefs.inodesFree<5%';
   k.kubeconfigPath ??= '/var/lib/kubelet/kubeconfig';
   k.logLevel ??= 2;
+  // kops's kubelet builder: GCE nodes hairpin through the bridge in promiscuous mode.
+  if (spec.cloudProvider === 'gce') k.hairpinMode ??= 'promiscuous-bridge';
   k.podInfraContainerImage ??= `registry.k8s.io/pause:${ctx.versions.pause}`;
   k.podManifestPath ??= '/etc/kubernetes/manifests';
   k.protectKernelDefaults ??= true;

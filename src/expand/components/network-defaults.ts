@@ -4,6 +4,10 @@ import type { ExpandContext } from '../expand-context';
 
 /** kops's default VPC range. */
 export const DEFAULT_NETWORK_CIDR = '172.20.0.0/16';
+/** Where kops carves GCE subnet ranges from when the network has none. */
+export const GCE_SUBNET_POOL = '10.0.0.0/16';
+/** kops's service range when pods take VPC addresses (amazonvpc): the default one, outside the VPC. */
+export const AMAZON_VPC_SERVICE_RANGE = '100.64.0.0/13';
 /** kops's default range for pods and services, outside the VPC. */
 export const DEFAULT_NON_MASQUERADE_CIDR = '100.64.0.0/10';
 
@@ -13,7 +17,16 @@ export const DEFAULT_NON_MASQUERADE_CIDR = '100.64.0.0/10';
  * services take the first eighth of nonMasqueradeCIDR and pods its upper half.
  */
 export function expandNetwork(spec: ClusterSpec, _ctx: ExpandContext): void {
-  spec.networkCIDR ??= DEFAULT_NETWORK_CIDR;
+  // GCE networks have no range of their own: each regional subnet has one (kops leaves networkCIDR unset).
+  if (spec.cloudProvider !== 'gce') spec.networkCIDR ??= DEFAULT_NETWORK_CIDR;
+  if (spec.networking?.amazonvpc) {
+    // kops: pods take VPC addresses, so nothing is masqueraded inside the VPC, there is no pod range to
+    // carve, and services keep kops's default range outside the VPC.
+    spec.nonMasqueradeCIDR ??= spec.networkCIDR;
+    assignSubnetCidrs(spec);
+    spec.serviceClusterIPRange ??= AMAZON_VPC_SERVICE_RANGE;
+    return;
+  }
   spec.nonMasqueradeCIDR ??= DEFAULT_NON_MASQUERADE_CIDR;
   assignSubnetCidrs(spec);
   const nonMasq = Cidr.parse(spec.nonMasqueradeCIDR);
@@ -35,6 +48,7 @@ export function apiServiceIp(spec: ClusterSpec): string {
 export function assignSubnetCidrs(spec: ClusterSpec): void {
   const subnets = spec.subnets ?? [];
   if (subnets.every((s) => s.cidr)) return;
+  if (spec.cloudProvider === 'gce' && !spec.networkCIDR) return assignGceSubnetCidrs(subnets);
   const network = Cidr.tryParse(spec.networkCIDR as string);
   // An invalid range is reported by validation; there is nothing to carve here.
   if (!network) return;
@@ -48,6 +62,22 @@ export function assignSubnetCidrs(spec: ClusterSpec): void {
     const pool = subnet.type === 'Utility' ? little : big;
     const free = pool.find((c) => !taken.some((t) => t.overlaps(c)));
     // No room left: leave it empty; validation then names the subnet.
+    if (!free) continue;
+    subnet.cidr = free.toString();
+    taken.push(free);
+  }
+}
+
+/**
+ * GCE regional subnets without a network range: /20s of 10.0.0.0/16 after the first, as kops gives them
+ * (its minimal_gce case: the first subnet is 10.0.16.0/20).
+ */
+function assignGceSubnetCidrs(subnets: NonNullable<ClusterSpec['subnets']>): void {
+  const taken = subnets.filter((s) => s.cidr).map((s) => Cidr.tryParse(s.cidr as string)).filter((c): c is Cidr => !!c);
+  const pool = candidates(Cidr.parse(GCE_SUBNET_POOL), 20, 1);
+  for (const subnet of subnets) {
+    if (subnet.cidr) continue;
+    const free = pool.find((c) => !taken.some((t) => t.overlaps(c)));
     if (!free) continue;
     subnet.cidr = free.toString();
     taken.push(free);
