@@ -990,6 +990,10 @@ export interface ContainerdConfig {
       urlArm64?: string;
     };
   };
+  /**
+   * SandboxImage is the image of the pod sandbox (pause) container, written to containerd's CRI config (`sandbox_image`). It replaces the kubelet flag `--pod-infra-container-image`, which Kubernetes 1.35 removed. Default: `registry.k8s.io/pause:<pause version for the Kubernetes minor>`, from `assets.containerRegistry` when that is set.
+   */
+  sandboxImage?: string;
 }
 /**
  * PackagesConfig overrides the URL and hash of a package.
