@@ -991,7 +991,7 @@ export interface ContainerdConfig {
     };
   };
   /**
-   * SandboxImage is the image of the pod sandbox (pause) container, written to containerd's CRI config (`sandbox_image`). It replaces the kubelet flag `--pod-infra-container-image`, which Kubernetes 1.35 removed. Default: `registry.k8s.io/pause:<pause version for the Kubernetes minor>`, from `assets.containerRegistry` when that is set.
+   * SandboxImage is the image used to scope pod shared resources used by the pod's containers (the pause image; containerd's CRI `sandbox_image`, kops v1alpha2 `containerd.sandboxImage`). It replaces the kubelet flag `--pod-infra-container-image`, which Kubernetes 1.35 removed. Default: `registry.k8s.io/pause:<pause version for the Kubernetes minor>`, from `assets.containerRegistry` when that is set.
    */
   sandboxImage?: string;
 }
