@@ -38,6 +38,8 @@ export function etcdCommand(spec: ClusterSpec, clusterName: string, etcdName: st
     `--peer-key-file=${pki}/peer.key`,
     `--peer-trusted-ca-file=${pki}/etcd-peers-ca-${etcdName}.crt`,
     '--peer-client-cert-auth=true',
-  ].sort();
+  ];
+  // Sorted by flag name, like componentCommand.
+  flags.sort((a, b) => a.slice(0, a.indexOf('=')).localeCompare(b.slice(0, b.indexOf('='))));
   return { component: 'etcd', argv: ['/usr/local/bin/etcd', ...flags] };
 }
