@@ -59,5 +59,6 @@ function remapImages(spec: ClusterSpec): void {
   for (const k of [spec.kubelet, spec.masterKubelet]) {
     if (k?.podInfraContainerImage) k.podInfraContainerImage = remapImage(k.podInfraContainerImage, registry);
   }
+  if (spec.containerd?.sandboxImage) spec.containerd.sandboxImage = remapImage(spec.containerd.sandboxImage, registry);
   if (spec.kubeDNS?.coreDNSImage) spec.kubeDNS.coreDNSImage = remapImage(spec.kubeDNS.coreDNSImage, registry);
 }

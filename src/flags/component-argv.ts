@@ -9,8 +9,8 @@ export interface ComponentCommand {
   argv: string[];
 }
 
-// Flags nodeup adds itself because they name files it writes, not spec settings (as kops's nodeup does).
-const FIXED_FLAGS: Record<string, string[]> = {
+/** Flags nodeup adds itself because they name files it writes, not spec settings (as kops's nodeup does). */
+export const FIXED_FLAGS: Record<string, string[]> = {
   'kube-controller-manager': [
     '--cluster-signing-cert-file=/srv/kubernetes/kube-controller-manager/ca.crt',
     '--cluster-signing-key-file=/srv/kubernetes/kube-controller-manager/ca.key',
@@ -27,17 +27,21 @@ const FIXED_FLAGS: Record<string, string[]> = {
   kubelet: ['--container-runtime-endpoint=unix:///run/containerd/containerd.sock'],
 };
 
-const DEFINITIONS: Record<string, string> = {
+/** The schema definition holding each component's settings (and their `x-kforge-flag` annotations). */
+export const COMPONENT_DEFINITIONS = {
   'kube-apiserver': 'KubeAPIServerConfig',
   'kube-controller-manager': 'KubeControllerManagerConfig',
   'kube-scheduler': 'KubeSchedulerConfig',
   'kube-proxy': 'KubeProxyConfig',
   kubelet: 'KubeletConfigSpec',
-};
+} as const;
+
+/** A component componentCommand renders. */
+export type ArgvComponent = keyof typeof COMPONENT_DEFINITIONS;
 
 /** Builds one component's argv from its settings; flags the spec also sets replace fixed ones. */
-export function componentCommand(component: keyof typeof DEFINITIONS, config: object | undefined): ComponentCommand {
-  const fromSpec = renderFlags(config, DEFINITIONS[component]);
+export function componentCommand(component: ArgvComponent, config: object | undefined): ComponentCommand {
+  const fromSpec = renderFlags(config, COMPONENT_DEFINITIONS[component]);
   const specNames = new Set(fromSpec.map(flagName));
   const fixed = (FIXED_FLAGS[component] ?? []).filter((f) => !specNames.has(flagName(f)));
   const flags = [...fromSpec, ...fixed].sort((a, b) => flagName(a).localeCompare(flagName(b)) || a.localeCompare(b));

@@ -7,22 +7,38 @@ import { componentDefinition, deref, SchemaNode } from '../api/schema-registry';
  * lists comma-joined (or repeated where annotated), maps as sorted `k=v` pairs, empty values omitted.
  */
 export function renderFlags(config: object | undefined, definition: string): string[] {
-  if (!config) return [];
-  const { node, base } = componentDefinition(definition);
-  const flags: Array<[string, string]> = [];
-  collect(config as Record<string, unknown>, node, base, flags);
-  return flags.sort(([a, va], [b, vb]) => (a === b ? va.localeCompare(vb) : a.localeCompare(b))).map(([, arg]) => arg);
+  return renderFlagFields(config, definition).map((f) => f.arg);
 }
 
-function collect(value: Record<string, unknown>, schema: SchemaNode, base: SchemaNode, out: Array<[string, string]>): void {
+/** One rendered argument and the settings field it came from. */
+export interface RenderedFlag {
+  /** Flag name without dashes, e.g. `pod-infra-container-image`. */
+  flag: string;
+  /** The argument, e.g. `--pod-infra-container-image=registry.k8s.io/pause:3.10.1`. */
+  arg: string;
+  /** Field path inside the settings object, e.g. `podInfraContainerImage` or `leaderElection.leaderElect`. */
+  path: string;
+}
+
+/** renderFlags with the field path of each argument, so validation can name the field a user set. */
+export function renderFlagFields(config: object | undefined, definition: string): RenderedFlag[] {
+  if (!config) return [];
+  const { node, base } = componentDefinition(definition);
+  const flags: RenderedFlag[] = [];
+  collect(config as Record<string, unknown>, node, base, '', flags);
+  return flags.sort((x, y) => (x.flag === y.flag ? x.arg.localeCompare(y.arg) : x.flag.localeCompare(y.flag)));
+}
+
+function collect(value: Record<string, unknown>, schema: SchemaNode, base: SchemaNode, prefix: string, out: RenderedFlag[]): void {
   for (const [field, v] of Object.entries(value)) {
     const raw = schema.properties?.[field];
     if (!raw || v === undefined || v === null) continue;
     const { node, base: b } = deref(raw, base);
     const flag = raw['x-kforge-flag'] ?? node['x-kforge-flag'];
+    const path = `${prefix}${field}`;
     if (!flag) {
       // Nested settings blocks (e.g. leaderElection) carry their own flags.
-      if (typeof v === 'object' && !Array.isArray(v) && node.properties) collect(v as Record<string, unknown>, node, b, out);
+      if (typeof v === 'object' && !Array.isArray(v) && node.properties) collect(v as Record<string, unknown>, node, b, `${path}.`, out);
       continue;
     }
     const includeEmpty = raw['x-kforge-flag-include-empty'] ?? node['x-kforge-flag-include-empty'] ?? false;
@@ -30,7 +46,7 @@ function collect(value: Record<string, unknown>, schema: SchemaNode, base: Schem
     // kops's `flag-empty`: this value means "unset", so the flag is left out (e.g. --v=0).
     const emptyValue = raw['x-kforge-flag-empty'] ?? node['x-kforge-flag-empty'];
     if (emptyValue !== undefined && scalar(v) === String(emptyValue)) continue;
-    for (const rendered of renderValue(v, repeat, includeEmpty)) out.push([flag, `--${flag}=${rendered}`]);
+    for (const rendered of renderValue(v, repeat, includeEmpty)) out.push({ flag, arg: `--${flag}=${rendered}`, path });
   }
 }
 

@@ -55,7 +55,8 @@ export function buildNodeupConfig(completed: Cluster, ig: InstanceGroup, certifi
     assets[arch] = files.map((f) => `${f.sha256}@${remapFileUrl(f.url, spec.assets?.fileRepository)}`);
   }
   const commands = cp ? [...controlPlaneCommands(spec), ...nodeCommands(spec, kubelet)] : nodeCommands(spec, kubelet);
-  const images: Record<string, string> = { pause: kubelet.podInfraContainerImage as string };
+  // containerd runs the sandbox image (kubelet's --pod-infra-container-image is gone in 1.35).
+  const images: Record<string, string> = { pause: spec.containerd?.sandboxImage as string };
   if (spec.kubeProxy?.enabled !== false) images['kube-proxy'] = spec.kubeProxy?.image as string;
   const config: NodeupConfig = {
     Assets: assets,

@@ -5,6 +5,7 @@ import { kubernetesVersionProblem } from '../expand/kubernetes-version';
 import { Cidr } from '../net/cidr';
 import { checkIssuerDiscovery } from './check-issuer-discovery';
 import { isControlPlane } from '../expand/expand-context';
+import { validateFlagSupport } from './validate-flags';
 
 /** kops's networking options; exactly one may be set. */
 export const NETWORKING_OPTIONS = ['kubenet', 'external', 'cni', 'kopeio', 'flannel', 'calico', 'canal', 'kuberouter', 'amazonvpc', 'cilium', 'gcp', 'kindnet', 'classic', 'gce', 'weave', 'romana', 'lyftvpc'];
@@ -38,6 +39,7 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
   const igByName = new Map(igs.map((ig) => [ig.metadata.name, ig]));
   for (const ig of igs) checkInstanceGroup(ig, subnetNames, cluster.metadata.name, errors);
   checkEtcd(cluster, igByName, err);
+  errors.push(...validateFlagSupport(cluster, igs));
   return errors;
 }
 

@@ -130,6 +130,25 @@ const cases: BadInput[] = [
   { name: 'Kubernetes version too new', args: ['create'], file: 'k8s-too-new.yaml', expect: ['k8s-too-new.yaml:20: ', 'spec.kubernetesVersion: Kubernetes 1.99.0 is not supported (newer than'] },
   { name: 'Kubernetes version with an unknown patch release', args: ['create'], file: 'k8s-unknown-patch.yaml', expect: ['k8s-unknown-patch.yaml:20: ', 'spec.kubernetesVersion: ', '1.34.999'] },
   { name: 'Kubernetes version that is not a version', args: ['create'], file: 'k8s-garbage.yaml', expect: ['k8s-garbage.yaml:20: ', 'spec.kubernetesVersion: "latest-and-greatest" is not a Kubernetes version'] },
+  // ---- settings that map to flags the Kubernetes version removed ------------------------------------
+  {
+    name: 'kubelet setting whose flag Kubernetes 1.35 removed',
+    args: ['create'],
+    file: 'kubelet-removed-flag.yaml',
+    expect: ['kubelet-removed-flag.yaml:21: ', 'spec.kubelet.podInfraContainerImage: --pod-infra-container-image was removed from kubelet in Kubernetes 1.35', '1.35.7', 'set spec.containerd.sandboxImage instead'],
+  },
+  {
+    name: 'InstanceGroup kubelet setting whose flag the version does not accept',
+    args: ['create'],
+    file: 'ig-kubelet-removed-flag.yaml',
+    expect: ['ig-kubelet-removed-flag.yaml:58: InstanceGroup/nodes: spec.kubelet.podInfraContainerImage: ', 'removed from kubelet in Kubernetes 1.35', '1.36.4'],
+  },
+  {
+    name: 'kube-apiserver cloudProvider on Kubernetes 1.33+',
+    args: ['create'],
+    file: 'apiserver-cloud-provider.yaml',
+    expect: ['apiserver-cloud-provider.yaml:21: ', 'spec.kubeAPIServer.cloudProvider: --cloud-provider was removed from kube-apiserver in Kubernetes 1.33', '1.34.10'],
+  },
   {
     name: 'several whole-cluster errors, all reported',
     args: ['create'],

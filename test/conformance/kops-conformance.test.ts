@@ -69,6 +69,13 @@ const CURRENT: Array<string | [string, Projection]> = [
 const DIFFERENCES: Array<[string, string, unknown, unknown, string]> = [
   ['*', 'kubeAPIServer.authorizationMode', 'AlwaysAllow', 'Node,RBAC', 'a manifest without spec.authorization gets RBAC, never AlwaysAllow (docs/differences-from-kops.md)'],
   [
+    'minimal-1.34',
+    'containerd.sandboxImage',
+    null,
+    'registry.k8s.io/pause',
+    "kforge sets containerd's sandbox image at every version (it is the image containerd runs; before 1.35 kubelet's flag only pinned it against GC); kops sets it from 1.35",
+  ],
+  [
     'minimal-1.35',
     'masterKubelet.featureGates',
     { ImageVolume: 'true' },

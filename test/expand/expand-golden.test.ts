@@ -1,7 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
-import { loadManifests } from '../../src/api/load-manifests';
 import type { Cluster, InstanceGroup } from '../../src/api/types';
 import { newCluster } from '../../src/create/new-cluster';
 import { instanceGroupKubelet } from '../../src/expand/components/kubelet';
@@ -11,8 +10,8 @@ import { expandCluster } from '../../src/ops/expand-cluster';
 import { clusterCertificates } from '../../src/pki/cluster-certificates';
 import { KeysetYaml } from '../../src/pki/keyset-yaml';
 import { expectGolden } from '../helpers/golden';
+import { FIXTURES, GOLDEN_CASES } from '../helpers/golden-cases';
 
-const FIXTURES = path.join(__dirname, '..', 'fixtures');
 const STORE = 'memfs://golden';
 /** Fixed certificates, so that the CA bundles in nodeup configs are part of the goldens (kops does the same). */
 const CERTS = clusterCertificates(
@@ -21,33 +20,6 @@ const CERTS = clusterCertificates(
     .split(/^---$/m)
     .map((doc, i) => KeysetYaml.parse(doc, `keysets.yaml document ${i}`)),
 );
-
-interface Case {
-  name: string;
-  load: () => { cluster: Cluster; instanceGroups: InstanceGroup[] };
-}
-
-function fromFile(rel: string): Case['load'] {
-  return () => {
-    const set = loadManifests(fs.readFileSync(path.join(FIXTURES, rel), 'utf8'), rel);
-    return { cluster: set.clusters[0], instanceGroups: set.instanceGroups };
-  };
-}
-
-const cases: Case[] = [
-  { name: 'kops-minimal', load: fromFile('kops/minimal.yaml') },
-  { name: 'kops-ha', load: fromFile('kops/ha.yaml') },
-  { name: 'kops-private-bastion', load: fromFile('kops/private-bastion.yaml') },
-  { name: 'mirrors-kubenet', load: fromFile('expand/mirrors-kubenet.yaml') },
-  {
-    name: 'create-three-zones',
-    load: () => newCluster({ name: 'x.example.com', zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'], controlPlaneZones: ['us-east-1a', 'us-east-1b', 'us-east-1c'], kubernetesVersion: '1.36.4' }),
-  },
-  {
-    name: 'create-private-bastion',
-    load: () => newCluster({ name: 'p.example.com', zones: ['us-east-1a', 'us-east-1b'], topology: 'private', bastion: true, networking: 'calico', nodeCount: 3, dnsZone: 'example.com', kubernetesVersion: '1.34.10' }),
-  },
-];
 
 /** Every component's argv for every instance group, one flag per line, for reviewable diffs. */
 function renderAllFlags(completed: Cluster, igs: InstanceGroup[]): string {
@@ -62,7 +34,7 @@ function renderAllFlags(completed: Cluster, igs: InstanceGroup[]): string {
   return out.join('\n');
 }
 
-describe.each(cases)('expansion of $name', ({ name, load }) => {
+describe.each(GOLDEN_CASES)('expansion of $name', ({ name, load }) => {
   const { cluster, instanceGroups } = load();
   const before = JSON.stringify({ cluster, instanceGroups });
   const expanded = expandCluster(cluster, instanceGroups, STORE, undefined, CERTS);

@@ -998,6 +998,10 @@ export interface ContainerdConfig {
    * UseECRCredentialsForMirrors lets containerd authenticate to ECR registry mirrors with the node's instance credentials. Default: false.
    */
   useECRCredentialsForMirrors?: boolean;
+  /**
+   * SandboxImage is the image used to scope pod shared resources used by the pod's containers (the pause image; containerd's CRI `sandbox_image`, kops v1alpha2 `containerd.sandboxImage`). It replaces the kubelet flag `--pod-infra-container-image`, which Kubernetes 1.35 removed. Default: `registry.k8s.io/pause:<pause version for the Kubernetes minor>`, from `assets.containerRegistry` when that is set.
+   */
+  sandboxImage?: string;
 }
 /**
  * PackagesConfig overrides the URL and hash of a package.

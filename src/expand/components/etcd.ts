@@ -3,6 +3,8 @@ import type { ExpandContext } from '../expand-context';
 
 /** Client port of each well-known etcd cluster on the control-plane host; kops's numbering. */
 export const ETCD_CLIENT_PORTS: Record<string, number> = { main: 4001, events: 4002, cilium: 4003 };
+/** Peer port of each well-known etcd cluster; kops's etcd-manager numbering (2380 is etcd's own default). */
+export const ETCD_PEER_PORTS: Record<string, number> = { main: 2380, events: 2381, cilium: 2382 };
 
 /** etcd clusters: version, backups under the config base, etcd-manager retention, resource requests. */
 export function expandEtcd(spec: ClusterSpec, ctx: ExpandContext): void {

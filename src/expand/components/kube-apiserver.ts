@@ -3,6 +3,7 @@ import type { ExpandContext } from '../expand-context';
 import { etcdClientUrl } from './etcd';
 import { componentImage } from './images';
 import { serviceAccountIssuer } from './service-account-issuer';
+import { isKubernetesGTE } from '../version-gate';
 
 /**
  * Admission plugins kube-apiserver enables: kops's list for the Kubernetes versions kforge supports, in
@@ -31,7 +32,8 @@ export function expandKubeAPIServer(spec: ClusterSpec, ctx: ExpandContext): void
   const main = etcd.find((e) => e.name === 'main');
   c.image ??= componentImage('kube-apiserver', ctx.kubernetesVersion);
   c.logLevel ??= 2;
-  c.cloudProvider ??= 'external';
+  // kube-apiserver lost --cloud-provider in 1.33 (kubernetes/kubernetes#130162); kops stops setting it there (kops#17270).
+  if (!isKubernetesGTE(ctx.kubernetesVersion, '1.33')) c.cloudProvider ??= 'external';
   c.securePort ??= 443;
   c.bindAddress ??= '0.0.0.0';
   c.allowPrivileged ??= true;

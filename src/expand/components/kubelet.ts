@@ -2,6 +2,7 @@ import type { ClusterSpec, InstanceGroup, KubeletConfigSpec } from '../../api/ty
 import type { ExpandContext } from '../expand-context';
 import { isControlPlane } from '../expand-context';
 import { clusterDnsIp } from './network-defaults';
+import { isKubernetesGTE } from '../version-gate';
 
 /** Taint that keeps ordinary workloads off control-plane nodes. */
 export const CONTROL_PLANE_TAINT = 'node-role.kubernetes.io/control-plane=:NoSchedule';
@@ -24,7 +25,10 @@ export function expandKubelet(spec: ClusterSpec, ctx: ExpandContext): void {
   k.logLevel ??= 2;
   // kops's kubelet builder: GCE nodes hairpin through the bridge in promiscuous mode.
   if (spec.cloudProvider === 'gce') k.hairpinMode ??= 'promiscuous-bridge';
-  k.podInfraContainerImage ??= `registry.k8s.io/pause:${ctx.versions.pause}`;
+  // kubelet lost --pod-infra-container-image in 1.35 (kubernetes/kubernetes#133779); the sandbox image is
+  // containerd's (spec.containerd.sandboxImage). Before 1.35 the flag only keeps image GC off the pause
+  // image, so below 1.35 kforge sets it to the image containerd runs; kops#17657 stops setting it from 1.35.
+  if (!isKubernetesGTE(ctx.kubernetesVersion, '1.35')) k.podInfraContainerImage ??= spec.containerd?.sandboxImage;
   k.podManifestPath ??= '/etc/kubernetes/manifests';
   k.protectKernelDefaults ??= true;
   k.shutdownGracePeriod ??= '30s';
