@@ -3,6 +3,7 @@ import type { Cluster, InstanceGroup } from '../api/types';
 import type { FieldError } from '../errors/field-error';
 import { kubernetesVersionProblem } from '../expand/kubernetes-version';
 import { Cidr } from '../net/cidr';
+import { checkIpv6 } from './check-ipv6';
 import { checkIssuerDiscovery } from './check-issuer-discovery';
 import { isControlPlane } from '../expand/expand-context';
 import { validateFlagSupport } from './validate-flags';
@@ -28,7 +29,10 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
     err('spec.kubernetesVersion', 'is required');
   }
   checkNetworking(spec.networking as Record<string, unknown> | undefined, err);
-  checkCidrs(cluster, err);
+  // IPv6 ranges get one clear error each, not a cascade of IPv4 containment errors.
+  const ipv6 = checkIpv6(cluster);
+  errors.push(...ipv6);
+  if (ipv6.length === 0) checkCidrs(cluster, err);
   checkZones(cluster, err);
   checkAdditionalSans(cluster, err);
   errors.push(...checkIssuerDiscovery(cluster));
