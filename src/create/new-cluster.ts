@@ -2,7 +2,7 @@ import { CLUSTER_LABEL, DEFAULT_API_VERSION } from '../api/api-versions';
 import type { Cluster, ClusterSpec, ClusterSubnetSpec, EtcdClusterSpec, InstanceGroup } from '../api/types';
 import type { FieldError } from '../errors/field-error';
 import { ValidationError } from '../errors/validation-error';
-import { defaultKubernetesVersion } from '../expand/assets/asset-catalog';
+import { channelKubernetesVersion, defaultKubernetesVersion, knownChannels } from '../expand/assets/asset-catalog';
 import { assignSubnetCidrs, DEFAULT_NETWORK_CIDR, DEFAULT_NON_MASQUERADE_CIDR } from '../expand/components/network-defaults';
 import { kubernetesVersionProblem } from '../expand/kubernetes-version';
 import { Cidr } from '../net/cidr';
@@ -26,6 +26,8 @@ export interface NewClusterOptions {
   dns?: 'public' | 'private' | 'none';
   dnsZone?: string;
   kubernetesVersion?: string;
+  /** Channel whose recommendation is used when kubernetesVersion is not given. Default: stable. */
+  channel?: string;
   networkCidr?: string;
   /** Default: aws, or inferred from the zone names. */
   cloud?: 'aws' | 'gce';
@@ -66,6 +68,8 @@ export function newCluster(o: NewClusterOptions): NewCluster {
   const nodeCount = o.nodeCount ?? zones.length;
   if (!Number.isInteger(nodeCount) || nodeCount < 0) flagErr('--node-count', `must be 0 or more, got ${nodeCount}`);
   if (o.networkCidr !== undefined && !Cidr.tryParse(o.networkCidr)) flagErr('--network-cidr', `"${o.networkCidr}" is not a valid CIDR (e.g. 172.20.0.0/16)`);
+  const channel = o.channel ?? 'stable';
+  if (!channelKubernetesVersion(channel)) flagErr('--channel', `"${channel}" is not a channel kforge knows (${knownChannels().join(', ')})`);
   if (o.kubernetesVersion !== undefined) {
     const problem = kubernetesVersionProblem(o.kubernetesVersion);
     if (problem) flagErr('--kubernetes-version', problem);
@@ -84,14 +88,14 @@ export function newCluster(o: NewClusterOptions): NewCluster {
   const spec: ClusterSpec = {
     api: dns === 'public' && topology === 'public' ? { dns: {} } : { loadBalancer: { type: 'Public', class: 'Network' } },
     authorization: { rbac: {} },
-    channel: 'stable',
+    channel,
     cloudProvider: cloud,
     ...(o.cloudLabels && Object.keys(o.cloudLabels).length > 0 ? { cloudLabels: o.cloudLabels } : {}),
     ...(o.dnsZone ? { dnsZone: o.dnsZone } : {}),
     etcdClusters: [],
     iam: { allowContainerRegistry: true, legacy: false },
     kubernetesApiAccess: ['0.0.0.0/0', '::/0'],
-    kubernetesVersion: o.kubernetesVersion ?? defaultKubernetesVersion(),
+    kubernetesVersion: o.kubernetesVersion ?? channelKubernetesVersion(channel) ?? defaultKubernetesVersion(),
     ...(cloud === 'gce' && !o.networkCidr ? {} : { networkCIDR: o.networkCidr ?? DEFAULT_NETWORK_CIDR }),
     networking: { [networking]: {} },
     nonMasqueradeCIDR: DEFAULT_NON_MASQUERADE_CIDR,

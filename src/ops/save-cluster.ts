@@ -8,6 +8,7 @@ import { StatePaths } from '../state/state-paths';
 import { StoreTransaction } from '../state/store-transaction';
 import type { Vfs } from '../state/vfs/vfs';
 import { Keystore } from '../state/keystore';
+import { performAssignments } from '../expand/perform-assignments';
 import { completeCluster, derivedFiles, ExpandedCluster } from './expand-cluster';
 import { etcdClusterNames, PkiPlan, planExistingClusterPki, planNewClusterPki } from './plan-cluster-pki';
 
@@ -38,7 +39,9 @@ export interface ClusterChange {
  * `previous`, every object is compare-and-swapped against the version read.
  */
 export async function stageClusterSave(vfs: Vfs, tx: StoreTransaction, change: ClusterChange): Promise<SaveResult> {
-  const { cluster, instanceGroups, previous } = change;
+  const { instanceGroups, previous } = change;
+  // Assigned values (the channel's Kubernetes version) are stored in `config`, explicit from then on.
+  const cluster = performAssignments(change.cluster);
   const name = cluster.metadata.name;
   const keystore = new Keystore(vfs, name);
   // Keys are generated on the thread pool while the main thread validates and expands the spec.

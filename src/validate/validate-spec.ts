@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import type { Cluster, InstanceGroup } from '../api/types';
 import type { FieldError } from '../errors/field-error';
 import { kubernetesVersionProblem } from '../expand/kubernetes-version';
+import { channelKubernetesVersion, knownChannels } from '../expand/assets/asset-catalog';
 import { Cidr } from '../net/cidr';
 import { checkIpv6 } from './check-ipv6';
 import { checkIssuerDiscovery } from './check-issuer-discovery';
@@ -25,8 +26,12 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
   if (spec.kubernetesVersion !== undefined) {
     const problem = kubernetesVersionProblem(String(spec.kubernetesVersion));
     if (problem) err('spec.kubernetesVersion', problem);
-  } else {
-    err('spec.kubernetesVersion', 'is required');
+  } else if (channelKubernetesVersion(spec.channel ?? 'stable')) {
+    // Unreachable through the commands (they assign the channel's version first); kept for direct callers.
+    err('spec.kubernetesVersion', `is required (the ${spec.channel ?? 'stable'} channel recommends ${channelKubernetesVersion(spec.channel ?? 'stable')})`);
+  }
+  if (spec.channel !== undefined && !channelKubernetesVersion(spec.channel)) {
+    err('spec.channel', `"${spec.channel}" is not a channel kforge knows (${knownChannels().join(', ')}); channels are built in because kforge works offline, so a channel URL is not supported`);
   }
   checkNetworking(spec.networking as Record<string, unknown> | undefined, err);
   // IPv6 ranges get one clear error each, not a cascade of IPv4 containment errors.

@@ -14,6 +14,7 @@ interface AssetData {
   cni: Record<string, HashPair>;
   urls: Record<'kubelet' | 'kubectl' | 'containerd' | 'runc' | 'cni', string>;
   defaults: Record<string, ComponentVersions>;
+  channels: Record<string, string>;
 }
 
 /** Versions of the node software kforge pairs with one Kubernetes minor (kops's choices). */
@@ -46,9 +47,19 @@ export function supportedMinors(): string[] {
   return [...new Set(knownKubernetesVersions().map((v) => v.split('.').slice(0, 2).join('.')))];
 }
 
-/** The Kubernetes version `create cluster` uses when none is given: the newest with known hashes. */
+/** Channels kforge knows (kops's `stable` and `alpha`), sorted. */
+export function knownChannels(): string[] {
+  return Object.keys(table.channels).filter((k) => k !== 'comment').sort();
+}
+
+/** The Kubernetes version `channel` recommends for a spec that names none; undefined for an unknown channel. */
+export function channelKubernetesVersion(channel: string): string | undefined {
+  return knownChannels().includes(channel) ? table.channels[channel] : undefined;
+}
+
+/** The Kubernetes version `create cluster` uses when none is given: the `stable` channel's. */
 export function defaultKubernetesVersion(): string {
-  return knownKubernetesVersions()[0];
+  return channelKubernetesVersion('stable') as string;
 }
 
 /** Versions of containerd, runc, CNI plugins, etcd, pause and CoreDNS for a Kubernetes minor. */
