@@ -9,8 +9,8 @@ const MINIMAL = fs.readFileSync(path.join(ROOT, 'test/fixtures/kops/minimal.yaml
 
 function withoutVersion(channel?: string): string {
   const file = path.join(tempDir(), 'cluster.yaml');
-  let text = MINIMAL.replace(/^  kubernetesVersion: .*\n/m, '');
-  if (channel) text = text.replace(/^  channel: .*\n/m, '').replace(/^spec:\n/m, `spec:\n  channel: ${channel}\n`);
+  let text = MINIMAL.replace(/^ {2}kubernetesVersion: .*\n/m, '');
+  if (channel) text = text.replace(/^ {2}channel: .*\n/m, '').replace(/^spec:\n/m, `spec:\n  channel: ${channel}\n`);
   fs.writeFileSync(file, text);
   return file;
 }
