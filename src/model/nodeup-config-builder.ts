@@ -50,7 +50,7 @@ export function buildNodeupConfig(completed: Cluster, ig: InstanceGroup, certifi
   const cp = isControlPlane(ig);
   const assets: Record<string, string[]> = {};
   for (const arch of ARCHITECTURES) {
-    const files = nodeFileAssets(version, arch, spec.containerd?.version as string, spec.containerd?.runc?.version as string, componentVersions(version).cni);
+    const files = nodeFileAssets(version, arch, spec.containerd?.version as string, spec.containerd?.runc?.version as string, componentVersions(version).cni, spec.assets?.releaseHashes);
     if (!files) throw new Error(`no verified hashes for the ${arch} node files of Kubernetes ${version}`);
     assets[arch] = files.map((f) => `${f.sha256}@${remapFileUrl(f.url, spec.assets?.fileRepository)}`);
   }

@@ -7,6 +7,10 @@ import type { StoredCluster } from '../state/cluster-repository';
 import { StatePaths } from '../state/state-paths';
 import { StoreTransaction } from '../state/store-transaction';
 import type { Vfs } from '../state/vfs/vfs';
+import * as yaml from 'js-yaml';
+import { isTableKubernetesVersion, ReleaseHashes } from '../expand/assets/asset-catalog';
+import { resolveReleaseHashes } from '../expand/assets/resolve-release-hashes';
+import { kubernetesVersionProblem, normalizeKubernetesVersion } from '../expand/kubernetes-version';
 import { Keystore } from '../state/keystore';
 import { performAssignments } from '../expand/perform-assignments';
 import { completeCluster, derivedFiles, ExpandedCluster } from './expand-cluster';
@@ -51,7 +55,10 @@ export async function stageClusterSave(vfs: Vfs, tx: StoreTransaction, change: C
       ? planExistingClusterPki(keystore, etcdClusterNames(cluster))
       : planNewClusterPki(etcdClusterNames(cluster));
   pkiPlan.catch(() => undefined);
-  const completed = completeCluster(cluster, instanceGroups, vfs.url, change.sources);
+  const releaseHashes = await releaseHashesFor(vfs, cluster, previous);
+  // The hashes go into the completed spec only: `config` stays the user's.
+  const forExpansion = releaseHashes ? { ...cluster, spec: { ...cluster.spec, assets: { ...cluster.spec.assets, releaseHashes } } } : cluster;
+  const completed = completeCluster(forExpansion, instanceGroups, vfs.url, change.sources);
   const pki = await pkiPlan;
   const expanded: ExpandedCluster = { completed, files: derivedFiles(completed, instanceGroups, pki.certificates) };
   const written: string[] = [];
@@ -84,6 +91,32 @@ export async function stageClusterSave(vfs: Vfs, tx: StoreTransaction, change: C
     }
   }
   return { expanded, written, deleted };
+}
+
+/**
+ * The kubelet/kubectl hashes of a Kubernetes version the built-in table lacks: those already recorded in
+ * the stored completed spec, else fetched from the release's .sha256 files. Undefined for table versions
+ * (and invalid ones, which validation reports).
+ */
+async function releaseHashesFor(vfs: Vfs, cluster: Cluster, previous: StoredCluster | undefined): Promise<ReleaseHashes | undefined> {
+  const raw = cluster.spec.kubernetesVersion;
+  if (raw === undefined || kubernetesVersionProblem(String(raw))) return undefined;
+  const version = normalizeKubernetesVersion(String(raw));
+  if (isTableKubernetesVersion(version)) return undefined;
+  const given = cluster.spec.assets?.releaseHashes;
+  if (given?.version === version && !given.unresolved) return given;
+  if (previous) {
+    const stored = await vfs.read(StatePaths.completedSpec(cluster.metadata.name)).catch(() => undefined);
+    const recorded = stored ? (yaml.load(stored.data.toString('utf8')) as Cluster | undefined)?.spec?.assets?.releaseHashes : undefined;
+    if (recorded?.version === version && !recorded.unresolved) return recorded;
+  }
+  const resolved = await resolveReleaseHashes(version, cluster.spec.assets?.fileRepository);
+  if (resolved.unresolved) {
+    process.stderr.write(
+      `Warning: could not fetch the kubelet and kubectl hashes of Kubernetes ${version} (not in kforge's table); they are recorded as unresolved and the next command that writes this cluster fetches them again. Nodes will not install unverified files.\n`,
+    );
+  }
+  return resolved;
 }
 
 /** Commits a transaction of cluster saves; a create that lost a race becomes "already exists". */

@@ -147,7 +147,6 @@ const cases: BadInput[] = [
     expect: ['bad-prefix-list.yaml:', 'spec.sshAccess[1]: "pl-xyz" is not a valid CIDR or AWS managed prefix list'],
   },
   { name: 'Kubernetes version too new', args: ['create'], file: 'k8s-too-new.yaml', expect: ['k8s-too-new.yaml:20: ', 'spec.kubernetesVersion: Kubernetes 1.99.0 is not supported (newer than'] },
-  { name: 'Kubernetes version with an unknown patch release', args: ['create'], file: 'k8s-unknown-patch.yaml', expect: ['k8s-unknown-patch.yaml:20: ', 'spec.kubernetesVersion: ', '1.34.999'] },
   { name: 'Kubernetes version that is not a version', args: ['create'], file: 'k8s-garbage.yaml', expect: ['k8s-garbage.yaml:20: ', 'spec.kubernetesVersion: "latest-and-greatest" is not a Kubernetes version'] },
   // ---- settings that map to flags the Kubernetes version removed ------------------------------------
   {

@@ -4569,6 +4569,45 @@ export interface Assets {
    * ContainerProxy is a url for a pull-through proxy of a docker registry. Default: unset.
    */
   containerProxy?: string;
+  /**
+   * ReleaseHashes (kforge) are the sha256 sums of kubelet and kubectl for a Kubernetes patch release that is not in kforge's built-in table: kforge fetches them from the `.sha256` files published next to each download (through fileRepository when set) the first time a command writes the cluster, and records them in the completed spec, where every later command reuses them. `unresolved: true` means they could not be fetched yet (offline); the nodeup configs then carry no hash for those files and nodes refuse them until a command resolves them. Default: unset (versions in the table need none).
+   */
+  releaseHashes?: {
+    /**
+     * The Kubernetes version the hashes belong to. Required.
+     */
+    version: string;
+    /**
+     * True while the hashes could not be fetched. Default: false.
+     */
+    unresolved?: boolean;
+    /**
+     * kubelet sha256 per architecture. Default: unset.
+     */
+    kubelet?: {
+      /**
+       * sha256 of the amd64 binary. Default: unset.
+       */
+      amd64?: string;
+      /**
+       * sha256 of the arm64 binary. Default: unset.
+       */
+      arm64?: string;
+    };
+    /**
+     * kubectl sha256 per architecture. Default: unset.
+     */
+    kubectl?: {
+      /**
+       * sha256 of the amd64 binary. Default: unset.
+       */
+      amd64?: string;
+      /**
+       * sha256 of the arm64 binary. Default: unset.
+       */
+      arm64?: string;
+    };
+  };
 }
 /**
  * IAMSpec adds control over the IAM security policies applied to resources.

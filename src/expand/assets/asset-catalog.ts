@@ -70,9 +70,38 @@ export function componentVersions(kubernetesVersion: string): ComponentVersions 
   return v;
 }
 
-/** The files a node of `arch` downloads for `kubernetesVersion`; undefined when a hash is unknown. */
-export function nodeFileAssets(kubernetesVersion: string, arch: Architecture, containerd: string, runc: string, cni: string): FileAsset[] | undefined {
-  const k8s = table.kubernetes[kubernetesVersion];
+/** sha256 of kubelet and kubectl per architecture, for versions the table lacks (spec.assets.releaseHashes). */
+export interface ReleaseHashes {
+  version: string;
+  unresolved?: boolean;
+  kubelet?: Partial<HashPair>;
+  kubectl?: Partial<HashPair>;
+}
+
+/** The hash a node file must have when nothing verified it yet: not a sha256, so nodeup refuses the file. */
+export const UNRESOLVED_HASH = 'unresolved';
+
+/** True when the table has verified hashes for this exact Kubernetes version. */
+export function isTableKubernetesVersion(version: string): boolean {
+  return table.kubernetes[version] !== undefined;
+}
+
+/** Download URL of kubelet or kubectl (before fileRepository rewriting). */
+export function kubernetesFileUrl(name: 'kubelet' | 'kubectl', version: string, arch: Architecture): string {
+  return table.urls[name].replace(/\{version\}/g, version).replace(/\{arch\}/g, arch);
+}
+
+/**
+ * The files a node of `arch` downloads for `kubernetesVersion`; undefined when a hash is unknown. For a
+ * version the table lacks, kubelet's and kubectl's hashes come from `release` (spec.assets.releaseHashes),
+ * and are UNRESOLVED_HASH while they could not be fetched.
+ */
+export function nodeFileAssets(kubernetesVersion: string, arch: Architecture, containerd: string, runc: string, cni: string, release?: ReleaseHashes): FileAsset[] | undefined {
+  const fromRelease = (name: 'kubelet' | 'kubectl'): HashPair | undefined =>
+    release && release.version === kubernetesVersion
+      ? (Object.fromEntries(ARCHITECTURES.map((a) => [a, release.unresolved ? UNRESOLVED_HASH : (release[name]?.[a] ?? UNRESOLVED_HASH)])) as HashPair)
+      : undefined;
+  const k8s = table.kubernetes[kubernetesVersion] ?? { kubelet: fromRelease('kubelet'), kubectl: fromRelease('kubectl') };
   const entries: Array<[keyof AssetData['urls'], string, HashPair | undefined]> = [
     ['kubelet', kubernetesVersion, k8s?.kubelet],
     ['kubectl', kubernetesVersion, k8s?.kubectl],

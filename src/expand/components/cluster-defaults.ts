@@ -1,4 +1,5 @@
 import type { ClusterSpec } from '../../api/types';
+import { isTableKubernetesVersion } from '../assets/asset-catalog';
 import type { ExpandContext } from '../expand-context';
 
 /** Cluster-wide settings that do not belong to one component: names, stores, access, DNS, API exposure. */
@@ -24,6 +25,20 @@ export function expandClusterDefaults(spec: ClusterSpec, ctx: ExpandContext): vo
   spec.topology ??= {};
   spec.topology.dns ??= { type: defaultDnsType(ctx.clusterName) };
   spec.api ??= defaultApi(spec);
+  recordReleaseHashes(spec, ctx.kubernetesVersion);
+}
+
+/**
+ * A version the hash table lacks carries its fetched hashes in spec.assets.releaseHashes (filled in by
+ * the command before expansion); without them, or with hashes of another version, they are unresolved.
+ */
+function recordReleaseHashes(spec: ClusterSpec, version: string): void {
+  if (isTableKubernetesVersion(version)) {
+    if (spec.assets?.releaseHashes) delete spec.assets.releaseHashes;
+    return;
+  }
+  spec.assets ??= {};
+  if (spec.assets.releaseHashes?.version !== version) spec.assets.releaseHashes = { version, unresolved: true };
 }
 
 function defaultDnsType(clusterName: string): 'Public' | 'None' {
