@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Startup benchmark: wall time of `kforge --version`, `kforge --help`, a data command and a full
 // `create cluster`, each compared with `node -e 0` measured in the same run (interleaved, median of N).
+// Targets (issue 7): get clusters and create cluster --help at most 1.5x, create cluster (HA, with PKI) at most 3x.
 // Usage: node bench/startup.js [runs]   (default 30). Prints one line per command with its ratio.
 'use strict';
 const fs = require('node:fs');
@@ -12,11 +13,13 @@ const runs = Number(process.argv[2] || 30);
 const bin = path.join(__dirname, '..', 'bin', 'run.js');
 const store = fs.mkdtempSync(path.join(os.tmpdir(), 'kforge-bench-'));
 let n = 0;
+const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'kforge-bench-empty-'));
 const cases = {
   'node -e 0': () => [process.execPath, ['-e', '0']],
   'kforge --version': () => [process.execPath, [bin, '--version']],
   'kforge --help': () => [process.execPath, [bin, '--help']],
-  'kforge get clusters': () => [process.execPath, [bin, 'get', 'clusters', '--state', store]],
+  'kforge get clusters (empty store)': () => [process.execPath, [bin, 'get', 'clusters', '--state', empty]],
+  'kforge get clusters (the clusters below)': () => [process.execPath, [bin, 'get', 'clusters', '--state', store]],
   'kforge create cluster --help': () => [process.execPath, [bin, 'create', 'cluster', '--help']],
   'kforge create cluster (3 zones, HA)': () => [
     process.execPath,
@@ -25,5 +28,6 @@ const cases = {
 };
 const times = interleave(cases, runs);
 fs.rmSync(store, { recursive: true, force: true });
+fs.rmSync(empty, { recursive: true, force: true });
 console.log(`startup, median of ${runs} interleaved runs on ${os.cpus().length} cores (${os.cpus()[0].model})`);
 report(times, 'node -e 0');

@@ -11,9 +11,11 @@ const tsc = require.resolve('typescript/bin/tsc');
 fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit', cwd: root });
 execFileSync(process.execPath, [path.join(__dirname, 'compile-validators.js')], { stdio: 'inherit', cwd: root });
+execFileSync(process.execPath, [path.join(__dirname, 'bundle.js')], { stdio: 'inherit', cwd: root });
 const help = execFileSync(process.execPath, ['-e', "require('./dist/cli/main').main(['--help'])"], {
   cwd: root,
   encoding: 'utf8',
   env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', COLUMNS: '100' },
 });
 fs.writeFileSync(path.join(root, 'dist', 'root-help.txt'), help);
+execFileSync(process.execPath, [path.join(__dirname, 'bundle.js'), '--code-cache'], { stdio: 'inherit', cwd: root });

