@@ -6,3 +6,6 @@ export const DEFAULT_API_VERSION = 'kops.k8s.io/v1alpha2';
 
 /** Label that ties an InstanceGroup to its Cluster (kops's name). */
 export const CLUSTER_LABEL = 'kops.k8s.io/cluster';
+
+/** Clouds kforge builds clusters on; any other `spec.cloudProvider` is refused with that one error. */
+export const SUPPORTED_CLOUDS = ['aws', 'gce'];

@@ -1,6 +1,7 @@
 import type { Cluster, InstanceGroup } from '../api/types';
 import { toSortedYaml } from '../api/to-yaml';
 import type { YamlDocument } from '../api/yaml-documents';
+import { SUPPORTED_CLOUDS } from '../api/api-versions';
 import { locateErrors } from '../api/load-manifests';
 import { ValidationError } from '../errors/validation-error';
 import { normalizedRole } from '../expand/expand-context';
@@ -36,6 +37,12 @@ export function expandCluster(
 /** spec → validate → expand → validate again: the completed spec, or one ValidationError listing every problem. */
 export function completeCluster(cluster: Cluster, instanceGroups: InstanceGroup[], storeUrl: string, sources = new Map<string, YamlDocument>()): Cluster {
   const name = cluster.metadata.name;
+  // An unsupported cloud makes every other finding noise (its fields are unknown here): say only that.
+  const cloud = (cluster.spec as { cloudProvider?: unknown } | undefined)?.cloudProvider;
+  if (typeof cloud === 'string' && !SUPPORTED_CLOUDS.includes(cloud)) {
+    const error = { object: `Cluster/${name}`, path: 'spec.cloudProvider', message: `"${cloud}" is not supported: kforge builds clusters on ${SUPPORTED_CLOUDS.join(' and ')}` };
+    throw new ValidationError(locateErrors([error], sources), `cluster ${name}`);
+  }
   const schemaErrors = [
     ...validateAgainstSchema('Cluster', cluster).map((e) => ({ ...e, object: `Cluster/${name}` })),
     ...instanceGroups.flatMap((ig) => validateAgainstSchema('InstanceGroup', ig).map((e) => ({ ...e, object: `InstanceGroup/${ig.metadata?.name}` }))),

@@ -4,6 +4,7 @@ import type { FieldError } from '../errors/field-error';
 import { kubernetesVersionProblem } from '../expand/kubernetes-version';
 import { channelKubernetesVersion, knownChannels } from '../expand/assets/asset-catalog';
 import { Cidr } from '../net/cidr';
+import { checkDnsNames } from './check-dns-names';
 import { checkIpv6 } from './check-ipv6';
 import { checkIssuerDiscovery } from './check-issuer-discovery';
 import { isControlPlane } from '../expand/expand-context';
@@ -41,6 +42,7 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
   checkZones(cluster, err);
   checkAdditionalSans(cluster, err);
   errors.push(...checkIssuerDiscovery(cluster));
+  errors.push(...checkDnsNames(cluster));
   const subnetNames = new Set((spec.subnets ?? []).map((s) => s.name));
   (spec.subnets ?? []).forEach((s, i) => {
     if ((spec.subnets ?? []).findIndex((o) => o.name === s.name) !== i) err(`spec.subnets[${i}].name`, `duplicate subnet name "${s.name}"`);

@@ -146,6 +146,25 @@ const cases: BadInput[] = [
     file: 'bad-prefix-list.yaml',
     expect: ['bad-prefix-list.yaml:', 'spec.sshAccess[1]: "pl-xyz" is not a valid CIDR or AWS managed prefix list'],
   },
+  {
+    name: 'an unsupported cloud is the one error reported',
+    args: ['create'],
+    file: 'unsupported-cloud.yaml',
+    expect: [/unsupported-cloud\.yaml:\d+: Cluster\/bad\.example\.com: spec\.cloudProvider: "hetzner" is not supported: kforge builds clusters on aws and gce/, 'invalid (1 error)'],
+    reject: ['cloudConfig', 'unknown field'],
+  },
+  {
+    name: 'a DNS-name field with an empty label',
+    args: ['create'],
+    file: 'bad-public-name.yaml',
+    expect: [/bad-public-name\.yaml:\d+: Cluster\/bad\.example\.com: spec\.masterPublicName: "api\.\.bad\.example\.com" is not a DNS name: it has an empty label/],
+  },
+  {
+    name: 'a cluster name that leaves no room for api.internal.<name>',
+    args: ['create'],
+    file: 'name-too-long-derived.yaml',
+    expect: [/name-too-long-derived\.yaml:\d+: .*metadata\.name: is 245 characters long: the API's internal name api\.internal\.<name> would be 258, longer than the 253 DNS allows; use at most 240/],
+  },
   { name: 'Kubernetes version too new', args: ['create'], file: 'k8s-too-new.yaml', expect: ['k8s-too-new.yaml:20: ', 'spec.kubernetesVersion: Kubernetes 1.99.0 is not supported (newer than'] },
   { name: 'Kubernetes version that is not a version', args: ['create'], file: 'k8s-garbage.yaml', expect: ['k8s-garbage.yaml:20: ', 'spec.kubernetesVersion: "latest-and-greatest" is not a Kubernetes version'] },
   // ---- settings that map to flags the Kubernetes version removed ------------------------------------
