@@ -9,3 +9,6 @@ export const CLUSTER_LABEL = 'kops.k8s.io/cluster';
 
 /** Clouds kforge builds clusters on; any other `spec.cloudProvider` is refused with that one error. */
 export const SUPPORTED_CLOUDS = ['aws', 'gce'];
+
+/** API groups of kops's (and kforge's) own kinds; documents of any other group are additional objects. `kops` is kops's pre-1.8 group. */
+export const KOPS_API_GROUPS = ['kops.k8s.io', 'kforge.dev', 'kops'];

@@ -2,7 +2,7 @@ import type { FieldError } from '../errors/field-error';
 import { parseFieldPath } from '../errors/field-error';
 import { ValidationError } from '../errors/validation-error';
 import { validateAgainstSchema } from '../validate/schema-validator';
-import { SUPPORTED_API_VERSIONS, SUPPORTED_CLOUDS } from './api-versions';
+import { KOPS_API_GROUPS, SUPPORTED_API_VERSIONS, SUPPORTED_CLOUDS } from './api-versions';
 import type { Cluster, InstanceGroup } from './types';
 import { parseYamlDocuments, YamlDocument } from './yaml-documents';
 
@@ -10,6 +10,8 @@ import { parseYamlDocuments, YamlDocument } from './yaml-documents';
 export interface ManifestSet {
   clusters: Cluster[];
   instanceGroups: InstanceGroup[];
+  /** Documents of kinds that are not kops's (any apiVersion outside kops's groups), kept as additional objects. */
+  additionalObjects: Array<Record<string, unknown>>;
   /** Source document of each object (by identity). */
   sources: Map<object, YamlDocument>;
 }
@@ -21,13 +23,19 @@ export interface ManifestSet {
 export function loadManifests(text: string, file: string): ManifestSet {
   const docs = parseYamlDocuments(text, file).flatMap(expandLists);
   const errors: FieldError[] = [];
-  const set: ManifestSet = { clusters: [], instanceGroups: [], sources: new Map() };
+  const set: ManifestSet = { clusters: [], instanceGroups: [], additionalObjects: [], sources: new Map() };
   if (docs.length === 0) throw new ValidationError([{ path: '', message: 'contains no objects', file }], file);
   const clusterNames = new Set<string>();
   docs.forEach((doc, index) => {
     const at = (path: string, message: string) => errors.push({ object: `document ${index + 1}`, path, message, file, line: doc.lineOf(parseFieldPath(path)) });
     const v = doc.value as Record<string, unknown>;
     if (typeof v !== 'object' || Array.isArray(v)) return at('', `must be a mapping with apiVersion, kind, metadata and spec, got ${Array.isArray(v) ? 'a list' : typeof v}`);
+    // Objects of other APIs (a KubeSchedulerConfiguration, a ConfigMap…) travel with the cluster, as in kops.
+    if (isForeignObject(v)) {
+      set.sources.set(v, doc);
+      set.additionalObjects.push(v);
+      return;
+    }
     if (!SUPPORTED_API_VERSIONS.includes(v.apiVersion as string)) {
       return at('apiVersion', `${JSON.stringify(v.apiVersion ?? null)} is not supported; use ${SUPPORTED_API_VERSIONS.join(' or ')}`);
     }
@@ -53,6 +61,13 @@ export function loadManifests(text: string, file: string): ManifestSet {
   });
   if (errors.length > 0) throw new ValidationError(errors, file);
   return set;
+}
+
+/** True for a document with an apiVersion and kind of an API group that is not kops's (or kforge's). */
+export function isForeignObject(v: Record<string, unknown>): boolean {
+  if (typeof v.apiVersion !== 'string' || typeof v.kind !== 'string' || v.kind === 'List') return false;
+  const group = v.apiVersion.includes('/') ? v.apiVersion.slice(0, v.apiVersion.indexOf('/')) : '';
+  return !KOPS_API_GROUPS.includes(group);
 }
 
 /** A JSON array or a `kind: List` holds several objects (what `get -o json` prints); each becomes a document. */

@@ -29,7 +29,7 @@ export interface AppliedObject {
 export async function applyManifests(vfs: Vfs, text: string, file: string, mode: 'create' | 'replace', lock: LockOptions): Promise<AppliedObject[]> {
   const set = loadManifests(text, file);
   const repo = new ClusterRepository(vfs);
-  const groups = groupByCluster(set.clusters, set.instanceGroups, set.sources, file);
+  const groups = groupByCluster(set.clusters, set.instanceGroups, set.sources, file, set.additionalObjects);
   // Existing clusters are locked; new ones are protected by their create-only write instead.
   const existing: string[] = [];
   for (const name of groups.keys()) if (await repo.exists(name)) existing.push(name);
@@ -40,14 +40,14 @@ async function applyGroups(
   vfs: Vfs,
   repo: ClusterRepository,
   set: ReturnType<typeof loadManifests>,
-  groups: Map<string, { cluster?: Cluster; instanceGroups: InstanceGroup[] }>,
+  groups: Map<string, ClusterGroup>,
   existing: Set<string>,
   file: string,
   mode: 'create' | 'replace',
 ): Promise<AppliedObject[]> {
   const applied: AppliedObject[] = [];
   const changes: ClusterChange[] = [];
-  for (const [clusterName, { cluster, instanceGroups }] of groups) {
+  for (const [clusterName, { cluster, instanceGroups, additionalObjects }] of groups) {
     // A cluster that appears meanwhile makes the create-only write of its config fail; one that goes away makes get() fail.
     const stored = existing.has(clusterName) ? await repo.get(clusterName) : undefined;
     if (mode === 'create' && cluster && stored) throw new AlreadyExistsError(`cluster "${clusterName}" already exists in ${vfs.url}; use "kforge replace -f ${file}" to change it`);
@@ -62,7 +62,14 @@ async function applyGroups(
       igs.set(ig.metadata.name, ig);
     }
     const finalCluster = cluster ?? (stored as NonNullable<typeof stored>).cluster.object;
-    changes.push({ cluster: finalCluster, instanceGroups: [...igs.values()], previous: stored, sources: clusterSources(set.sources, cluster, instanceGroups) });
+    changes.push({
+      cluster: finalCluster,
+      instanceGroups: [...igs.values()],
+      previous: stored,
+      sources: clusterSources(set.sources, cluster, instanceGroups),
+      // A file's other objects replace the cluster's stored ones; a file without any leaves them alone.
+      additionalObjects: additionalObjects.length > 0 ? additionalObjects : undefined,
+    });
     if (cluster) applied.push({ kind: 'Cluster', name: clusterName, cluster: clusterName, action: stored ? 'replaced' : 'created' });
     for (const ig of instanceGroups) applied.push({ kind: 'InstanceGroup', name: ig.metadata.name, cluster: clusterName, action: mode === 'create' ? 'created' : 'replaced' });
   }
@@ -81,15 +88,23 @@ async function applyGroups(
   return applied;
 }
 
+/** The objects of one cluster in a manifest. */
+interface ClusterGroup {
+  cluster?: Cluster;
+  instanceGroups: InstanceGroup[];
+  additionalObjects: Array<Record<string, unknown>>;
+}
+
 function groupByCluster(
   clusters: Cluster[],
   igs: InstanceGroup[],
   sources: Map<object, YamlDocument>,
   file: string,
-): Map<string, { cluster?: Cluster; instanceGroups: InstanceGroup[] }> {
-  const out = new Map<string, { cluster?: Cluster; instanceGroups: InstanceGroup[] }>();
+  additional: Array<Record<string, unknown>> = [],
+): Map<string, ClusterGroup> {
+  const out = new Map<string, ClusterGroup>();
   const errors: FieldError[] = [];
-  for (const c of clusters) out.set(c.metadata.name, { cluster: c, instanceGroups: [] });
+  for (const c of clusters) out.set(c.metadata.name, { cluster: c, instanceGroups: [], additionalObjects: [] });
   for (const ig of igs) {
     const where = (path: string) => ({ object: `InstanceGroup/${ig.metadata.name}`, path, file, line: sources.get(ig)?.lineOf(path === 'metadata.name' ? ['metadata', 'name'] : ['metadata']) });
     const label = ig.metadata.labels?.[CLUSTER_LABEL];
@@ -98,13 +113,25 @@ function groupByCluster(
       errors.push({ ...where(`metadata.labels["${CLUSTER_LABEL}"]`), message: 'is required to say which cluster the instance group belongs to (the file has several clusters)' });
       continue;
     }
-    if (!out.has(name)) out.set(name, { instanceGroups: [] });
-    const group = out.get(name) as { instanceGroups: InstanceGroup[] };
+    if (!out.has(name)) out.set(name, { instanceGroups: [], additionalObjects: [] });
+    const group = out.get(name) as ClusterGroup;
     if (group.instanceGroups.some((o) => o.metadata.name === ig.metadata.name)) {
       errors.push({ ...where('metadata.name'), message: `instance group "${ig.metadata.name}" of cluster "${name}" is defined twice in this file` });
       continue;
     }
     group.instanceGroups.push(ig);
+  }
+  for (const obj of additional) {
+    const label = (obj.metadata as { labels?: Record<string, unknown> } | undefined)?.labels?.[CLUSTER_LABEL];
+    const name = typeof label === 'string' ? label : clusters.length === 1 ? clusters[0].metadata.name : undefined;
+    const group = name === undefined ? undefined : out.get(name);
+    if (!group) {
+      const line = sources.get(obj)?.lineOf(['metadata']);
+      const what = `${String(obj.kind)}${typeof (obj.metadata as { name?: unknown } | undefined)?.name === 'string' ? `/${(obj.metadata as { name: string }).name}` : ''}`;
+      errors.push({ object: what, path: `metadata.labels["${CLUSTER_LABEL}"]`, file, line, message: `must name the cluster this object goes with (a Cluster in the same file); kforge keeps objects of other kinds with their cluster, as kops does` });
+      continue;
+    }
+    group.additionalObjects.push(obj);
   }
   if (errors.length > 0) throw new ValidationError(errors, file);
   return out;

@@ -41,7 +41,7 @@ export async function editInstanceGroup(vfs: Vfs, clusterName: string, igName: s
 function single<T extends Cluster | InstanceGroup>(text: string, kind: 'Cluster' | 'InstanceGroup', name: string): T {
   const set = loadManifests(text, 'edited object');
   const objs: Array<Cluster | InstanceGroup> = [...set.clusters, ...set.instanceGroups];
-  if (objs.length !== 1 || objs[0].kind !== kind) throw new ValidationError([{ path: 'kind', message: `the file must hold exactly one ${kind}` }], 'edited object');
+  if (objs.length !== 1 || set.additionalObjects.length > 0 || objs[0].kind !== kind) throw new ValidationError([{ path: 'kind', message: `the file must hold exactly one ${kind}` }], 'edited object');
   if (objs[0].metadata.name !== name) {
     throw new ValidationError([{ path: 'metadata.name', message: `cannot rename "${name}" to "${objs[0].metadata.name}" by editing` }], 'edited object');
   }

@@ -1,5 +1,5 @@
 import type { Cluster, InstanceGroup } from '../api/types';
-import { toYaml } from '../api/to-yaml';
+import { toYaml, toYamlStream } from '../api/to-yaml';
 import type { YamlDocument } from '../api/yaml-documents';
 import { AlreadyExistsError } from '../errors/already-exists-error';
 import { ConflictError } from '../errors/conflict-error';
@@ -31,6 +31,8 @@ export interface ClusterChange {
   previous?: StoredCluster;
   /** Manifest documents of the objects, so errors can name file and line. */
   sources?: Map<string, YamlDocument>;
+  /** Objects of other kinds kept with the cluster (`clusteraddons/default`); undefined leaves the stored ones. */
+  additionalObjects?: Array<Record<string, unknown>>;
   /** Further objects to write with the cluster (e.g. the SSH public key). */
   extraFiles?: Array<[string, string]>;
   /** The keystore changes, when the caller made them (create keypair). Default: generate what is missing. */
@@ -81,7 +83,8 @@ export async function stageClusterSave(vfs: Vfs, tx: StoreTransaction, change: C
   }
   // In a create, nothing of the cluster can exist yet (config, written first, is the gate), so every
   // write is create-only, which also lets the transaction run them in parallel.
-  for (const [key, content] of [...expanded.files, ...(change.extraFiles ?? [])]) put(key, content, previous ? {} : { ifNotExists: true });
+  const additional: Array<[string, string]> = change.additionalObjects ? [[StatePaths.additionalObjects(name), toYamlStream(change.additionalObjects)]] : [];
+  for (const [key, content] of [...expanded.files, ...(change.extraFiles ?? []), ...additional]) put(key, content, previous ? {} : { ifNotExists: true });
   for (const keyset of pki.created) written.push(...keystore.stage(tx, keyset));
   // Nodeup configs of groups that no longer exist (or changed role) must not linger.
   for (const key of await vfs.list(StatePaths.igconfigPrefix(name))) {

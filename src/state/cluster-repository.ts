@@ -16,6 +16,8 @@ export interface StoredCluster {
   cluster: Versioned<Cluster>;
   /** Sorted by name. */
   instanceGroups: Array<Versioned<InstanceGroup>>;
+  /** Objects of other kinds kept with the cluster (from its manifest), in their order. */
+  additionalObjects: Array<Record<string, unknown>>;
 }
 
 /** Reads clusters from a state store laid out as kops does (`<cluster>/config`, `<cluster>/instancegroup/*`). */
@@ -45,7 +47,9 @@ export class ClusterRepository {
       if (obj) instanceGroups.push({ object: parseObject<InstanceGroup>(obj.data, `${this.vfs.url}/${key}`), version: obj.version });
     }
     instanceGroups.sort((a, b) => a.object.metadata.name.localeCompare(b.object.metadata.name));
-    return { cluster, instanceGroups };
+    const extra = await this.vfs.read(StatePaths.additionalObjects(name));
+    const additionalObjects = extra ? parseObjects(extra.data, `${this.vfs.url}/${StatePaths.additionalObjects(name)}`) : [];
+    return { cluster, instanceGroups, additionalObjects };
   }
 
   /** Reads the completed (expanded) spec; NotFoundError when absent. */
@@ -53,6 +57,14 @@ export class ClusterRepository {
     const obj = await this.vfs.read(StatePaths.completedSpec(name));
     if (!obj) throw new NotFoundError(`cluster "${name}" has no completed spec in ${this.vfs.url}`);
     return parseObject<Cluster>(obj.data, `${this.vfs.url}/${StatePaths.completedSpec(name)}`);
+  }
+}
+
+function parseObjects(data: Buffer, where: string): Array<Record<string, unknown>> {
+  try {
+    return (yaml.loadAll(data.toString('utf8')) as unknown[]).filter((v): v is Record<string, unknown> => !!v && typeof v === 'object');
+  } catch (e) {
+    throw new StateStoreError(`${where} is corrupt: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 

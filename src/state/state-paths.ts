@@ -11,6 +11,8 @@ export const StatePaths = {
   instanceGroupPrefix: (cluster: string): string => `${cluster}/instancegroup/`,
   /** One InstanceGroup object. */
   instanceGroup: (cluster: string, ig: string): string => `${cluster}/instancegroup/${ig}`,
+  /** Objects of other kinds that came with the cluster's manifest (e.g. a KubeSchedulerConfiguration), kept as kops keeps them. */
+  additionalObjects: (cluster: string): string => `${cluster}/clusteraddons/default`,
   /** The expanded Cluster, every default and derived value filled in. */
   completedSpec: (cluster: string): string => `${cluster}/cluster-completed.spec`,
   /** Prefix of the per-instance-group node bootstrap configs. */

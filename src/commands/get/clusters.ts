@@ -49,7 +49,7 @@ export default class GetClusters extends BaseCommand {
       this.out(renderTable(['NAME', 'CLOUD', 'ZONES'], rows));
       return;
     }
-    const objects = stored.flatMap((s) => [s.cluster.object, ...s.instanceGroups.map((v) => v.object)]);
+    const objects = stored.flatMap((s) => [s.cluster.object, ...s.instanceGroups.map((v) => v.object), ...s.additionalObjects]);
     this.out(renderObjects(format, objects, !one));
   }
 }
