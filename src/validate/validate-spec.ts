@@ -5,6 +5,7 @@ import { kubernetesVersionProblem } from '../expand/kubernetes-version';
 import { channelKubernetesVersion, knownChannels } from '../expand/assets/asset-catalog';
 import { Cidr } from '../net/cidr';
 import { checkDnsNames } from './check-dns-names';
+import { checkRefusedFields } from './field-support';
 import { checkIpv6 } from './check-ipv6';
 import { checkIssuerDiscovery } from './check-issuer-discovery';
 import { isControlPlane } from '../expand/expand-context';
@@ -24,6 +25,8 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
   const err: Report = (path, message, object = `Cluster/${cluster.metadata?.name}`) => errors.push({ object, path, message });
   const spec = cluster.spec;
   checkClusterName(cluster.metadata.name, err);
+  errors.push(...checkRefusedFields('Cluster', `Cluster/${cluster.metadata?.name}`, cluster));
+  for (const ig of igs) errors.push(...checkRefusedFields('InstanceGroup', `InstanceGroup/${ig.metadata?.name}`, ig));
   if (spec.kubernetesVersion !== undefined) {
     const problem = kubernetesVersionProblem(String(spec.kubernetesVersion));
     if (problem) err('spec.kubernetesVersion', problem);

@@ -165,6 +165,17 @@ const cases: BadInput[] = [
     file: 'name-too-long-derived.yaml',
     expect: [/name-too-long-derived\.yaml:\d+: .*metadata\.name: is 245 characters long: the API's internal name api\.internal\.<name> would be 258, longer than the 253 DNS allows; use at most 240/],
   },
+  {
+    name: 'a field kforge cannot honour is refused, not ignored (networking weave)',
+    args: ['create'],
+    file: 'networking-weave.yaml',
+    expect: [/networking-weave\.yaml:\d+: Cluster\/bad\.example\.com: spec\.networking\.weave: is not supported yet: Weave was removed from kops/],
+  },
+  {
+    name: 'create cluster --networking weave is refused',
+    args: ['create', 'cluster', 'w.example.com', '--zones', 'us-east-1a', '--networking', 'weave'],
+    expect: ['spec.networking.weave: is not supported yet'],
+  },
   { name: 'Kubernetes version too new', args: ['create'], file: 'k8s-too-new.yaml', expect: ['k8s-too-new.yaml:20: ', 'spec.kubernetesVersion: Kubernetes 1.99.0 is not supported (newer than'] },
   { name: 'Kubernetes version that is not a version', args: ['create'], file: 'k8s-garbage.yaml', expect: ['k8s-garbage.yaml:20: ', 'spec.kubernetesVersion: "latest-and-greatest" is not a Kubernetes version'] },
   // ---- settings that map to flags the Kubernetes version removed ------------------------------------

@@ -95,3 +95,11 @@ describe('schema descriptions', () => {
     }
   });
 });
+
+describe('docs/spec-support.md', () => {
+  it('has a decision for every spec field and is up to date with schemas/support.json', () => {
+    const r = runCheck('generate-spec-support.js');
+    expect(r.output).toBe('');
+    expect(r.status).toBe(0);
+  });
+});
