@@ -1,6 +1,7 @@
 import { Command, Flags, Interfaces } from '@oclif/core';
 import { UsageError } from '../errors/usage-error';
 import type { LockOptions } from '../state/lock/cluster-lock';
+import { lockTtlSeconds } from '../state/lock/lock-ttl';
 import { defaultStateStore } from '../state/vfs/open-vfs';
 import type { Vfs } from '../state/vfs/vfs';
 
@@ -44,15 +45,21 @@ export abstract class BaseCommand extends Command {
   /** How this command records itself in the cluster lock. */
   protected lockOptions(flags: { 'force-unlock'?: boolean }): LockOptions {
     const line = ['kforge', ...(this.id ?? '').split(':'), ...this.argv].join(' ');
-    return { command: line.length > 200 ? `${line.slice(0, 197)}...` : line, forceUnlock: flags['force-unlock'] ?? false };
+    return { command: line.length > 200 ? `${line.slice(0, 197)}...` : line, forceUnlock: flags['force-unlock'] ?? false, ttlSeconds: lockTtlSeconds(process.env) };
   }
 
-  /** Runs `fn` holding the lock of `cluster` (mutating commands: edit, replace, delete, ...). */
-  protected async withClusterLock<T>(vfs: Vfs, cluster: string, flags: { 'force-unlock'?: boolean }, fn: () => Promise<T>): Promise<T> {
+  /** Runs `fn` holding the lock of `cluster` (mutating commands: edit, replace, delete, ...); by default the cluster must exist. */
+  protected async withClusterLock<T>(
+    vfs: Vfs,
+    cluster: string,
+    flags: { 'force-unlock'?: boolean },
+    fn: () => Promise<T>,
+    options: { mustExist?: boolean } = {},
+  ): Promise<T> {
     const { withClusterLocks } = await import('../state/lock/cluster-lock');
     const { ClusterRepository } = await import('../state/cluster-repository');
     // Locking a cluster that does not exist would write a lock object for nothing.
-    if (!(await new ClusterRepository(vfs).exists(cluster))) {
+    if ((options.mustExist ?? true) && !(await new ClusterRepository(vfs).exists(cluster))) {
       const { NotFoundError } = await import('../errors/not-found-error');
       throw new NotFoundError(`cluster "${cluster}" not found in state store ${vfs.url}`);
     }

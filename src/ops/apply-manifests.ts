@@ -10,6 +10,7 @@ import { ClusterRepository } from '../state/cluster-repository';
 import { LockOptions, withClusterLocks } from '../state/lock/cluster-lock';
 import { StoreTransaction } from '../state/store-transaction';
 import type { Vfs } from '../state/vfs/vfs';
+import { prepareNewClusterName } from './create-cluster';
 import { ClusterChange, commitClusterSaves, stageClusterSave } from './save-cluster';
 
 /** One line of what `create -f` / `replace -f` did. */
@@ -30,10 +31,16 @@ export async function applyManifests(vfs: Vfs, text: string, file: string, mode:
   const set = loadManifests(text, file);
   const repo = new ClusterRepository(vfs);
   const groups = groupByCluster(set.clusters, set.instanceGroups, set.sources, file, set.additionalObjects);
-  // Existing clusters are locked; new ones are protected by their create-only write instead.
-  const existing: string[] = [];
-  for (const name of groups.keys()) if (await repo.exists(name)) existing.push(name);
-  return withClusterLocks(vfs, existing, lock, () => applyGroups(vfs, repo, set, groups, new Set(existing), file, mode));
+  // Every cluster of the file is locked, new ones too: the lock, not the create-only write of `config`
+  // (which comes last), is what serialises two creates of the same name.
+  return withClusterLocks(vfs, [...groups.keys()], lock, async () => {
+    const existing = new Set<string>();
+    for (const [name, group] of groups) {
+      if (await repo.exists(name)) existing.add(name);
+      else if (mode === 'create' && group.cluster) await prepareNewClusterName(vfs, name, `use "kforge replace -f ${file}" to change it`);
+    }
+    return applyGroups(vfs, repo, set, groups, existing, file, mode);
+  });
 }
 
 async function applyGroups(

@@ -4,9 +4,12 @@ import { StatePaths } from '../state/state-paths';
 import { newCluster, NewCluster, NewClusterOptions } from '../create/new-cluster';
 import { AlreadyExistsError } from '../errors/already-exists-error';
 import { ClusterRepository } from '../state/cluster-repository';
+import { removeLeftovers } from '../state/cluster-leftovers';
+import { LockOptions, withClusterLocks } from '../state/lock/cluster-lock';
 import type { Vfs } from '../state/vfs/vfs';
 import { expandCluster } from './expand-cluster';
-import { saveCluster, SaveResult } from './save-cluster';
+import { StoreTransaction } from '../state/store-transaction';
+import { commitClusterSaves, SaveResult, stageClusterSave } from './save-cluster';
 
 /** Builds the new cluster's objects from flags and `--set` assignments (not yet validated as a whole). */
 function buildNewCluster(options: NewClusterOptions, sets: string[]): NewCluster {
@@ -22,14 +25,46 @@ export function planNewCluster(vfs: Vfs, options: NewClusterOptions, sets: strin
   return planned;
 }
 
-/** `create cluster`: refuses an existing name, then writes config, instance groups and derived files. */
-export async function createCluster(vfs: Vfs, options: NewClusterOptions, sets: string[], sshKey?: SshPublicKey): Promise<SaveResult & NewCluster> {
+/**
+ * `create cluster`: under the name's lock, refuses an existing cluster, removes what an interrupted
+ * command left under the name, then writes the instance groups, derived files and PKI, and `config` last.
+ */
+export async function createCluster(
+  vfs: Vfs,
+  options: NewClusterOptions,
+  sets: string[],
+  sshKey: SshPublicKey | undefined,
+  lock: LockOptions,
+): Promise<SaveResult & NewCluster> {
   // saveCluster validates and expands; doing it here too would expand the cluster twice.
   const planned = buildNewCluster(options, sets);
-  if (await new ClusterRepository(vfs).exists(options.name)) {
-    throw new AlreadyExistsError(`cluster "${options.name}" already exists in ${vfs.url}; use "kforge edit cluster ${options.name}" instead`);
-  }
   const extra: Array<[string, string]> = sshKey ? [[StatePaths.sshPublicKey(options.name, sshKey.fingerprint), sshKey.text]] : [];
-  const result = await saveCluster(vfs, { cluster: planned.cluster, instanceGroups: planned.instanceGroups, extraFiles: extra });
+  // A quick answer for the common mistake; the check that counts is made again under the lock.
+  if (await new ClusterRepository(vfs).exists(options.name)) throw existsError(vfs, options.name, `use "kforge edit cluster ${options.name}" instead`);
+  const change = { cluster: planned.cluster, instanceGroups: planned.instanceGroups, extraFiles: extra };
+  // Validated, expanded and keyed before the lock is taken: a spec error leaves the store untouched, the
+  // lock object (and its versions, in a versioned bucket) included.
+  const tx = new StoreTransaction(vfs);
+  const result = await stageClusterSave(vfs, tx, change);
+  await withClusterLocks(vfs, [options.name], lock, async () => {
+    await prepareNewClusterName(vfs, options.name, `use "kforge edit cluster ${options.name}" instead`);
+    await commitClusterSaves(vfs, tx, [change]);
+  });
   return { ...result, ...planned };
+}
+
+/**
+ * Before a create, with the name's lock held: AlreadyExistsError if the cluster exists (`hint` says what
+ * to do instead); otherwise removes leftovers of an interrupted create or delete, with a warning.
+ */
+export async function prepareNewClusterName(vfs: Vfs, name: string, hint: string): Promise<void> {
+  if (await new ClusterRepository(vfs).exists(name)) throw existsError(vfs, name, hint);
+  const removed = await removeLeftovers(vfs, name);
+  if (removed.length > 0) {
+    process.stderr.write(`Warning: removed ${removed.length} objects of an incomplete cluster "${name}" (no config), left by an interrupted command\n`);
+  }
+}
+
+function existsError(vfs: Vfs, name: string, hint: string): AlreadyExistsError {
+  return new AlreadyExistsError(`cluster "${name}" already exists in ${vfs.url}; ${hint}`);
 }

@@ -1,22 +1,34 @@
 import { NotFoundError } from '../errors/not-found-error';
+import { deleteKeys } from '../state/cluster-leftovers';
 import { StatePaths } from '../state/state-paths';
-import { StoreTransaction } from '../state/store-transaction';
 import type { Vfs } from '../state/vfs/vfs';
 
-/** Every state-store key of a cluster; NotFoundError when the cluster has no `config`. */
-export async function clusterKeys(vfs: Vfs, name: string): Promise<string[]> {
-  // The lock is the deleting command's own; releasing it removes it last.
-  const keys = (await vfs.list(StatePaths.clusterPrefix(name))).filter((k) => k !== StatePaths.lock(name));
-  if (!keys.includes(StatePaths.config(name))) throw new NotFoundError(`cluster "${name}" not found in state store ${vfs.url}`);
-  return keys;
+/** What `delete cluster` finds under a name. */
+export interface ClusterObjects {
+  /** Every state-store key of the cluster, sorted (the lock excluded). */
+  keys: string[];
+  /** False when there is no `config`: the keys are leftovers of an interrupted create or delete. */
+  complete: boolean;
 }
 
-/** Deletes a cluster's state (config last, so a failure never leaves objects without their cluster). */
-export async function deleteClusterState(vfs: Vfs, name: string): Promise<string[]> {
-  const keys = await clusterKeys(vfs, name);
-  const tx = new StoreTransaction(vfs);
-  for (const k of keys) if (k !== StatePaths.config(name)) tx.remove(k);
-  tx.remove(StatePaths.config(name));
-  await tx.commit();
-  return keys;
+/** Every state-store key of a cluster, complete or left over; NotFoundError when nothing is stored under the name. */
+export async function clusterKeys(vfs: Vfs, name: string): Promise<ClusterObjects> {
+  // The lock is the deleting command's own; releasing it removes it last.
+  const keys = (await vfs.list(StatePaths.clusterPrefix(name))).filter((k) => k !== StatePaths.lock(name));
+  if (keys.length === 0) throw new NotFoundError(`cluster "${name}" not found in state store ${vfs.url}`);
+  return { keys, complete: keys.includes(StatePaths.config(name)) };
+}
+
+/**
+ * Deletes a cluster's state; the caller holds its lock. `config` goes first: the cluster is gone for
+ * every reader at once, and whatever a failure or crash leaves after that is a leftover that a re-run
+ * of `delete` (or a `create` of the name) removes. Temporary files of interrupted writes, which may hold
+ * keys, go too.
+ */
+export async function deleteClusterState(vfs: Vfs, name: string): Promise<ClusterObjects> {
+  const found = await clusterKeys(vfs, name);
+  if (found.complete) await vfs.delete(StatePaths.config(name));
+  await deleteKeys(vfs, found.keys.filter((k) => k !== StatePaths.config(name)));
+  await vfs.removeTemporaryFiles?.(StatePaths.clusterPrefix(name));
+  return found;
 }

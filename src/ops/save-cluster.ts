@@ -40,9 +40,11 @@ export interface ClusterChange {
 }
 
 /**
- * Validates and expands one cluster and stages all its writes in `tx`. With no `previous` it is a
- * create: `config` is written create-only, so a concurrent create of the same name loses cleanly. With
- * `previous`, every object is compare-and-swapped against the version read.
+ * Validates and expands one cluster and stages all its writes in `tx`. `config` is the commit point,
+ * written last (docs/state-stores.md): until it is written, a new cluster does not exist for any reader,
+ * and an edited one still reads as before. With no `previous` it is a create: the caller holds the
+ * cluster's lock and has removed what an interrupted command left, and every object is written
+ * create-only. With `previous`, the user's objects are compare-and-swapped against the versions read.
  */
 export async function stageClusterSave(vfs: Vfs, tx: StoreTransaction, change: ClusterChange): Promise<SaveResult> {
   const { instanceGroups, previous } = change;
@@ -69,7 +71,6 @@ export async function stageClusterSave(vfs: Vfs, tx: StoreTransaction, change: C
     tx.put(key, data, opts);
     written.push(key);
   };
-  put(StatePaths.config(name), toYaml(cluster), previous ? { ifVersion: previous.cluster.version } : { ifNotExists: true });
   const before = new Map((previous?.instanceGroups ?? []).map((v) => [v.object.metadata.name, v]));
   for (const ig of [...instanceGroups].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))) {
     const old = before.get(ig.metadata.name);
@@ -81,18 +82,21 @@ export async function stageClusterSave(vfs: Vfs, tx: StoreTransaction, change: C
       deleted.push(StatePaths.instanceGroup(name, igName));
     }
   }
-  // In a create, nothing of the cluster can exist yet (config, written first, is the gate), so every
-  // write is create-only, which also lets the transaction run them in parallel.
+  // In a create nothing of the cluster exists yet, so every write is create-only: an object that appears
+  // anyway (a writer that ignored the lock) fails the create instead of being overwritten.
   const additional: Array<[string, string]> = change.additionalObjects ? [[StatePaths.additionalObjects(name), toYamlStream(change.additionalObjects)]] : [];
   for (const [key, content] of [...expanded.files, ...(change.extraFiles ?? []), ...additional]) put(key, content, previous ? {} : { ifNotExists: true });
   for (const keyset of pki.created) written.push(...keystore.stage(tx, keyset));
-  // Nodeup configs of groups that no longer exist (or changed role) must not linger.
-  for (const key of await vfs.list(StatePaths.igconfigPrefix(name))) {
+  // Nodeup configs of groups that no longer exist (or changed role) must not linger. A create has none:
+  // whatever an interrupted command left is removed under the lock before the commit.
+  for (const key of previous ? await vfs.list(StatePaths.igconfigPrefix(name)) : []) {
     if (!expanded.files.has(key)) {
       tx.remove(key);
       deleted.push(key);
     }
   }
+  tx.putLast(StatePaths.config(name), toYaml(cluster), previous ? { ifVersion: previous.cluster.version } : { ifNotExists: true });
+  written.unshift(StatePaths.config(name));
   return { expanded, written, deleted };
 }
 

@@ -26,8 +26,25 @@ export class ClusterRepository {
 
   /** Names of every cluster in the store, sorted. */
   async listClusterNames(): Promise<string[]> {
+    return (await this.listNames()).clusters;
+  }
+
+  /**
+   * Names of every cluster (those with a `config`), and of incomplete ones: names with objects but no
+   * `config`, left by an interrupted create or delete (the lock alone does not count). Both sorted.
+   */
+  async listNames(): Promise<{ clusters: string[]; incomplete: string[] }> {
     const keys = await this.vfs.list('');
-    return keys.filter((k) => /^[^/]+\/config$/.test(k)).map((k) => k.slice(0, -'/config'.length)).sort();
+    const clusters = new Set<string>();
+    const seen = new Set<string>();
+    for (const k of keys) {
+      const slash = k.indexOf('/');
+      if (slash <= 0) continue;
+      const name = k.slice(0, slash);
+      if (k === StatePaths.config(name)) clusters.add(name);
+      else if (k !== StatePaths.lock(name)) seen.add(name);
+    }
+    return { clusters: [...clusters].sort(), incomplete: [...seen].filter((n) => !clusters.has(n)).sort() };
   }
 
   /** True if the cluster's `config` exists. */

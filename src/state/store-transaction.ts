@@ -1,7 +1,9 @@
+import { ConflictError } from '../errors/conflict-error';
 import { Vfs, VfsWriteOptions } from './vfs/vfs';
 
-interface StagedWrite {
+interface StagedOp {
   key: string;
+  /** undefined: a delete. */
   data: Buffer | undefined;
   options: VfsWriteOptions;
 }
@@ -12,19 +14,26 @@ interface Undo {
   secret: boolean;
 }
 
-// Create-only writes are independent of each other; on an object store each is a round trip.
-const PARALLEL_CREATES = 8;
+// Operations before the commit point are independent of each other; on an object store each is a round trip.
+const PARALLEL_OPS = 8;
 
 /**
  * A batch of writes and deletes that either all happen or, if one fails, are undone: the store is left
  * as it was. Each single write is atomic already; this extends that to the whole command.
  *
- * Operations run in the order staged, except that consecutive create-only writes after the first
- * operation run in parallel: they cannot depend on each other, and the first operation (a cluster's
- * `config`) is the gate that a concurrent creator of the same name trips over.
+ * The staged operations run first, up to eight at a time; the commit point (a cluster's `config`, see
+ * docs/state-stores.md) runs last and alone, only after all of them succeeded. Readers treat a cluster
+ * as existing, and its derived files as current, from its `config`, so a crash before the commit point
+ * leaves only objects that nobody reads and that the next create or delete of the name removes.
+ *
+ * Every operation is recorded for undo before it is sent, not after it succeeds: a write whose response
+ * was lost may well have been applied. Only a write that failed its precondition (a ConflictError, which
+ * the stores raise only after checking that the object is not the write's own) is known to have changed
+ * nothing, and is dropped from the undo list.
  */
 export class StoreTransaction {
-  private readonly staged: StagedWrite[] = [];
+  private readonly staged: StagedOp[] = [];
+  private readonly last: StagedOp[] = [];
 
   constructor(private readonly vfs: Vfs) {}
 
@@ -40,15 +49,23 @@ export class StoreTransaction {
     return this;
   }
 
-  /** Applies every staged operation; on the first failure restores what was already changed and rethrows. */
+  /** Stages the commit point: a write that runs after every other operation has succeeded, in the order staged. */
+  putLast(key: string, data: Buffer | string, options: VfsWriteOptions = {}): this {
+    this.last.push({ key, data: Buffer.from(data), options });
+    return this;
+  }
+
+  /** The keys staged, in the order they are applied (commit points last). */
+  keys(): string[] {
+    return [...this.staged, ...this.last].map((op) => op.key);
+  }
+
+  /** Applies every staged operation; on the first failure restores what may have changed and rethrows. */
   async commit(): Promise<void> {
     const undo: Undo[] = [];
     try {
-      for (const batch of this.batches()) {
-        const results = await Promise.allSettled(batch.map((op) => this.apply(op, undo)));
-        const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-        if (failed) throw failed.reason;
-      }
+      for (let i = 0; i < this.staged.length; i += PARALLEL_OPS) await this.run(this.staged.slice(i, i + PARALLEL_OPS), undo);
+      for (const op of this.last) await this.run([op], undo);
     } catch (e) {
       for (const u of undo.reverse()) {
         if (u.before === undefined) await this.vfs.delete(u.key).catch(() => undefined);
@@ -58,29 +75,26 @@ export class StoreTransaction {
     }
   }
 
-  private batches(): StagedWrite[][] {
-    const out: StagedWrite[][] = [];
-    for (const [i, op] of this.staged.entries()) {
-      const last = out[out.length - 1];
-      const parallel = i > 1 && op.options.ifNotExists && last[0].options.ifNotExists && last.length < PARALLEL_CREATES;
-      if (parallel) last.push(op);
-      else out.push([op]);
-    }
-    return out;
+  private async run(batch: StagedOp[], undo: Undo[]): Promise<void> {
+    const results = await Promise.allSettled(batch.map((op) => this.apply(op, undo)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
-  private async apply(op: StagedWrite, undo: Undo[]): Promise<void> {
+  private async apply(op: StagedOp, undo: Undo[]): Promise<void> {
     const secret = op.options.secret ?? false;
-    // A create-only write has nothing to restore: if it succeeds, the object did not exist before.
+    // A create-only write has nothing to restore: if it is applied, the object did not exist before.
     const before = op.options.ifNotExists ? undefined : (await this.vfs.read(op.key))?.data;
-    if (op.data === undefined) {
-      if (before === undefined) return;
-      await this.vfs.delete(op.key);
-      undo.push({ key: op.key, before, secret });
-      return;
+    if (op.data === undefined && before === undefined) return;
+    const record: Undo = { key: op.key, before, secret };
+    undo.push(record);
+    try {
+      if (op.data === undefined) await this.vfs.delete(op.key);
+      else await this.vfs.write(op.key, op.data, op.options);
+    } catch (e) {
+      // A failed precondition changed nothing; undoing it would destroy someone else's object.
+      if (e instanceof ConflictError) undo.splice(undo.indexOf(record), 1);
+      throw e;
     }
-    // Recorded only after success: a conditional write that failed changed nothing and must not be undone.
-    await this.vfs.write(op.key, op.data, op.options);
-    undo.push({ key: op.key, before, secret });
   }
 }

@@ -71,7 +71,8 @@ describe('kforge create cluster (as users run it)', () => {
     const args = (zone: string) => ['create', 'cluster', 'race.k8s.local', '--zones', zone, '--state', dir];
     const results = await Promise.all([runCliAsync(args('us-east-1a')), runCliAsync(args('us-east-1b'))]);
     expect(results.map((r) => r.status).sort()).toEqual([0, 1]);
-    expect(results.find((r) => r.status === 1)?.stderr).toMatch(/already exists/);
+    // The loser either finds the winner's lock or, if it came after, the finished cluster.
+    expect(results.find((r) => r.status === 1)?.stderr).toMatch(/already exists|is locked by .* running "kforge create cluster race\.k8s\.local/);
     const winner = results[0].status === 0 ? 'us-east-1a' : 'us-east-1b';
     const cfg = fs.readFileSync(path.join(dir, 'race.k8s.local/config'), 'utf8');
     expect(cfg).toContain(`zone: ${winner}`);

@@ -29,12 +29,12 @@ describe('the cluster lock between two kforge processes (file store)', () => {
   it('a second mutating command fails at once naming the holder; the lease is renewed during a long edit; it is gone afterwards', async () => {
     const lockFile = path.join(store, CLUSTER, 'kforge-lock.json');
     const release = path.join(tempDir(), 'release');
-    // A 1 s lease held for several seconds: without renewal while the editor runs, it would expire.
-    const first = runCliAsync(['edit', 'cluster', CLUSTER, '--state', store], { EDITOR: heldEditor(release), KFORGE_LOCK_TTL_SECONDS: '1' });
+    // The shortest lease allowed (10 s) is renewed every 3.3 s while the editor runs.
+    const first = runCliAsync(['edit', 'cluster', CLUSTER, '--state', store], { EDITOR: heldEditor(release), KFORGE_LOCK_TTL_SECONDS: '10' });
     await waitFor(lockFile);
     const lease = JSON.parse(fs.readFileSync(lockFile, 'utf8'));
     expect(lease.command).toBe(`kforge edit cluster ${CLUSTER} --state ${store}`);
-    await new Promise((r) => setTimeout(r, 1800));
+    await new Promise((r) => setTimeout(r, 3800));
     const configBefore = fs.readFileSync(path.join(store, CLUSTER, 'config'));
     for (const args of [['edit', 'cluster', CLUSTER], ['delete', 'cluster', CLUSTER, '--yes'], ['create', 'ig', 'x', '--name', CLUSTER, '--subnet', 'us-east-1a']]) {
       const second = runCli([...args, '--state', store], { env: { EDITOR: 'true' } });

@@ -210,7 +210,8 @@ describe('two simultaneous create cluster runs', () => {
     const results = await Promise.all([runCliAsync(args, env), runCliAsync(args, env)]);
     expect(results.map((r) => r.status).sort()).toEqual([0, 1]);
     const loser = results.find((r) => r.status === 1) as CliResult;
-    expect(loser.stderr).toMatch(/^Error: cluster "race\.k8s\.local" already exists/);
+    // The loser either finds the winner's lock or, if it came after, the finished cluster.
+    expect(loser.stderr).toMatch(/^Error: cluster "race\.k8s\.local" (already exists|is locked by .* running "kforge create cluster race\.k8s\.local)/);
     expect(loser.stderr).not.toContain('    at ');
     const keys = await listKeys(BUCKET, 'some/prefix/race.k8s.local/');
     expect(keys).toEqual(singleZoneClusterObjects('some/prefix/race.k8s.local/', 'us-east-1a'));

@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { BaseCommand } from '../../cli/base-command';
+import { BaseCommand, lockFlags } from '../../cli/base-command';
 import { renderObjects } from '../../cli/output';
 import { parseKeyValueList } from '../../cli/parse-key-value';
 import { UsageError } from '../../errors/usage-error';
@@ -17,6 +17,7 @@ export default class CreateCluster extends BaseCommand {
   ];
   static override args = { name: Args.string({ description: 'Cluster name, a DNS name such as demo.example.com (or demo.k8s.local for no DNS)' }) };
   static override flags = {
+    ...lockFlags,
     name: Flags.string({ description: 'Cluster name (alternative to the argument). Env: KFORGE_CLUSTER_NAME' }),
     zones: Flags.string({ description: 'Zones for nodes, comma-separated (e.g. us-east-1a,us-east-1b)', delimiter: ',', multiple: true }),
     'control-plane-zones': Flags.string({ aliases: ['master-zones'], description: 'Zones for control-plane nodes; default: the first zone', delimiter: ',', multiple: true }),
@@ -74,7 +75,7 @@ export default class CreateCluster extends BaseCommand {
       return;
     }
     const { createCluster } = await import('../../ops/create-cluster');
-    const result = await createCluster(vfs, options, flags.set ?? [], sshKey);
+    const result = await createCluster(vfs, options, flags.set ?? [], sshKey, this.lockOptions(flags));
     this.out(`Created cluster ${name} in state store ${vfs.url}`);
     this.out(`  ${result.written.length} objects written under ${vfs.url.replace(/\/+$/, '')}/${name}/`);
     this.out(`  instance groups: ${result.instanceGroups.map((ig) => `${ig.metadata.name} (${ig.spec.role}, ${ig.spec.minSize}..${ig.spec.maxSize})`).join(', ')}`);

@@ -21,13 +21,19 @@ export default class DeleteCluster extends BaseCommand {
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { clusterKeys, deleteClusterState } = await import('../../ops/delete-cluster');
     const vfs = openVfs(this.stateUrl(flags));
+    const found = await clusterKeys(vfs, name);
     if (!flags.yes) {
-      const keys = await clusterKeys(vfs, name);
-      this.out(renderTable(['TYPE', 'NAME'], keys.map((k) => ['state-object', `${vfs.url.replace(/\/+$/, '')}/${k}`])));
+      this.out(renderTable(['TYPE', 'NAME'], found.keys.map((k) => ['state-object', `${vfs.url.replace(/\/+$/, '')}/${k}`])));
+      if (!found.complete) this.out(`Cluster "${name}" is incomplete (it has no config): an interrupted command left these objects.`);
       this.out('Must specify --yes to delete cluster');
       return;
     }
-    const deleted = await this.withClusterLock(vfs, name, flags, () => deleteClusterState(vfs, name));
-    this.out(`Deleted cluster: "${name}" (${deleted.length} state objects)`);
+    // Leftovers of an incomplete cluster (no config) are deleted under the lock too.
+    const deleted = await this.withClusterLock(vfs, name, flags, () => deleteClusterState(vfs, name), { mustExist: false });
+    this.out(
+      deleted.complete
+        ? `Deleted cluster: "${name}" (${deleted.keys.length} state objects)`
+        : `Removed ${deleted.keys.length} state objects of the incomplete cluster "${name}", left by an interrupted command`,
+    );
   }
 }

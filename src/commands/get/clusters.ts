@@ -28,7 +28,9 @@ export default class GetClusters extends BaseCommand {
     const repo = new ClusterRepository(openVfs(this.stateUrl(flags)));
     const one = args.name ?? flags.name;
     if (flags.full && !one) throw new UsageError('--full needs a cluster name');
-    const names = one ? [one] : await repo.listClusterNames();
+    const listed = one ? { clusters: [one], incomplete: [] } : await repo.listNames();
+    const names = listed.clusters;
+    for (const n of listed.incomplete) this.status(`Warning: "${n}" is an incomplete cluster (no config), left by an interrupted command; "kforge delete cluster ${n} --yes" removes it`);
     const format = flags.output as 'table' | 'yaml' | 'json';
     if (flags.full) {
       const completed = await repo.getCompleted(one as string);

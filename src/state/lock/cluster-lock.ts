@@ -3,7 +3,8 @@ import { LockedError } from '../../errors/locked-error';
 import { hasForegroundChild } from '../../util/foreground-child';
 import { StatePaths } from '../state-paths';
 import type { Vfs } from '../vfs/vfs';
-import { describeLease, humanDuration, Lease, newLease, parseLease, remainingMs } from './lease';
+import { describeLease, holderIsDeadLocalProcess, humanDuration, Lease, newLease, parseLease, remainingMs } from './lease';
+import { lockTtlSeconds } from './lock-ttl';
 
 /** How to take a cluster's lock. */
 export interface LockOptions {
@@ -11,13 +12,11 @@ export interface LockOptions {
   command: string;
   /** Take the lock even if someone holds it (their lease is overwritten, with a warning). Default: false. */
   forceUnlock?: boolean;
-  /** Lease lifetime; refreshed every third of it. Default: env KFORGE_LOCK_TTL_SECONDS, else 60 s. */
+  /** Lease lifetime; refreshed every third of it. Default: env KFORGE_LOCK_TTL_SECONDS (10-3600), else 60 s. */
   ttlSeconds?: number;
   /** Where warnings go. Default: stderr. */
   warn?: (message: string) => void;
 }
-
-const DEFAULT_TTL_SECONDS = 60;
 
 /**
  * A lease object (`<cluster>/kforge-lock.json`) that serialises mutating commands on one cluster. It is
@@ -41,24 +40,30 @@ export class ClusterLock {
   /** Takes the lock of `cluster`, or throws LockedError naming the holder and its age. */
   static async acquire(vfs: Vfs, cluster: string, options: LockOptions): Promise<ClusterLock> {
     const warn = options.warn ?? ((m: string) => process.stderr.write(`Warning: ${m}\n`));
-    const ttl = options.ttlSeconds ?? (Number(process.env.KFORGE_LOCK_TTL_SECONDS) || DEFAULT_TTL_SECONDS);
+    const ttl = options.ttlSeconds ?? lockTtlSeconds(process.env);
     const key = StatePaths.lock(cluster);
     // A few rounds: each lost race re-reads what the winner wrote.
+    // One token for every attempt: an attempt whose response was lost shows up in the next one's read.
+    const token = newLease(options.command, ttl, Date.now()).token;
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = Date.now();
-      const lease = newLease(options.command, ttl, now);
+      const lease = { ...newLease(options.command, ttl, now), token };
       const body = JSON.stringify(lease, null, 2);
       const current = await vfs.read(key);
       try {
         if (!current) return new ClusterLock(vfs, key, lease, await vfs.write(key, body, { ifNotExists: true }), warn).start();
         const held = parseLease(current.data);
-        if (held && remainingMs(held, now) > 0 && !options.forceUnlock) {
+        // Our own lease (a lost response to our lock write, retried by the store client) is ours to keep.
+        if (held?.token !== undefined && held.token === lease.token) return new ClusterLock(vfs, key, lease, current.version, warn).start();
+        const deadHolder = held !== undefined && holderIsDeadLocalProcess(held);
+        if (held && remainingMs(held, now) > 0 && !options.forceUnlock && !deadHolder) {
           throw new LockedError(
             `cluster "${cluster}" is locked by ${describeLease(held, now)}; the lease expires in ${humanDuration(remainingMs(held, now))} unless renewed. ` +
               'Wait for that command to finish, or if it is no longer running, pass --force-unlock.',
           );
         }
         if (!held) warn(`replacing an unreadable lock object at ${vfs.url}/${key}`);
+        else if (deadHolder) warn(`taking over the lock of cluster "${cluster}" from ${describeLease(held, now)}: that process is no longer running on this host`);
         else if (remainingMs(held, now) > 0) warn(`--force-unlock: taking the lock of cluster "${cluster}" from ${describeLease(held, now)}; if that command is still running, its changes and yours may conflict`);
         else warn(`taking over the expired lock of cluster "${cluster}" from ${describeLease(held, now)} (not renewed for ${humanDuration(now - Date.parse(held.renewedAt))})`);
         return new ClusterLock(vfs, key, lease, await vfs.write(key, body, { ifVersion: current.version }), warn).start();

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
 
 /** The content of a cluster's lock object: who holds it, doing what, since when, for how long. */
@@ -12,12 +13,17 @@ export interface Lease {
   /** ISO time of the last refresh; the lease expires ttlSeconds after it. */
   renewedAt: string;
   ttlSeconds: number;
+  /**
+   * Random, unique to one acquisition: a command recognises its own lease by it, e.g. when the response
+   * to its lock write was lost and the retry found the lease already there. Absent in leases of older kforge.
+   */
+  token?: string;
 }
 
 /** A new lease for this process. */
 export function newLease(command: string, ttlSeconds: number, now: number): Lease {
   const at = new Date(now).toISOString();
-  return { holder: `${safeUser()}@${os.hostname()}`, pid: process.pid, command, acquiredAt: at, renewedAt: at, ttlSeconds };
+  return { holder: localHolder(), pid: process.pid, command, acquiredAt: at, renewedAt: at, ttlSeconds, token: randomBytes(12).toString('hex') };
 }
 
 /** Parses a stored lease; undefined when it is not one (a corrupt lease is treated as expired). */
@@ -25,7 +31,15 @@ export function parseLease(data: Buffer): Lease | undefined {
   try {
     const v = JSON.parse(data.toString()) as Partial<Lease>;
     if (typeof v.holder !== 'string' || typeof v.renewedAt !== 'string' || typeof v.ttlSeconds !== 'number' || Number.isNaN(Date.parse(v.renewedAt))) return undefined;
-    return { holder: v.holder, pid: Number(v.pid ?? 0), command: String(v.command ?? ''), acquiredAt: String(v.acquiredAt ?? v.renewedAt), renewedAt: v.renewedAt, ttlSeconds: v.ttlSeconds };
+    return {
+      holder: v.holder,
+      pid: Number(v.pid ?? 0),
+      command: String(v.command ?? ''),
+      acquiredAt: String(v.acquiredAt ?? v.renewedAt),
+      renewedAt: v.renewedAt,
+      ttlSeconds: v.ttlSeconds,
+      ...(typeof v.token === 'string' ? { token: v.token } : {}),
+    };
   } catch {
     return undefined;
   }
@@ -47,6 +61,27 @@ export function humanDuration(ms: number): string {
 /** One line describing a lease, for errors and warnings. */
 export function describeLease(lease: Lease, now: number): string {
   return `${lease.holder} (pid ${lease.pid}) running "${lease.command}" since ${humanDuration(now - Date.parse(lease.acquiredAt))} ago`;
+}
+
+/** `user@host` of this process, as leases record their holder. */
+export function localHolder(): string {
+  return `${safeUser()}@${os.hostname()}`;
+}
+
+/**
+ * True when the lease was taken by a process of this host (same user@host) that is no longer running:
+ * its lease can be taken over at once instead of after the TTL. A pid reused since is seen as alive,
+ * which only means waiting for the TTL as before.
+ */
+export function holderIsDeadLocalProcess(lease: Lease): boolean {
+  if (lease.holder !== localHolder() || !Number.isInteger(lease.pid) || lease.pid <= 0 || lease.pid === process.pid) return false;
+  try {
+    process.kill(lease.pid, 0);
+    return false;
+  } catch (e) {
+    // EPERM: the process exists but belongs to someone else.
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }
 
 function safeUser(): string {

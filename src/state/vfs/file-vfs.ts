@@ -11,6 +11,8 @@ import { Vfs, VfsDeleteOptions, VfsObject, VfsWriteOptions } from './vfs';
 const TEMP_PREFIX = '.kforge-tmp-';
 const GUARD_WAIT_MS = 5000;
 const GUARD_STALE_MS = 30000;
+/** A temporary file this old was left by a crashed write: no write takes minutes. */
+const TEMP_STALE_MS = 5 * 60_000;
 
 /** A state store in a local directory (`file:///dir` or a plain path); writes are temp-file + rename. */
 export class FileVfs implements Vfs {
@@ -20,10 +22,39 @@ export class FileVfs implements Vfs {
     this.url = pathToFileURL(root).href;
   }
 
+  /** Directories below the root already checked to be real directories (not links) by this process. */
+  private readonly checkedDirs = new Set<string>();
+  /** Directories whose stale temporary files this process has already removed. */
+  private readonly sweptDirs = new Set<string>();
+
   private resolve(key: string): string {
     const full = path.resolve(this.root, key);
     if (full !== this.root && !full.startsWith(this.root + path.sep)) {
       throw new StateStoreError(`key ${JSON.stringify(key)} escapes the state store ${this.url}`);
+    }
+    return full;
+  }
+
+  /**
+   * The path of a key, after checking that no existing component below the root is a symbolic link. The
+   * store never follows a link: one at `<cluster>` or `pki/private/<keyset>` would send writes (private
+   * keys among them) and chmods outside the store. A symlinked root itself is fine.
+   */
+  private async safePath(key: string): Promise<string> {
+    const full = this.resolve(key);
+    let at = this.root;
+    for (const part of path.relative(this.root, full).split(path.sep).filter(Boolean)) {
+      at = path.join(at, part);
+      if (this.checkedDirs.has(at)) continue;
+      let st: import('node:fs').Stats;
+      try {
+        st = await fs.lstat(at);
+      } catch (e) {
+        if (isCode(e, 'ENOENT') || isCode(e, 'ENOTDIR')) return full;
+        throw storeError(`cannot read ${at}`, e);
+      }
+      if (st.isSymbolicLink()) throw symlinkError(at, this.url);
+      if (st.isDirectory()) this.checkedDirs.add(at);
     }
     return full;
   }
@@ -45,7 +76,7 @@ export class FileVfs implements Vfs {
 
   async read(key: string): Promise<VfsObject | undefined> {
     try {
-      const data = await fs.readFile(this.resolve(key));
+      const data = await fs.readFile(await this.safePath(key));
       return { data, version: contentVersion(data) };
     } catch (e) {
       if (isCode(e, 'ENOENT') || isCode(e, 'ENOTDIR') || isCode(e, 'EISDIR')) return undefined;
@@ -54,18 +85,22 @@ export class FileVfs implements Vfs {
   }
 
   async write(key: string, data: Buffer | string, options: VfsWriteOptions = {}): Promise<string> {
-    const target = this.resolve(key);
+    const target = await this.safePath(key);
     const buf = Buffer.from(data);
     const dirMode = options.secret ? 0o700 : 0o755;
     const fileMode = options.secret ? 0o600 : 0o644;
+    let created: string | undefined;
     try {
       // Only the key's own directory is private: a recursive mkdir would make shared ancestors (pki/) 0700 too.
+      // No existing component is a link (safePath), so mkdir creates real directories only.
       await fs.mkdir(path.dirname(path.dirname(target)), { recursive: true, mode: 0o755 });
-      await fs.mkdir(path.dirname(target), { recursive: true, mode: dirMode });
+      created = await fs.mkdir(path.dirname(target), { recursive: true, mode: dirMode });
       if (options.secret) await fs.chmod(path.dirname(target), dirMode);
     } catch (e) {
       throw storeError(`cannot create directory ${path.dirname(target)}`, e);
     }
+    // A directory that existed may hold temporary files of a write that crashed (possibly keys).
+    if (created === undefined) await this.sweepStaleTemporaryFiles(path.dirname(target));
     if (options.ifVersion === undefined) return this.writeFile(target, buf, fileMode, options.ifNotExists ?? false);
     const expected = options.ifVersion;
     return this.withKeyGuard(target, async () => {
@@ -134,8 +169,42 @@ export class FileVfs implements Vfs {
     return contentVersion(buf);
   }
 
+  /** Removes temporary files older than TEMP_STALE_MS from a directory, once per directory and process. */
+  private async sweepStaleTemporaryFiles(dir: string): Promise<void> {
+    if (this.sweptDirs.has(dir)) return;
+    this.sweptDirs.add(dir);
+    const names = await fs.readdir(dir).catch(() => [] as string[]);
+    const now = Date.now();
+    for (const name of names.filter((n) => n.startsWith(TEMP_PREFIX))) {
+      const file = path.join(dir, name);
+      const age = await fs.lstat(file).then((st) => now - st.mtimeMs, () => 0);
+      if (age > TEMP_STALE_MS) await fs.rm(file, { force: true });
+    }
+  }
+
+  async removeTemporaryFiles(prefix: string): Promise<number> {
+    const dirPart = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
+    const start = await this.safePath(dirPart || '.');
+    let removed = 0;
+    const walk = async (dir: string): Promise<void> => {
+      const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+      for (const ent of entries) {
+        const full = path.join(dir, ent.name);
+        if (ent.isDirectory()) await walk(full);
+        else if (ent.name.startsWith(TEMP_PREFIX) && path.relative(this.root, full).split(path.sep).join('/').startsWith(prefix)) {
+          await fs.rm(full, { force: true });
+          removed++;
+        }
+      }
+      if (dir !== this.root) await fs.rmdir(dir).catch(() => undefined);
+    };
+    await walk(start);
+    await this.pruneEmptyDirs(path.dirname(start));
+    return removed;
+  }
+
   async delete(key: string, options: VfsDeleteOptions = {}): Promise<void> {
-    const target = this.resolve(key);
+    const target = await this.safePath(key);
     const expected = options.ifVersion;
     if (expected === undefined) return this.deleteFile(target);
     await this.withKeyGuard(target, async () => {
@@ -184,6 +253,7 @@ export class FileVfs implements Vfs {
       const subdirs: string[] = [];
       for (const ent of entries) {
         const full = path.join(dir, ent.name);
+        if (ent.isSymbolicLink()) throw symlinkError(full, this.url);
         if (ent.isDirectory()) subdirs.push(full);
         else if (ent.isFile() && !ent.name.startsWith(TEMP_PREFIX)) out.push(path.relative(this.root, full).split(path.sep).join('/'));
       }
@@ -192,13 +262,19 @@ export class FileVfs implements Vfs {
     };
     // Walk only the deepest directory named by the prefix, not the whole store.
     const dirPart = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
-    await walk(this.resolve(dirPart || '.'));
+    await walk(await this.safePath(dirPart || '.'));
     return out.filter((k) => k.startsWith(prefix)).sort();
   }
 }
 
 function isCode(e: unknown, code: string): boolean {
   return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === code;
+}
+
+function symlinkError(at: string, url: string): StateStoreError {
+  return new StateStoreError(
+    `${at} is a symbolic link inside the state store ${url}; kforge never follows links in a store (a write through one could put keys outside it): replace it with the real directory or file`,
+  );
 }
 
 function storeError(what: string, e: unknown): StateStoreError {

@@ -5,6 +5,7 @@ import { ConflictError } from '../../errors/conflict-error';
 import { KforgeError } from '../../errors/kforge-error';
 import { StateStoreError } from '../../errors/state-store-error';
 import { UsageError } from '../../errors/usage-error';
+import { confirmOwnWrite } from './confirm-own-write';
 import { Vfs, VfsDeleteOptions, VfsObject, VfsWriteOptions } from './vfs';
 
 /** Bucket names kforge accepts: 3-63 characters of lowercase letters, digits, `-`, `_`, `.`; alphanumeric at both ends. */
@@ -70,7 +71,12 @@ export class GcsVfs implements Vfs {
         ...(version !== undefined ? { preconditionOpts: { ifGenerationMatch: version } } : {}),
       });
     } catch (e) {
-      if (classifyGceError(e) === 'precondition-failed') throw this.conflict(key, options);
+      if (classifyGceError(e) === 'precondition-failed') {
+        // The client retries preconditioned uploads; after a lost response the retry trips over our own write.
+        const own = await confirmOwnWrite(this, key, data);
+        if (own !== undefined) return own;
+        throw this.conflict(key, options);
+      }
       throw this.fail('write', key, e);
     }
     this.bucketSeen = true;

@@ -5,6 +5,7 @@ import { ConflictError } from '../../errors/conflict-error';
 import { KforgeError } from '../../errors/kforge-error';
 import { StateStoreError } from '../../errors/state-store-error';
 import { UsageError } from '../../errors/usage-error';
+import { confirmOwnWrite } from './confirm-own-write';
 import { Vfs, VfsDeleteOptions, VfsObject, VfsWriteOptions } from './vfs';
 
 type S3Module = typeof import('@aws-sdk/client-s3');
@@ -108,6 +109,10 @@ export class S3Vfs implements Vfs {
       const kind = classifyAwsError(e);
       // A 409 means a concurrent conditional write won the race; If-Match on a deleted object gives 404.
       const lost = kind === 'precondition-failed' || kind === 'conditional-conflict' || (kind === 'not-found' && options.ifVersion !== undefined);
+      // The SDK retries a request whose response was lost; the retry then fails the precondition that the
+      // first attempt's own write broke. Reporting that as a conflict would orphan the object.
+      const own = lost && kind !== 'not-found' ? await confirmOwnWrite(this, key, data) : undefined;
+      if (own !== undefined) return own;
       if (lost && options.ifNotExists) throw new ConflictError(`${this.objectUrl(key)} already exists`);
       if (lost && options.ifVersion !== undefined) throw this.changed(key);
       throw this.fail('write', 's3:PutObject', key, e);

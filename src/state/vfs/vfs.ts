@@ -42,4 +42,9 @@ export interface Vfs {
    * applied. AlreadyExistsError when it exists. Only stores that can create their container implement it.
    */
   createStore?(): Promise<string[]>;
+  /**
+   * Removes every temporary file of interrupted writes below `prefix` (which `list` never shows); returns
+   * how many. Only stores that write through temporary files implement it.
+   */
+  removeTemporaryFiles?(prefix: string): Promise<number>;
 }
