@@ -13,9 +13,11 @@ export interface ClusterObjects {
 
 /** Every state-store key of a cluster, complete or left over; NotFoundError when nothing is stored under the name. */
 export async function clusterKeys(vfs: Vfs, name: string): Promise<ClusterObjects> {
-  // The lock is the deleting command's own; releasing it removes it last.
-  const keys = (await vfs.list(StatePaths.clusterPrefix(name))).filter((k) => k !== StatePaths.lock(name));
-  if (keys.length === 0) throw new NotFoundError(`cluster "${name}" not found in state store ${vfs.url}`);
+  const all = await vfs.list(StatePaths.clusterPrefix(name));
+  if (all.length === 0) throw new NotFoundError(`cluster "${name}" not found in state store ${vfs.url}`);
+  // The lock is the deleting command's own; releasing it removes it last. A lock alone, left by a crashed
+  // command, is a leftover too: the delete takes it over and releases it.
+  const keys = all.filter((k) => k !== StatePaths.lock(name));
   return { keys, complete: keys.includes(StatePaths.config(name)) };
 }
 
@@ -31,4 +33,13 @@ export async function deleteClusterState(vfs: Vfs, name: string): Promise<Cluste
   await deleteKeys(vfs, found.keys.filter((k) => k !== StatePaths.config(name)));
   await vfs.removeTemporaryFiles?.(StatePaths.clusterPrefix(name));
   return found;
+}
+
+/**
+ * For a name with no object and no lock: removes temporary files that a crashed write left below it
+ * (they may hold keys). Nothing else can be writing there, since every writer holds the lock first.
+ * Returns how many; 0 when there were none or the store has no temporary files.
+ */
+export async function removeStrayTemporaryFiles(vfs: Vfs, name: string): Promise<number> {
+  return (await vfs.removeTemporaryFiles?.(StatePaths.clusterPrefix(name))) ?? 0;
 }

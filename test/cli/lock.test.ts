@@ -93,3 +93,13 @@ describe('the cluster lock between two kforge processes (file store)', () => {
     expect(treeDigest(store)).toBe(before);
   });
 });
+
+describe('KFORGE_LOCK_TTL_SECONDS', () => {
+  it('a negative TTL is refused before anything is written', () => {
+    const store = tempDir();
+    const r = runCli(['create', 'cluster', CLUSTER, '--zones', 'us-east-1a', '--state', store], { env: { KFORGE_LOCK_TTL_SECONDS: '-1' } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('Error: KFORGE_LOCK_TTL_SECONDS="-1" is not valid: use a whole number of seconds from 10 to 3600 (default 60)\n');
+    expect(fs.readdirSync(store)).toEqual([]);
+  });
+});

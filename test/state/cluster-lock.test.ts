@@ -106,3 +106,59 @@ describe('file store compare-and-swap', () => {
     expect(await vfs.list('')).toEqual(['k']);
   });
 });
+
+describe('lock safety', () => {
+  it('takes over at once, with a warning, a lease of this host whose process is gone; a live one still blocks', async () => {
+    const vfs = new FileVfs(tempDir());
+    const { localHolder } = await import('../../src/state/lock/lease');
+    const { spawnSync } = await import('node:child_process');
+    // A pid that existed and is gone: a child that has exited.
+    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    const at = new Date().toISOString();
+    await vfs.write(KEY, JSON.stringify({ holder: localHolder(), pid: deadPid, command: 'kforge create cluster c.k8s.local', acquiredAt: at, renewedAt: at, ttlSeconds: 3600 }));
+    const warnings: string[] = [];
+    const lock = await ClusterLock.acquire(vfs, 'c.k8s.local', { command: 'mine', warn: (m) => warnings.push(m) });
+    expect(warnings).toEqual([expect.stringMatching(new RegExp(`^taking over the lock of cluster "c\\.k8s\\.local" from .* \\(pid ${deadPid}\\) running "kforge create cluster c\\.k8s\\.local".*: that process is no longer running on this host$`))]);
+    await lock.release();
+    // The parent of this test is alive: its lease blocks for the TTL as before.
+    await vfs.write(KEY, JSON.stringify({ holder: localHolder(), pid: process.ppid, command: 'other', acquiredAt: at, renewedAt: at, ttlSeconds: 3600 }));
+    await expect(ClusterLock.acquire(vfs, 'c.k8s.local', { command: 'mine' })).rejects.toBeInstanceOf(LockedError);
+  });
+
+  it('recognises its own lease by its token when its create-only write was reported as lost', async () => {
+    const vfs = new MemoryVfs(`lock-token-${Math.random()}`);
+    // A store that applies the first lock write and then reports a conflict, as a retried S3 PUT does.
+    let applied = false;
+    const lossy: Vfs = {
+      url: vfs.url,
+      read: (k) => vfs.read(k),
+      list: (p) => vfs.list(p),
+      delete: (k, o) => vfs.delete(k, o),
+      write: async (k, d, o) => {
+        if (!applied && o?.ifNotExists) {
+          applied = true;
+          await vfs.write(k, d, o);
+          const { ConflictError } = await import('../../src/errors/conflict-error');
+          throw new ConflictError('already exists');
+        }
+        return vfs.write(k, d, o);
+      },
+    };
+    const lock = await ClusterLock.acquire(lossy, 'c.k8s.local', { command: 'mine', warn: () => undefined });
+    expect(JSON.parse((await vfs.read(KEY))!.data.toString()).token).toMatch(/^[0-9a-f]{24}$/);
+    await lock.release();
+    expect(await vfs.read(KEY)).toBeUndefined();
+  });
+
+  it.each(['-1', '0', '9', '3601', '1.5', 'abc'])('refuses KFORGE_LOCK_TTL_SECONDS=%s with a clear error', async (value) => {
+    const { lockTtlSeconds } = await import('../../src/state/lock/lock-ttl');
+    expect(() => lockTtlSeconds({ KFORGE_LOCK_TTL_SECONDS: value })).toThrow(
+      `KFORGE_LOCK_TTL_SECONDS="${value}" is not valid: use a whole number of seconds from 10 to 3600 (default 60)`,
+    );
+  });
+
+  it('accepts KFORGE_LOCK_TTL_SECONDS from 10 to 3600 and defaults to 60', async () => {
+    const { lockTtlSeconds } = await import('../../src/state/lock/lock-ttl');
+    expect([lockTtlSeconds({}), lockTtlSeconds({ KFORGE_LOCK_TTL_SECONDS: '10' }), lockTtlSeconds({ KFORGE_LOCK_TTL_SECONDS: '3600' })]).toEqual([60, 10, 3600]);
+  });
+});

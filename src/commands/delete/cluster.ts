@@ -19,9 +19,19 @@ export default class DeleteCluster extends BaseCommand {
     const { args, flags } = await this.parse(DeleteCluster);
     const name = this.clusterName(args.name, flags.name);
     const { openVfs } = await import('../../state/vfs/open-vfs');
-    const { clusterKeys, deleteClusterState } = await import('../../ops/delete-cluster');
+    const { clusterKeys, deleteClusterState, removeStrayTemporaryFiles } = await import('../../ops/delete-cluster');
+    const { NotFoundError } = await import('../../errors/not-found-error');
     const vfs = openVfs(this.stateUrl(flags));
-    const found = await clusterKeys(vfs, name);
+    const found = await clusterKeys(vfs, name).catch(async (e: unknown) => {
+      // Only temporary files of a crashed write left under the name: removing them is the whole delete.
+      const stray = flags.yes && e instanceof NotFoundError ? await removeStrayTemporaryFiles(vfs, name) : 0;
+      if (stray === 0) throw e;
+      return stray;
+    });
+    if (typeof found === 'number') {
+      this.out(`Removed ${found} temporary files of "${name}" left by an interrupted command`);
+      return;
+    }
     if (!flags.yes) {
       this.out(renderTable(['TYPE', 'NAME'], found.keys.map((k) => ['state-object', `${vfs.url.replace(/\/+$/, '')}/${k}`])));
       if (!found.complete) this.out(`Cluster "${name}" is incomplete (it has no config): an interrupted command left these objects.`);
@@ -33,7 +43,9 @@ export default class DeleteCluster extends BaseCommand {
     this.out(
       deleted.complete
         ? `Deleted cluster: "${name}" (${deleted.keys.length} state objects)`
-        : `Removed ${deleted.keys.length} state objects of the incomplete cluster "${name}", left by an interrupted command`,
+        : deleted.keys.length === 0
+          ? `Removed the lock of "${name}" left by an interrupted command`
+          : `Removed ${deleted.keys.length} state objects of the incomplete cluster "${name}", left by an interrupted command`,
     );
   }
 }

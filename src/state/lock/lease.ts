@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
+import { isProcessAlive } from '../../util/process-alive';
 
 /** The content of a cluster's lock object: who holds it, doing what, since when, for how long. */
 export interface Lease {
@@ -74,14 +75,7 @@ export function localHolder(): string {
  * which only means waiting for the TTL as before.
  */
 export function holderIsDeadLocalProcess(lease: Lease): boolean {
-  if (lease.holder !== localHolder() || !Number.isInteger(lease.pid) || lease.pid <= 0 || lease.pid === process.pid) return false;
-  try {
-    process.kill(lease.pid, 0);
-    return false;
-  } catch (e) {
-    // EPERM: the process exists but belongs to someone else.
-    return (e as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return lease.holder === localHolder() && lease.pid !== process.pid && !isProcessAlive(lease.pid);
 }
 
 function safeUser(): string {

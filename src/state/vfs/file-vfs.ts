@@ -1,5 +1,7 @@
 import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { isProcessAlive } from '../../util/process-alive';
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { AlreadyExistsError } from '../../errors/already-exists-error';
@@ -121,13 +123,18 @@ export class FileVfs implements Vfs {
     const deadline = Date.now() + GUARD_WAIT_MS;
     for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
       try {
-        await (await fs.open(guard, 'wx', 0o600)).close();
+        const handle = await fs.open(guard, 'wx', 0o600);
+        try {
+          await handle.writeFile(GUARD_OWNER);
+        } finally {
+          await handle.close();
+        }
         break;
       } catch (e) {
         if (!isCode(e, 'EEXIST')) throw storeError(`cannot lock ${target}`, e);
         const age = await fs.stat(guard).then((st) => Date.now() - st.mtimeMs, () => 0);
-        // A guard older than any real write was left by a crashed process.
-        if (age > GUARD_STALE_MS) await fs.rm(guard, { force: true });
+        // A guard of a process of this host that is gone, or one older than any real write, was left by a crash.
+        if (age > GUARD_STALE_MS || (await guardOwnerIsGone(guard))) await fs.rm(guard, { force: true });
         else if (Date.now() > deadline) throw new StateStoreError(`${target} is being written by another process; try again`);
         await new Promise((r) => setTimeout(r, delay));
       }
@@ -190,6 +197,7 @@ export class FileVfs implements Vfs {
       const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
       for (const ent of entries) {
         const full = path.join(dir, ent.name);
+        if (ent.isSymbolicLink()) throw symlinkError(full, this.url);
         if (ent.isDirectory()) await walk(full);
         else if (ent.name.startsWith(TEMP_PREFIX) && path.relative(this.root, full).split(path.sep).join('/').startsWith(prefix)) {
           await fs.rm(full, { force: true });
@@ -269,6 +277,15 @@ export class FileVfs implements Vfs {
 
 function isCode(e: unknown, code: string): boolean {
   return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === code;
+}
+
+/** What a guard file records: its writer, so that a guard whose writer died can be removed at once. */
+const GUARD_OWNER = `${process.pid}@${os.hostname()}`;
+
+async function guardOwnerIsGone(guard: string): Promise<boolean> {
+  const owner = await fs.readFile(guard, 'utf8').catch(() => '');
+  const m = /^(\d+)@(.+)$/.exec(owner);
+  return m !== null && m[2] === os.hostname() && !isProcessAlive(Number(m[1]));
 }
 
 function symlinkError(at: string, url: string): StateStoreError {
