@@ -1,24 +1,27 @@
-/** Minimal view of a command class for completion: its flags and aliases. */
-export interface CompletableCommand {
-  flags?: Record<string, { char?: string; options?: readonly string[] } | undefined>;
-  baseFlags?: Record<string, unknown>;
-  aliases?: string[];
-}
+import { CompletableCommand, completionModel } from './completion-model';
 
 /**
- * A bash completion script for the given commands (oclif ids, `:`-separated): completes topics,
- * subcommands, flags of the chosen command and the values of flags that have a fixed set of options.
+ * A bash completion script for the given commands (oclif ids, `:`-separated): completes commands and
+ * subcommands, flags, the values of flags with fixed options, file names for flags that read a file
+ * (-f, --cert, --key, --ssh-public-key), and cluster names for --name and the cluster argument, read
+ * from the state store named on the command line (or the default) through `completion --list-clusters`.
  * Also works in zsh through bashcompinit.
  */
 export function bashCompletionScript(commands: Record<string, CompletableCommand>, bin = 'kforge'): string {
-  const ids = new Map<string, CompletableCommand>();
-  for (const [id, cmd] of Object.entries(commands)) {
-    ids.set(id.replace(/:/g, ' '), cmd);
-    for (const a of cmd.aliases ?? []) ids.set(a.replace(/:/g, ' '), cmd);
-  }
-  const first = [...new Set([...ids.keys()].map((k) => k.split(' ')[0]))].sort();
+  const entries = completionModel(commands);
+  const first = entries.filter((e) => e.words.length === 1).map((e) => e.words[0]);
   const lines: string[] = [
     `# bash completion for ${bin}; load with: source <(${bin} completion bash)`,
+    `_${bin}_clusters() {`,
+    '  local i state=()',
+    '  for ((i = 1; i < ${#COMP_WORDS[@]}; i++)); do',
+    '    case "${COMP_WORDS[i]}" in',
+    '      --state) state=(--state "${COMP_WORDS[i+1]}") ;;',
+    '      --state=*) state=("${COMP_WORDS[i]}") ;;',
+    '    esac',
+    '  done',
+    '  "${COMP_WORDS[0]}" completion --list-clusters "${state[@]}" 2>/dev/null',
+    '}',
     `_${bin}_complete() {`,
     '  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"',
     '  local cmd="${COMP_WORDS[1]}"',
@@ -29,25 +32,22 @@ export function bashCompletionScript(commands: Record<string, CompletableCommand
     '  else',
     '    case "$cmd" in',
   ];
-  const subs = new Map<string, string[]>();
-  for (const key of ids.keys()) {
-    const [topic, sub] = key.split(' ');
-    if (sub) subs.set(topic, [...(subs.get(topic) ?? []), sub]);
-  }
-  for (const [key, cmd] of [...ids.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    const flags = { ...(cmd.baseFlags ?? {}), ...(cmd.flags ?? {}) } as Record<string, { char?: string; options?: readonly string[] } | undefined>;
-    const names = Object.keys(flags).sort().map((f) => `--${f}`);
-    const valueCases = Object.entries(flags)
-      .filter(([, f]) => f?.options && f.options.length > 0)
-      .map(([n, f]) => `--${n}${f?.char ? `|-${f.char}` : ''}) COMPREPLY=($(compgen -W "${f?.options?.join(' ')}" -- "$cur")); return ;;`);
-    const [topic, sub] = key.split(' ');
-    const subWords = !sub && subs.has(topic) ? `${subs.get(topic)?.sort().join(' ')} ` : '';
-    lines.push(`      "${key}")`);
+  for (const e of entries) {
+    const valueCases: string[] = [];
+    for (const f of e.flags.filter((x) => x.kind !== 'none')) {
+      const pattern = `--${f.name}${f.char ? `|-${f.char}` : ''}`;
+      if (f.kind === 'options') valueCases.push(`${pattern}) COMPREPLY=($(compgen -W "${f.options.join(' ')}" -- "$cur")); return ;;`);
+      if (f.kind === 'file') valueCases.push(`${pattern}) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;`);
+      if (f.kind === 'cluster') valueCases.push(`${pattern}) COMPREPLY=($(compgen -W "$(_${bin}_clusters)" -- "$cur")); return ;;`);
+    }
+    // Other flags that take a value: nothing to offer for it.
+    const valued = e.flags.filter((x) => x.kind === 'none' && x.takesValue).map((f) => `--${f.name}${f.char ? `|-${f.char}` : ''}`);
+    if (valued.length > 0) valueCases.push(`${valued.join('|')}) return ;;`);
+    const names = e.flags.map((f) => `--${f.name}`);
+    lines.push(`      "${e.words.join(' ')}")`);
     if (valueCases.length > 0) lines.push('        case "$prev" in', ...valueCases.map((c) => `          ${c}`), '        esac');
-    lines.push(`        words="${subWords}${names.join(' ')}" ;;`);
-  }
-  for (const [topic, list] of [...subs.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    if (!ids.has(topic)) lines.push(`      "${topic}") words="${[...new Set(list)].sort().join(' ')}" ;;`);
+    if (e.clusterArgument) lines.push(`        if [[ "$cur" != -* ]]; then COMPREPLY=($(compgen -W "$(_${bin}_clusters)" -- "$cur")); return; fi`);
+    lines.push(`        words="${[...e.subcommands, ...names].join(' ')}" ;;`);
   }
   lines.push('    esac', '  fi', '  COMPREPLY=($(compgen -W "$words" -- "$cur"))', '}', `complete -F _${bin}_complete ${bin}`, '');
   return lines.join('\n');
