@@ -254,7 +254,7 @@ const cases: BadInput[] = [
   { name: 'create cluster without --zones', args: ['create', 'cluster', 'x.example.com'], expect: ['--zones: at least one zone is required'] },
   { name: 'create cluster without a name', args: ['create', 'cluster', '--zones', 'us-east-1a'], expect: ['the cluster name is required', '--name'] },
   { name: 'create cluster with the name twice', args: ['create', 'cluster', 'x.example.com', '--name', 'y.example.com', '--zones', 'us-east-1a'], expect: ['cluster name given twice', '--name'] },
-  { name: 'create cluster with an invalid name', args: ['create', 'cluster', 'X.example.com', '--zones', 'us-east-1a'], expect: ['metadata.name: "X.example.com" is not a valid DNS name'] },
+  { name: 'create cluster with an invalid name', args: ['create', 'cluster', 'X.example.com', '--zones', 'us-east-1a'], expect: ['cluster name "X.example.com" is not a valid DNS name'] },
   { name: '--control-plane-count 2', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--control-plane-count', '2'], expect: ['--control-plane-count: 2 control-plane nodes', 'odd number'] },
   { name: '--control-plane-count that is not a number', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--control-plane-count', 'two'], expect: ['--control-plane-count', 'Expected an integer', 'two'] },
   { name: '--control-plane-zones not in --zones', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--control-plane-zones', 'us-east-1d'], expect: ['--control-plane-zones: zone "us-east-1d" is not in --zones'] },
