@@ -3,7 +3,7 @@ import { ValidationError } from '../errors/validation-error';
 
 /**
  * Limits on what kforge reads from a manifest (`create -f`, `replace -f`) or an edited object. They are
- * far above any real cluster spec (a large one is ~50 KiB and ~5,000 values) and keep hostile input —
+ * far above any real cluster spec (a large one is ~50 KiB and ~3,000 values) and keep hostile input —
  * a huge file, a YAML alias bomb, a giant string or list — from costing more than a few hundred
  * milliseconds and megabytes before it is refused. Documented in docs/getting-started.md ("Input limits").
  */
@@ -16,8 +16,8 @@ export const INPUT_LIMITS = {
   collectionItems: 10_000,
   /** Nesting depth of lists and mappings. */
   depth: 64,
-  /** Values (mappings, lists, scalars, keys) in one file, and in one document once its aliases are expanded. */
-  values: 250_000,
+  /** Values (mappings, lists, scalars) in one file, and in one document once its aliases are expanded. */
+  values: 100_000,
   /** Characters of text (strings and keys) in one document once its aliases are expanded: what would be stored. */
   expandedText: 4 * 1024 * 1024,
 };

@@ -35,26 +35,22 @@ class ParseLimit extends Error {
 /**
  * Parses multi-document YAML with js-yaml and keeps a line for every node. js-yaml has no AST, so
  * its parse listener is used to rebuild the node tree; keys are matched to values by order. The input
- * limits (INPUT_LIMITS) are enforced here, for every reader of manifests: nesting, the number of values
- * and collection sizes while parsing (so hostile input stops early), then every limit on each document
- * as the tree it stands for, aliases expanded.
+ * limits (INPUT_LIMITS) are enforced here, for every reader of manifests: nesting and the number of
+ * values while parsing (which bounds the memory and time the parse can take), then every limit on each
+ * document as the tree it stands for, aliases expanded, with the path of what breaks it.
  */
 export function parseYamlDocuments(text: string, file: string): YamlDocument[] {
   const roots: Node[] = [];
   const stack: Node[] = [];
-  let values = 0;
+  let nodes = 0;
   // Per document: a value reached through an alias (`*name`) is the anchored object itself, not a copy.
   let aliases = 0;
   const aliasCounts: number[] = [];
   const listener = (event: 'open' | 'close', state: { line: number; kind: string | null; result: unknown; position: number; lineStart: number }) => {
     if (event === 'open') {
-      if (++values > INPUT_LIMITS.values) throw new ParseLimit(state.line + 1, `the file holds more than ${INPUT_LIMITS.values.toLocaleString('en-US')} values (the limit)`);
-      if (stack.length >= INPUT_LIMITS.depth) throw new ParseLimit(state.line + 1, `lists and mappings are nested more than ${INPUT_LIMITS.depth} levels deep (the limit)`);
-      const parent = stack[stack.length - 1];
-      // A mapping's keys and values are both children; the exact per-kind check follows the parse.
-      if (parent && parent.children.length >= 2 * INPUT_LIMITS.collectionItems) {
-        throw new ParseLimit(parent.line + 1, `a list or mapping has more than ${INPUT_LIMITS.collectionItems.toLocaleString('en-US')} items (the limit)`);
-      }
+      // A bound on js-yaml's recursion while parsing; the walk below checks the exact depth, with the path.
+      // Collections nest `depth` levels, the innermost holds a scalar, and a flow collection adds a node.
+      if (stack.length >= INPUT_LIMITS.depth + 2) throw new ParseLimit(state.line + 1, `lists and mappings are nested more than ${INPUT_LIMITS.depth} levels deep (the limit)`);
       stack.push({ kind: '', result: undefined, line: state.line, children: [] });
       return;
     }
@@ -62,6 +58,9 @@ export function parseYamlDocuments(text: string, file: string): YamlDocument[] {
     if (!node) return;
     node.kind = state.kind ?? '';
     node.result = state.result;
+    // js-yaml builds some values twice (a block sequence entry is first tried as a mapping key), so the
+    // parse may take up to twice as many nodes as the file has values; the exact count is the walk's below.
+    if (++nodes > 2 * INPUT_LIMITS.values) throw new ParseLimit(state.line + 1, `the file holds more than ${INPUT_LIMITS.values.toLocaleString('en-US')} values (the limit)`);
     // js-yaml reads an alias without setting a kind; its result is the anchored value.
     if (state.kind === null && state.result !== null && state.result !== undefined) aliases++;
     // A plain scalar can be closed after the scanner moved past its line break: count it on its own line.
