@@ -338,6 +338,12 @@ const cases: BadInput[] = [
   { name: 'create ig --set with an unknown field', args: ['create', 'ig', 'extra', '--name', CLUSTER, '--subnet', 'us-east-1a', '--set', 'spec.fooBar=1'], expect: ['--set spec.fooBar: unknown field "fooBar"'] },
   { name: '--cloud-labels without =', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--cloud-labels', 'team'], expect: ['--cloud-labels: "team" is not key=value'] },
   { name: '--ssh-public-key of a missing file', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--ssh-public-key', '@tmp/no-such-key.pub'], expect: ['--ssh-public-key: cannot read', 'no-such-key.pub'] },
+  { name: '--ssh-public-key of an endless file (/dev/zero)', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--ssh-public-key', '/dev/zero'], expect: ['--ssh-public-key: /dev/zero is larger than 1 MiB'] },
+  {
+    name: 'create keypair --cert of an endless file (/dev/zero)',
+    args: ['create', 'keypair', 'kubernetes-ca', '--name', CLUSTER, '--cert', '/dev/zero', '--key', '/dev/zero'],
+    expect: ['--cert /dev/zero: is larger than 1 MiB, too large for a PEM file'],
+  },
   { name: '--ssh-public-key of a private key', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--ssh-public-key', '@tmp/id_ed25519'], expect: ['--ssh-public-key:', 'is a private key'] },
   { name: '--kubernetes-version 1.20.0', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--kubernetes-version', '1.20.0'], expect: ['--kubernetes-version: ', 'Kubernetes 1.20.0 is not supported'] },
   { name: '--network-cidr 10.0.0.0/33', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--network-cidr', '10.0.0.0/33'], expect: ['--network-cidr', '"10.0.0.0/33" is not a valid CIDR'] },
