@@ -3,9 +3,10 @@ import { ValidationError } from '../errors/validation-error';
 
 /**
  * Limits on what kforge reads from a manifest (`create -f`, `replace -f`) or an edited object. They are
- * far above any real cluster spec (a large one is ~50 KiB and ~3,000 values) and keep hostile input —
- * a huge file, a YAML alias bomb, a giant string or list — from costing more than a few hundred
- * milliseconds and megabytes before it is refused. Documented in docs/getting-started.md ("Input limits").
+ * far above any real cluster spec (kops's most complete test manifest is 8 KiB and under 300 values)
+ * and keep hostile input — a huge file, a YAML alias bomb, a giant string or list — from costing more
+ * than a second and a couple of hundred megabytes before it is refused. Documented in
+ * docs/getting-started.md ("Input limits").
  */
 export const INPUT_LIMITS = {
   /** Bytes in one file (or stdin, or an edited object). */
