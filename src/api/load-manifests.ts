@@ -1,6 +1,7 @@
 import type { FieldError } from '../errors/field-error';
 import { parseFieldPath } from '../errors/field-error';
 import { ValidationError } from '../errors/validation-error';
+import { checkObjectNames } from '../validate/check-object-names';
 import { validateAgainstSchema } from '../validate/schema-validator';
 import { KOPS_API_GROUPS, SUPPORTED_API_VERSIONS, SUPPORTED_CLOUDS } from './api-versions';
 import type { Cluster, InstanceGroup } from './types';
@@ -41,13 +42,15 @@ export function loadManifests(text: string, file: string): ManifestSet {
     }
     if (v.kind !== 'Cluster' && v.kind !== 'InstanceGroup') return at('kind', `${JSON.stringify(v.kind ?? null)} is not supported; use Cluster or InstanceGroup`);
     const name = (v.metadata as { name?: unknown } | undefined)?.name;
-    const key = `${v.kind}/${typeof name === 'string' ? name : `document ${index + 1}`}`;
+    // Shortened: a hostile name would otherwise be repeated in full in every message about the object.
+    const key = `${v.kind}/${typeof name === 'string' ? (name.length > 80 ? `${name.slice(0, 60)}…` : name) : `document ${index + 1}`}`;
     const cloud = v.kind === 'Cluster' ? (v.spec as { cloudProvider?: unknown } | undefined)?.cloudProvider : undefined;
     // An unsupported cloud makes every other finding noise (its settings are unknown here): say only that.
     const problems =
       typeof cloud === 'string' && !SUPPORTED_CLOUDS.includes(cloud)
         ? [{ path: 'spec.cloudProvider', message: `"${cloud}" is not supported: kforge builds clusters on ${SUPPORTED_CLOUDS.join(' and ')}` }]
-        : validateAgainstSchema(v.kind, v);
+        : // Names become store keys (paths): they are checked here, before anything reads the store.
+          validateAgainstSchema(v.kind, v).concat(checkObjectNames(v.kind, v));
     for (const p of problems) errors.push({ ...p, object: key, file, line: doc.lineOf(parseFieldPath(p.path)) });
     if (problems.length > 0) return;
     set.sources.set(v, doc);

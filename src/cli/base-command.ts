@@ -3,6 +3,7 @@ import { UsageError } from '../errors/usage-error';
 import type { LockOptions } from '../state/lock/cluster-lock';
 import { lockTtlSeconds } from '../state/lock/lock-ttl';
 import { defaultStateStore } from '../state/vfs/open-vfs';
+import { clusterNameProblem, instanceGroupNameProblem, keysetNameProblem, quoteName } from '../validate/check-object-names';
 import type { Vfs } from '../state/vfs/vfs';
 
 /** Flags every kforge command accepts. */
@@ -39,6 +40,16 @@ export abstract class BaseCommand extends Command {
     if (arg && flagName && arg !== flagName) throw new UsageError(`cluster name given twice: argument "${arg}" and --name "${flagName}"`);
     const name = arg ?? flagName ?? process.env.KFORGE_CLUSTER_NAME;
     if (!name) throw new UsageError('the cluster name is required: pass it as an argument or with --name (env KFORGE_CLUSTER_NAME)');
+    return this.checkName('cluster', name);
+  }
+
+  /**
+   * Refuses a name that cannot be stored (it becomes a path in the state store) before anything reads
+   * the store; returns the name.
+   */
+  protected checkName(kind: 'cluster' | 'instance group' | 'keyset', name: string): string {
+    const problem = kind === 'cluster' ? clusterNameProblem(name) : kind === 'instance group' ? instanceGroupNameProblem(name) : keysetNameProblem(name);
+    if (problem) throw new UsageError(`${kind} name ${quoteName(name)} ${problem}`);
     return name;
   }
 

@@ -1,18 +1,19 @@
-import { promises as fs } from 'node:fs';
+import { decodeInput, INPUT_LIMITS } from '../api/input-limits';
 import { UsageError } from '../errors/usage-error';
+import { readLimited } from '../util/read-limited';
 
-/** Reads a manifest named by -f (`-` is stdin); names the file in errors. */
+/**
+ * Reads a manifest named by -f (`-` is stdin); names the file in errors. At most INPUT_LIMITS.fileBytes
+ * are read, and the text must be UTF-8: both are refused with file and line (ValidationError).
+ */
 export async function readInputFile(file: string): Promise<string> {
-  if (file === '-') {
-    const chunks: Buffer[] = [];
-    for await (const c of process.stdin) chunks.push(c as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  }
+  let read;
   try {
-    return await fs.readFile(file, 'utf8');
+    read = await readLimited(file === '-' ? (process.stdin as AsyncIterable<Buffer>) : file, INPUT_LIMITS.fileBytes);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : String(code ?? e);
     throw new UsageError(`-f ${file}: cannot read: ${why}`);
   }
+  return decodeInput(read.bytes, read.truncated, file);
 }

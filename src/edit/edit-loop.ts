@@ -1,10 +1,12 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { decodeInput, INPUT_LIMITS } from '../api/input-limits';
 import { formatFieldError } from '../errors/field-error';
 import { KforgeError } from '../errors/kforge-error';
 import { ValidationError } from '../errors/validation-error';
 import { runInForeground } from '../util/foreground-child';
+import { readLimited } from '../util/read-limited';
 
 /** How an edit session ended. */
 export type EditOutcome = { status: 'saved'; text: string } | { status: 'unchanged' };
@@ -27,7 +29,9 @@ export function editorCommand(env: NodeJS.ProcessEnv = process.env): string {
 /**
  * kubectl-style edit loop: open the text in the user's editor; on invalid input reopen it with the
  * errors in a comment header above the user's own text; only a valid result is applied. Unchanged
- * text cancels. Errors from `apply` other than ValidationError end the loop (nothing is saved).
+ * text cancels. Errors from `apply` other than ValidationError end the loop (nothing is saved). A signal
+ * (SIGINT, SIGTERM, SIGHUP) ends the editor and the edit; the temporary directory is removed however
+ * kforge ends, even by process.exit from another signal handler.
  */
 export async function editLoop(initial: string, apply: EditApply, env: NodeJS.ProcessEnv = process.env): Promise<EditOutcome> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'kforge-edit-'));
@@ -37,13 +41,19 @@ export async function editLoop(initial: string, apply: EditApply, env: NodeJS.Pr
   let lastErrors: string[] = [];
   // The rejected text is kept on disk when the edit is cancelled, so the user's work is not lost.
   let keepFile = false;
+  const removeOnExit = () => {
+    if (!keepFile) rmSync(dir, { recursive: true, force: true });
+  };
+  process.on('exit', removeOnExit);
   try {
     for (;;) {
       await fs.writeFile(file, content, { mode: 0o600 });
-      const r = await runInForeground('sh', ['-c', `${editorCommand(env)} "$1"`, 'kforge-editor', file], { env });
+      // `exec`: the editor replaces the shell, so a signal passed on to the child reaches the editor itself.
+      const r = await runInForeground('sh', ['-c', `exec ${editorCommand(env)} "$1"`, 'kforge-editor', file], { env });
       if (r.error) throw new KforgeError('EDITOR_FAILED', `cannot start editor "${editorCommand(env)}": ${r.error.message}`);
+      if (r.signal) throw new KforgeError('INTERRUPTED', `edit interrupted by ${r.signal}; no changes made`, 128 + (os.constants.signals[r.signal] ?? 0));
       if (r.status !== 0) throw new KforgeError('EDITOR_FAILED', `editor "${editorCommand(env)}" exited with status ${r.status}; no changes made`);
-      const edited = stripComments(await fs.readFile(file, 'utf8'));
+      const edited = stripComments(await readEdited(file, () => (keepFile = true)));
       if (edited.trim() === '') throw new KforgeError('EDIT_CANCELLED', 'Edit cancelled: saved file was empty');
       if (previousFailed !== undefined && edited === previousFailed) {
         keepFile = true;
@@ -65,7 +75,20 @@ export async function editLoop(initial: string, apply: EditApply, env: NodeJS.Pr
       }
     }
   } finally {
+    process.removeListener('exit', removeOnExit);
     if (!keepFile) await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Reads the edited file within the input limits; one that breaks them ends the edit and is kept on disk. */
+async function readEdited(file: string, keep: () => void): Promise<string> {
+  const read = await readLimited(file, INPUT_LIMITS.fileBytes);
+  try {
+    return decodeInput(read.bytes, read.truncated, 'edited object');
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    keep();
+    throw new ValidationError(e.errors, `the edited object (kept at ${file})`);
   }
 }
 

@@ -87,7 +87,7 @@ async function applyGroups(
       await stageClusterSave(vfs, tx, change);
     } catch (e) {
       if (!(e instanceof ValidationError)) throw e;
-      invalid.push(...e.errors);
+      for (const fe of e.errors) invalid.push(fe); // not push(...): a long list overflows the stack
     }
   }
   if (invalid.length > 0) throw new ValidationError(invalid, file);

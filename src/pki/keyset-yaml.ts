@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import * as yaml from 'js-yaml';
 import { StateStoreError } from '../errors/state-store-error';
 import { Keypair } from './keypair';
@@ -43,8 +44,12 @@ export const KeysetYaml = {
     return yaml.dump(doc, { lineWidth: -1, noRefs: true });
   },
 
-  /** Parses a keyset file; StateStoreError naming `where` when it is not a valid keyset. */
-  parse(data: Buffer | string, where: string): Keyset {
+  /**
+   * Parses a keyset file; StateStoreError naming `where` (the store file) and `name` (the keyset) when it
+   * is not a valid keyset. Private keys are parsed here, so a corrupt one is reported with its keyset
+   * and file, not as a bare OpenSSL error when something later signs with it.
+   */
+  parse(data: Buffer | string, where: string, name?: string): Keyset {
     try {
       const doc = yaml.load(data.toString()) as Partial<KeysetDocument> | undefined;
       if (!doc || doc.kind !== 'Keyset' || !API_VERSIONS.includes(doc.apiVersion ?? '')) throw new Error('not a Keyset document');
@@ -53,11 +58,18 @@ export const KeysetYaml = {
       const keys = spec.keys.map((k, i) => {
         if (!k.id || !k.publicMaterial) throw new Error(`spec.keys[${i}] needs id and publicMaterial`);
         const priv = k.privateMaterial ? Buffer.from(k.privateMaterial, 'base64').toString() : undefined;
+        if (priv !== undefined) {
+          try {
+            createPrivateKey(priv);
+          } catch (e) {
+            throw new Error(`spec.keys[${i}] (id ${String(k.id)}): the private key cannot be read (${e instanceof Error ? e.message : String(e)})`);
+          }
+        }
         return new Keypair(String(k.id), Buffer.from(k.publicMaterial, 'base64').toString(), priv, k.distrustTimestamp);
       });
       return new Keyset(String(doc.metadata?.name ?? ''), keys, String(spec.primaryID));
     } catch (e) {
-      throw new StateStoreError(`${where} is not a valid keyset: ${e instanceof Error ? e.message : String(e)}`);
+      throw new StateStoreError(`${name === undefined ? '' : `keyset "${name}": `}${where} is not a valid keyset: ${e instanceof Error ? e.message : String(e)}`);
     }
   },
 };

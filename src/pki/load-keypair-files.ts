@@ -1,6 +1,6 @@
 import { createPrivateKey, KeyObject, X509Certificate } from 'node:crypto';
-import { promises as fs } from 'node:fs';
 import { UsageError } from '../errors/usage-error';
+import { readLimited } from '../util/read-limited';
 import { Keypair } from './keypair';
 
 /** Reads a user-supplied CA certificate and key and checks they can serve as a kforge CA; UsageError naming the flag and file otherwise. */
@@ -40,10 +40,16 @@ function unsupportedKey(key: KeyObject): string | undefined {
   return `${key.asymmetricKeyType} keys are not supported`;
 }
 
+/** The largest PEM file read (a certificate or key is a few KiB); a bigger one, or /dev/zero, is refused. */
+const MAX_PEM_FILE_BYTES = 1024 * 1024;
+
 async function readFlagFile(flag: string, file: string): Promise<string> {
   try {
-    return await fs.readFile(file, 'utf8');
+    const read = await readLimited(file, MAX_PEM_FILE_BYTES);
+    if (read.truncated) throw new UsageError(`${flag} ${file}: is larger than 1 MiB, too large for a PEM file`);
+    return read.bytes.toString('utf8');
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : String(code ?? e);
     throw new UsageError(`${flag} ${file}: cannot read: ${why}`);

@@ -33,7 +33,7 @@ export class Keystore {
   async getPublic(name: string): Promise<StoredKeyset | undefined> {
     const key = StatePaths.issuedKeyset(this.cluster, name);
     const obj = await this.vfs.read(key);
-    return obj ? { keyset: KeysetYaml.parse(obj.data, `${this.vfs.url}/${key}`), issuedVersion: obj.version } : undefined;
+    return obj ? { keyset: KeysetYaml.parse(obj.data, `${this.vfs.url}/${key}`, name), issuedVersion: obj.version } : undefined;
   }
 
   /** Reads a keyset with its private keys; NotFoundError naming the keyset when absent. */
@@ -42,7 +42,7 @@ export class Keystore {
     const obj = await this.vfs.read(key);
     if (!obj) throw new NotFoundError(`keyset "${name}" of cluster "${this.cluster}" not found in ${this.vfs.url}`);
     const issued = await this.vfs.read(StatePaths.issuedKeyset(this.cluster, name));
-    return { keyset: KeysetYaml.parse(obj.data, `${this.vfs.url}/${key}`), privateVersion: obj.version, issuedVersion: issued?.version };
+    return { keyset: KeysetYaml.parse(obj.data, `${this.vfs.url}/${key}`, name), privateVersion: obj.version, issuedVersion: issued?.version };
   }
 
   /**

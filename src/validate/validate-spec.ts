@@ -5,6 +5,7 @@ import { kubernetesVersionProblem } from '../expand/kubernetes-version';
 import { channelKubernetesVersion, knownChannels } from '../expand/assets/asset-catalog';
 import { Cidr } from '../net/cidr';
 import { checkDnsNames } from './check-dns-names';
+import { clusterNameProblem, etcdClusterNameProblem, instanceGroupNameProblem, quoteName } from './check-object-names';
 import { checkRefusedFields } from './field-support';
 import { checkIpv6 } from './check-ipv6';
 import { checkIssuerDiscovery } from './check-issuer-discovery';
@@ -13,8 +14,6 @@ import { validateFlagSupport } from './validate-flags';
 
 /** kops's networking options; exactly one may be set. */
 export const NETWORKING_OPTIONS = ['kubenet', 'external', 'cni', 'kopeio', 'flannel', 'calico', 'canal', 'kuberouter', 'amazonvpc', 'cilium', 'gcp', 'kindnet', 'classic', 'gce', 'weave', 'romana', 'lyftvpc'];
-
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /**
  * Semantic checks of a Cluster and its instance groups that the JSON Schema cannot express. Returns
@@ -25,8 +24,8 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
   const err: Report = (path, message, object = `Cluster/${cluster.metadata?.name}`) => errors.push({ object, path, message });
   const spec = cluster.spec;
   checkClusterName(cluster.metadata.name, err);
-  errors.push(...checkRefusedFields('Cluster', `Cluster/${cluster.metadata?.name}`, cluster));
-  for (const ig of igs) errors.push(...checkRefusedFields('InstanceGroup', `InstanceGroup/${ig.metadata?.name}`, ig));
+  append(errors, checkRefusedFields('Cluster', `Cluster/${cluster.metadata?.name}`, cluster));
+  for (const ig of igs) append(errors, checkRefusedFields('InstanceGroup', `InstanceGroup/${ig.metadata?.name}`, ig));
   if (spec.kubernetesVersion !== undefined) {
     const problem = kubernetesVersionProblem(String(spec.kubernetesVersion));
     if (problem) err('spec.kubernetesVersion', problem);
@@ -40,12 +39,12 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
   checkNetworking(spec.networking as Record<string, unknown> | undefined, err);
   // IPv6 ranges get one clear error each, not a cascade of IPv4 containment errors.
   const ipv6 = checkIpv6(cluster);
-  errors.push(...ipv6);
+  append(errors, ipv6);
   if (ipv6.length === 0) checkCidrs(cluster, err);
   checkZones(cluster, err);
   checkAdditionalSans(cluster, err);
-  errors.push(...checkIssuerDiscovery(cluster));
-  errors.push(...checkDnsNames(cluster));
+  append(errors, checkIssuerDiscovery(cluster));
+  append(errors, checkDnsNames(cluster));
   const subnetNames = new Set((spec.subnets ?? []).map((s) => s.name));
   (spec.subnets ?? []).forEach((s, i) => {
     if ((spec.subnets ?? []).findIndex((o) => o.name === s.name) !== i) err(`spec.subnets[${i}].name`, `duplicate subnet name "${s.name}"`);
@@ -53,23 +52,21 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
   const igByName = new Map(igs.map((ig) => [ig.metadata.name, ig]));
   for (const ig of igs) checkInstanceGroup(ig, subnetNames, cluster.metadata.name, errors);
   checkEtcd(cluster, igByName, err);
-  errors.push(...validateFlagSupport(cluster, igs));
+  append(errors, validateFlagSupport(cluster, igs));
   return errors;
 }
 
 type Report = (path: string, message: string, object?: string) => void;
 
+/** Appends in a loop: `push(...list)` passes every item as an argument and overflows the stack on a long list. */
+function append(to: FieldError[], list: FieldError[]): void {
+  for (const e of list) to.push(e);
+}
+
 function checkClusterName(name: string, err: Report): void {
   if (!name) return err('metadata.name', 'the cluster name is required');
-  const problem =
-    name.length > 253
-      ? 'is longer than 253 characters'
-      : !name.includes('.')
-        ? 'must be a fully-qualified DNS name with at least one dot (e.g. mycluster.example.com, or mycluster.k8s.local for a cluster without DNS)'
-        : name.split('.').some((l) => !DNS_LABEL.test(l) || l.length > 63)
-          ? 'is not a valid DNS name: use lower-case letters, digits, "-" and "." only, each label 1–63 characters, not starting or ending with "-"'
-          : undefined;
-  if (problem) err('metadata.name', `"${name}" ${problem}`);
+  const problem = clusterNameProblem(name);
+  if (problem) err('metadata.name', `${quoteName(name)} ${problem}`);
 }
 
 function checkNetworking(networking: Record<string, unknown> | undefined, err: Report): void {
@@ -195,7 +192,8 @@ function checkInstanceGroup(ig: InstanceGroup, subnets: Set<string>, clusterName
   const object = `InstanceGroup/${ig.metadata.name}`;
   const err = (path: string, message: string) => errors.push({ object, path, message });
   const name = ig.metadata.name;
-  if (!name || !DNS_LABEL.test(name)) err('metadata.name', `"${name}" is not a valid instance group name (lower-case letters, digits and "-")`);
+  const nameProblem = instanceGroupNameProblem(typeof name === 'string' ? name : '');
+  if (nameProblem) err('metadata.name', `${quoteName(String(name ?? ''))} ${nameProblem}`);
   const label = ig.metadata.labels?.['kops.k8s.io/cluster'];
   if (label !== undefined && label !== clusterName) err('metadata.labels["kops.k8s.io/cluster"]', `names cluster "${label}", not "${clusterName}"`);
   const { minSize, maxSize } = ig.spec;
@@ -214,6 +212,9 @@ function checkEtcd(cluster: Cluster, igs: Map<string, InstanceGroup>, err: Repor
   if (etcd.length === 0) err('spec.etcdClusters', 'at least the etcd cluster "main" is required');
   else if (!etcd.some((e) => e.name === 'main')) err('spec.etcdClusters', 'the etcd cluster "main" is required');
   etcd.forEach((e, i) => {
+    // The name becomes part of keyset names and store keys (`ev/sub` would nest paths).
+    const nameProblem = etcdClusterNameProblem(typeof e.name === 'string' ? e.name : '');
+    if (nameProblem) err(`spec.etcdClusters[${i}].name`, `${quoteName(String(e.name ?? ''))} ${nameProblem}`);
     if (etcd.findIndex((o) => o.name === e.name) !== i) err(`spec.etcdClusters[${i}].name`, `duplicate etcd cluster "${e.name}"`);
     const members = e.etcdMembers ?? [];
     if (members.length === 0) err(`spec.etcdClusters[${i}].etcdMembers`, `etcd cluster "${e.name}" has no members`);

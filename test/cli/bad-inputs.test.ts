@@ -33,6 +33,8 @@ interface BadInput {
 
 const FIXTURES = 'test/fixtures/bad';
 const CLUSTER = 'minimal.example.com';
+/** A 300-character cluster name of valid labels: too long for DNS (and, as a store directory, for a file name). */
+const LONG_NAME = `${[56, 59, 59, 59, 59].map((n) => 'n'.repeat(n)).join('.')}.com`;
 /** A Node.js stack frame, as printed by Error.stack. */
 const STACK_FRAME = /^\s+at .+\(.*:\d+:\d+\)$/m;
 /** An "editor" that moves the stored subnet out of networkCIDR, every time it is opened. */
@@ -69,6 +71,67 @@ const cases: BadInput[] = [
   { name: '-f of a missing file', args: ['create', '-f', 'test/fixtures/bad/no-such-file.yaml'], expect: ['-f test/fixtures/bad/no-such-file.yaml', 'no such file'] },
   { name: '-f of a directory', args: ['create', '-f', FIXTURES], expect: [`-f ${FIXTURES}`, 'is a directory'] },
   { name: 'create without -f', args: ['create'], expect: ['-f FILE is required'] },
+
+  // ---- manifests: input limits (hostile input); the big inputs are generated into @tmp by writeHostileInputs --------
+  {
+    name: 'a YAML alias bomb in a free-form field',
+    args: ['create'],
+    file: 'alias-bomb.yaml',
+    expect: [/alias-bomb\.yaml:\d+: spec\.kubeDNS\.affinity\.a\d/, 'more than 100,000 values once its 81 YAML aliases are expanded (the limit)'],
+  },
+  { name: 'bytes that are not UTF-8', args: ['create'], file: 'not-utf8.yaml', expect: ['not-utf8.yaml:8: ', 'the file is not valid UTF-8: byte 0xe9 at column 15'] },
+  { name: 'mappings nested deeper than 64 levels', args: ['create'], file: 'too-deep.yaml', expect: [/too-deep\.yaml:\d+: /, 'nested more than 64 levels deep'] },
+  { name: 'a 50 MB string: the file is over the 4 MiB limit', args: ['create', '-f', '@tmp/string-50mb.yaml'], expect: ['string-50mb.yaml:8: ', 'the file is larger than 4 MiB (4,194,304 bytes), the limit for a manifest'] },
+  { name: 'a 50 MB list: the file is over the 4 MiB limit', args: ['create', '-f', '@tmp/list-50mb.yaml'], expect: ['list-50mb.yaml:', 'the file is larger than 4 MiB'] },
+  { name: 'an endless input (/dev/zero) is read only to the limit', args: ['create', '-f', '/dev/zero'], expect: ['/dev/zero:1: ', 'the file is larger than 4 MiB'] },
+  {
+    name: 'a 300 KiB annotation: over the 256 KiB string limit',
+    args: ['create', '-f', '@tmp/string-300k.yaml'],
+    expect: ['string-300k.yaml:8: metadata.annotations.big: a string of 307,200 characters is longer than the 256 KiB limit'],
+  },
+  {
+    name: 'a list of 130,000 items (once a stack overflow)',
+    args: ['create', '-f', '@tmp/list-130k.yaml'],
+    expect: [/list-130k\.yaml:\d+: the file holds more than 100,000 values \(the limit\)/],
+    reject: ['Maximum call stack'],
+  },
+  { name: 'a list of 50,000 items: over the 10,000-item limit', args: ['create', '-f', '@tmp/list-50k.yaml'], expect: ['list-50k.yaml:18: spec.kubernetesApiAccess: a list of 50,000 items is longer than the 10,000-item limit'] },
+  { name: 'a mapping of 12,000 keys: over the 10,000-key limit', args: ['create', '-f', '@tmp/keys-12k.yaml'], expect: ['keys-12k.yaml:7: metadata.annotations: a mapping of 12,000 keys has more than the 10,000-key limit'] },
+  {
+    name: 'an edited object that is not UTF-8 ends the edit and is kept',
+    args: ['edit', 'cluster', CLUSTER],
+    env: { EDITOR: `"${process.execPath}" -e "require('fs').appendFileSync(process.argv[1], Buffer.from([0x23, 0x20, 0xff, 0x0a]))"` },
+    expect: ['the edited object (kept at ', 'edited object:', 'the file is not valid UTF-8: byte 0xff at column 3'],
+  },
+
+  // ---- names that become store keys: validated before the store is read -----------------------
+  { name: 'an etcd cluster name with a slash', args: ['create'], file: 'etcd-name-slash.yaml', expect: ['etcd-name-slash.yaml:17: ', 'spec.etcdClusters[1].name: "ev/sub" is not valid as an etcd cluster name'] },
+  { name: 'an instance group name of 70 characters', args: ['create'], file: 'ig-name-too-long.yaml', expect: ['ig-name-too-long.yaml:53: ', 'metadata.name: ', 'is 70 characters long; an instance group name has at most 63'] },
+  {
+    name: 'an InstanceGroup whose cluster label is a path',
+    args: ['create'],
+    file: 'ig-label-traversal.yaml',
+    expect: ['ig-label-traversal.yaml:7: InstanceGroup/nodes2: metadata.labels["kops.k8s.io/cluster"]: "../../outside" is not a valid DNS name'],
+    reject: ['not found'],
+  },
+  { name: 'create cluster with a 300-character name', args: ['create', 'cluster', LONG_NAME, '--zones', 'us-east-1a'], expect: ['cluster name "', 'is 300 characters long; a DNS name has at most 253'], reject: ['ENAMETOOLONG'] },
+  { name: 'get cluster with a 300-character name', args: ['get', 'cluster', LONG_NAME], expect: ['is 300 characters long'], reject: ['ENAMETOOLONG'] },
+  { name: 'get cluster --full with a path as the name', args: ['get', 'cluster', '../outside.example.com', '--full'], expect: ['cluster name "../outside.example.com" is not a valid DNS name'] },
+  { name: 'edit cluster with a 300-character name', args: ['edit', 'cluster', LONG_NAME], env: { EDITOR: 'true' }, expect: ['is 300 characters long'], reject: ['ENAMETOOLONG'] },
+  { name: 'delete cluster with a 300-character name', args: ['delete', 'cluster', LONG_NAME, '--yes'], expect: ['is 300 characters long'], reject: ['ENAMETOOLONG'] },
+  { name: 'export kubeconfig with a 300-character name', args: ['export', 'kubeconfig', LONG_NAME, '--admin', '--kubeconfig', '@tmp/kubeconfig'], expect: ['is 300 characters long'], reject: ['ENAMETOOLONG'] },
+  { name: 'get instancegroups --name with a 300-character name', args: ['get', 'ig', '--name', LONG_NAME], expect: ['is 300 characters long'], reject: ['ENAMETOOLONG'] },
+  { name: 'create ig with a name that is a path', args: ['create', 'ig', '../../x', '--name', CLUSTER, '--subnet', 'us-east-1a'], expect: ['instance group name "../../x" is not valid as an instance group name'] },
+  { name: 'create ig with a 300-character name', args: ['create', 'ig', 'n'.repeat(300), '--name', CLUSTER, '--subnet', 'us-east-1a'], expect: ['is 300 characters long; an instance group name has at most 63'] },
+  { name: 'delete ig with a name that is a path', args: ['delete', 'ig', 'a/b', '--name', CLUSTER, '--yes'], expect: ['instance group name "a/b" is not valid'] },
+  { name: 'edit ig with a 300-character name', args: ['edit', 'ig', 'n'.repeat(300), '--name', CLUSTER], env: { EDITOR: 'true' }, expect: ['is 300 characters long'] },
+  { name: 'get ig with a name that is a path', args: ['get', 'ig', '../config', '--name', CLUSTER], expect: ['instance group name "../config" is not valid'] },
+  { name: 'get keypairs with a keyset name that is a path', args: ['get', 'keypairs', '../private/kubernetes-ca', '--name', CLUSTER], expect: ['keyset name "../private/kubernetes-ca" is not valid as a keyset name'] },
+  {
+    name: 'create keypair with a keyset name that is a path',
+    args: ['create', 'keypair', '../../../x', '--name', CLUSTER, '--cert', '@tmp/none.crt', '--key', '@tmp/none.key'],
+    expect: ['keyset name "../../../x" is not valid as a keyset name'],
+  },
 
   // ---- manifests: schema --------------------------------------------------------------------------
   { name: 'unknown field at the top of spec', args: ['create'], file: 'unknown-field-spec.yaml', expect: ['unknown-field-spec.yaml:21: ', 'spec.fooBar: unknown field'] },
@@ -254,7 +317,7 @@ const cases: BadInput[] = [
   { name: 'create cluster without --zones', args: ['create', 'cluster', 'x.example.com'], expect: ['--zones: at least one zone is required'] },
   { name: 'create cluster without a name', args: ['create', 'cluster', '--zones', 'us-east-1a'], expect: ['the cluster name is required', '--name'] },
   { name: 'create cluster with the name twice', args: ['create', 'cluster', 'x.example.com', '--name', 'y.example.com', '--zones', 'us-east-1a'], expect: ['cluster name given twice', '--name'] },
-  { name: 'create cluster with an invalid name', args: ['create', 'cluster', 'X.example.com', '--zones', 'us-east-1a'], expect: ['metadata.name: "X.example.com" is not a valid DNS name'] },
+  { name: 'create cluster with an invalid name', args: ['create', 'cluster', 'X.example.com', '--zones', 'us-east-1a'], expect: ['cluster name "X.example.com" is not a valid DNS name'] },
   { name: '--control-plane-count 2', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--control-plane-count', '2'], expect: ['--control-plane-count: 2 control-plane nodes', 'odd number'] },
   { name: '--control-plane-count that is not a number', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--control-plane-count', 'two'], expect: ['--control-plane-count', 'Expected an integer', 'two'] },
   { name: '--control-plane-zones not in --zones', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--control-plane-zones', 'us-east-1d'], expect: ['--control-plane-zones: zone "us-east-1d" is not in --zones'] },
@@ -275,6 +338,12 @@ const cases: BadInput[] = [
   { name: 'create ig --set with an unknown field', args: ['create', 'ig', 'extra', '--name', CLUSTER, '--subnet', 'us-east-1a', '--set', 'spec.fooBar=1'], expect: ['--set spec.fooBar: unknown field "fooBar"'] },
   { name: '--cloud-labels without =', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--cloud-labels', 'team'], expect: ['--cloud-labels: "team" is not key=value'] },
   { name: '--ssh-public-key of a missing file', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--ssh-public-key', '@tmp/no-such-key.pub'], expect: ['--ssh-public-key: cannot read', 'no-such-key.pub'] },
+  { name: '--ssh-public-key of an endless file (/dev/zero)', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--ssh-public-key', '/dev/zero'], expect: ['--ssh-public-key: /dev/zero is larger than 1 MiB'] },
+  {
+    name: 'create keypair --cert of an endless file (/dev/zero)',
+    args: ['create', 'keypair', 'kubernetes-ca', '--name', CLUSTER, '--cert', '/dev/zero', '--key', '/dev/zero'],
+    expect: ['--cert /dev/zero: is larger than 1 MiB, too large for a PEM file'],
+  },
   { name: '--ssh-public-key of a private key', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--ssh-public-key', '@tmp/id_ed25519'], expect: ['--ssh-public-key:', 'is a private key'] },
   { name: '--kubernetes-version 1.20.0', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--kubernetes-version', '1.20.0'], expect: ['--kubernetes-version: ', 'Kubernetes 1.20.0 is not supported'] },
   { name: '--network-cidr 10.0.0.0/33', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--network-cidr', '10.0.0.0/33'], expect: ['--network-cidr', '"10.0.0.0/33" is not a valid CIDR'] },
@@ -287,6 +356,22 @@ const cases: BadInput[] = [
   { name: '--verbose prints the stack of a validation error', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--control-plane-count', '2', '--verbose'], stackTrace: true, expect: ['--control-plane-count: 2 control-plane nodes'] },
   { name: '--verbose prints the stack of a not-found error', args: ['get', 'cluster', 'nope.example.com', '--verbose'], stackTrace: true, expect: ['cluster "nope.example.com" not found', 'NotFoundError'] },
 ];
+
+/**
+ * Inputs too big to commit, generated at run time from the minimal cluster: each breaks one input limit
+ * (docs/getting-started.md, "Input limits").
+ */
+function writeHostileInputs(dir: string): void {
+  const base = fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'bad', 'unknown-field-spec.yaml'), 'utf8').replace('  fooBar: true\n', '');
+  const withAnnotations = (lines: string) => base.replace('  name: bad.example.com\n', `  name: bad.example.com\n  annotations:\n${lines}`);
+  const withAccess = (n: number) => base.replace('  kubernetesApiAccess:\n  - 0.0.0.0/0\n', `  kubernetesApiAccess:\n${'  - 0.0.0.0/0\n'.repeat(n)}`);
+  fs.writeFileSync(path.join(dir, 'string-50mb.yaml'), withAnnotations(`    big: ${'x'.repeat(50 * 1024 * 1024)}\n`));
+  fs.writeFileSync(path.join(dir, 'string-300k.yaml'), withAnnotations(`    big: ${'x'.repeat(300 * 1024)}\n`));
+  fs.writeFileSync(path.join(dir, 'list-50mb.yaml'), withAccess(Math.ceil((50 * 1024 * 1024) / 14)));
+  fs.writeFileSync(path.join(dir, 'list-130k.yaml'), withAccess(130_000));
+  fs.writeFileSync(path.join(dir, 'list-50k.yaml'), withAccess(50_000));
+  fs.writeFileSync(path.join(dir, 'keys-12k.yaml'), withAnnotations(Array.from({ length: 12_000 }, (_, i) => `    k${i}: v\n`).join('')));
+}
 
 describe('bad inputs: exit 1, "Error: " with what and where, no stack trace, store unchanged', () => {
   let tmp: string;
@@ -304,6 +389,7 @@ describe('bad inputs: exit 1, "Error: " with what and where, no stack trace, sto
     tmp = tempDir('kforge-bad-inputs-');
     store = path.join(tmp, 'store');
     populate();
+    writeHostileInputs(tmp);
     fs.writeFileSync(path.join(tmp, 'id_ed25519'), '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ==\n-----END OPENSSH PRIVATE KEY-----\n', { mode: 0o600 });
   });
 

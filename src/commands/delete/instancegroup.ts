@@ -17,6 +17,7 @@ export default class DeleteInstanceGroup extends BaseCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(DeleteInstanceGroup);
     const cluster = this.clusterName(undefined, flags.name);
+    this.checkName('instance group', args.group);
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const vfs = openVfs(this.stateUrl(flags));
     if (!flags.yes) {

@@ -13,6 +13,7 @@ export default class EditInstanceGroup extends BaseCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(EditInstanceGroup);
     const cluster = this.clusterName(undefined, flags.name);
+    this.checkName('instance group', args.group);
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { editInstanceGroup } = await import('../../ops/edit-objects');
     const vfs = openVfs(this.stateUrl(flags));

@@ -26,7 +26,9 @@ export default class GetClusters extends BaseCommand {
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { ClusterRepository } = await import('../../state/cluster-repository');
     const repo = new ClusterRepository(openVfs(this.stateUrl(flags)));
-    const one = args.name ?? flags.name;
+    if (args.name && flags.name && args.name !== flags.name) throw new UsageError(`cluster name given twice: argument "${args.name}" and --name "${flags.name}"`);
+    const given = args.name ?? flags.name;
+    const one = given === undefined ? undefined : this.checkName('cluster', given);
     if (flags.full && !one) throw new UsageError('--full needs a cluster name');
     const listed = one ? { clusters: [one], incomplete: [] } : await repo.listNames();
     const names = listed.clusters;

@@ -18,6 +18,7 @@ export default class GetInstanceGroups extends BaseCommand {
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(GetInstanceGroups);
     const cluster = this.clusterName(undefined, flags.name);
+    for (const g of argv as string[]) this.checkName('instance group', g);
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { ClusterRepository } = await import('../../state/cluster-repository');
     const stored = await new ClusterRepository(openVfs(this.stateUrl(flags))).get(cluster);

@@ -18,6 +18,7 @@ export default class GetKeypairs extends BaseCommand {
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(GetKeypairs);
     const cluster = this.clusterName(undefined, flags.name);
+    for (const k of argv as string[]) this.checkName('keyset', k);
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { listKeypairs } = await import('../../ops/list-keypairs');
     const rows = await listKeypairs(openVfs(this.stateUrl(flags)), cluster, argv as string[]);
