@@ -27,7 +27,7 @@ export default class CreateInstanceGroup extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(CreateInstanceGroup);
-    const cluster = this.clusterName(undefined, flags.name);
+    const cluster = this.clusterFromFlag(flags.name, 'instance groups');
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { createInstanceGroup } = await import('../../ops/instance-group-ops');
     const vfs = openVfs(this.stateUrl(flags));

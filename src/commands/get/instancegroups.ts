@@ -19,7 +19,7 @@ export default class GetInstanceGroups extends BaseCommand {
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(GetInstanceGroups);
-    const cluster = this.clusterName(undefined, flags.name);
+    const cluster = this.clusterFromFlag(flags.name, 'instance groups', argv as string[]);
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { ClusterRepository } = await import('../../state/cluster-repository');
     const stored = await new ClusterRepository(openVfs(this.stateUrl(flags))).get(cluster);

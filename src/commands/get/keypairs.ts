@@ -17,7 +17,7 @@ export default class GetKeypairs extends BaseCommand {
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(GetKeypairs);
-    const cluster = this.clusterName(undefined, flags.name);
+    const cluster = this.clusterFromFlag(flags.name, 'keysets', argv as string[]);
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { listKeypairs } = await import('../../ops/list-keypairs');
     const rows = await listKeypairs(openVfs(this.stateUrl(flags)), cluster, argv as string[]);
