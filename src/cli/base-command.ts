@@ -60,6 +60,11 @@ export abstract class BaseCommand extends Command {
     return env?.value ?? defaultStateStore();
   }
 
+  /** Whether stateUrl() fell back to the default directory (no flag, no variable). */
+  protected stateIsDefault(): boolean {
+    return this.stateSource === undefined;
+  }
+
   /** The cluster name from the positional argument or --name; names the flag when missing. */
   protected clusterName(arg: string | undefined, flagName: string | undefined): string {
     if (arg && flagName && arg !== flagName) throw new UsageError(`cluster name given twice: argument "${arg}" and --name "${flagName}"`);

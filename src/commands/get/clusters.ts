@@ -23,11 +23,13 @@ export default class GetClusters extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(GetClusters);
-    const { openVfs } = await import('../../state/vfs/open-vfs');
+    const { checkStoreExists, openVfs } = await import('../../state/vfs/open-vfs');
     const { ClusterRepository } = await import('../../state/cluster-repository');
     const repo = new ClusterRepository(openVfs(this.stateUrl(flags)));
     const one = args.name ?? flags.name;
     if (flags.full && !one) throw new UsageError('--full needs a cluster name');
+    // A store the user named that is missing is a typo, not an empty store; the default one may not exist yet.
+    if (!one && !this.stateIsDefault()) await checkStoreExists(repo.vfs);
     const names = one ? [one] : await repo.listClusterNames();
     const format = flags.output as 'table' | 'yaml' | 'json';
     if (flags.full) {
