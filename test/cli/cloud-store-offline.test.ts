@@ -28,8 +28,9 @@ function runOffline(args: string[], env: NodeJS.ProcessEnv): { status: number; s
 }
 
 /**
- * The 1 s budget of a failure without credentials, widened by what a plain local command takes beyond
- * ~400 ms here, so that a machine loaded by parallel tests does not fail a correct CLI.
+ * The 1 s budget of a failure without credentials. On a machine loaded by parallel tests everything is
+ * slower, loading a cloud SDK included, so the budget grows with what a plain local command takes (about
+ * 300 ms unloaded); the metadata probes this guards against cost 2.5-10 s.
  */
 let budgetMs = 1000;
 
@@ -38,7 +39,7 @@ describe('cloud stores without credentials or network fail clearly and quickly',
     requireNetns();
     const local = runOffline(['get', 'clusters', '--state', tempDir()], cleanEnv());
     expect(local.status).toBe(0);
-    budgetMs = Math.max(1000, local.ms + 600);
+    budgetMs = Math.max(1000, local.ms * 2.5);
   });
 
   it('gs:// without credentials: a clear error within 1 s, no MetadataLookupWarning', () => {
