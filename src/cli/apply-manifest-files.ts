@@ -4,7 +4,7 @@ import type { LockOptions } from '../state/lock/cluster-lock';
 import { readInputFile } from './read-input-file';
 
 /** The -f flag of `create` and `replace`. */
-export const filenameFlag = Flags.string({ char: 'f', description: 'Manifest file to read ("-" for stdin); repeatable', multiple: true });
+export const filenameFlag = Flags.string({ char: 'f', description: 'Manifest file to read ("-" for stdin); repeatable', multiple: true, multipleNonGreedy: true });
 
 /** Shared body of `create -f` and `replace -f`: applies each file and returns one line per object. */
 export async function applyManifestFiles(stateUrl: string, files: string[] | undefined, mode: 'create' | 'replace', lock: LockOptions): Promise<string[]> {

@@ -8,13 +8,31 @@ import type { Vfs } from '../state/vfs/vfs';
 
 /** Flags every kforge command accepts. */
 export const globalFlags = {
+  // No oclif `env`: stateUrl() reads the variables itself, to name the one a bad value came from.
   state: Flags.string({
-    description: 'Location of the state store (file:///dir, a directory path, memfs://name). Env: KFORGE_STATE_STORE. Default: ~/.kforge/state',
-    env: 'KFORGE_STATE_STORE',
+    description: 'State store: s3://bucket/prefix, gs://bucket/prefix, file:///dir or a directory path. Default: $KFORGE_STATE_STORE (else $KOPS_STATE_STORE), else ~/.kforge/state',
     helpGroup: 'GLOBAL',
   }),
   verbose: Flags.boolean({ description: 'Print stack traces and debugging detail on errors', helpGroup: 'GLOBAL' }),
 };
+
+const announced = new Set<string>();
+
+/**
+ * A setting from KFORGE_<suffix>, else from kops's KOPS_<suffix> (so a kops user's environment works);
+ * using the kops variable is said once on stderr. Empty values count as unset.
+ */
+export function settingFromEnv(suffix: 'STATE_STORE' | 'CLUSTER_NAME'): { variable: string; value: string } | undefined {
+  const own = process.env[`KFORGE_${suffix}`];
+  if (own) return { variable: `KFORGE_${suffix}`, value: own };
+  const kops = process.env[`KOPS_${suffix}`];
+  if (!kops) return undefined;
+  if (!announced.has(suffix)) {
+    announced.add(suffix);
+    process.stderr.write(`Using KOPS_${suffix}=${kops} (KFORGE_${suffix} is not set)\n`);
+  }
+  return { variable: `KOPS_${suffix}`, value: kops };
+}
 
 /** The flag of commands that take the cluster lock. */
 export const lockFlags = {
@@ -30,15 +48,29 @@ export type ParsedFlags<T extends typeof Command> = Interfaces.InferredFlags<(ty
 export abstract class BaseCommand extends Command {
   static override baseFlags = globalFlags;
 
-  /** The state store URL from --state, KFORGE_STATE_STORE or the embedded default. */
+  /** Where the state store location came from: the flag or an environment variable; undefined for the default. */
+  private stateSource: string | undefined;
+
+  /** The state store URL from --state, KFORGE_STATE_STORE, KOPS_STATE_STORE or the default directory. */
   protected stateUrl(flags: { state?: string }): string {
-    return flags.state ?? defaultStateStore();
+    if (flags.state !== undefined) {
+      this.stateSource = '--state';
+      return flags.state;
+    }
+    const env = settingFromEnv('STATE_STORE');
+    this.stateSource = env?.variable;
+    return env?.value ?? defaultStateStore();
+  }
+
+  /** Whether stateUrl() fell back to the default directory (no flag, no variable). */
+  protected stateIsDefault(): boolean {
+    return this.stateSource === undefined;
   }
 
   /** The cluster name from the positional argument or --name; names the flag when missing. */
   protected clusterName(arg: string | undefined, flagName: string | undefined): string {
     if (arg && flagName && arg !== flagName) throw new UsageError(`cluster name given twice: argument "${arg}" and --name "${flagName}"`);
-    const name = arg ?? flagName ?? process.env.KFORGE_CLUSTER_NAME;
+    const name = arg ?? flagName ?? settingFromEnv('CLUSTER_NAME')?.value;
     if (!name) throw new UsageError('the cluster name is required: pass it as an argument or with --name (env KFORGE_CLUSTER_NAME)');
     return this.checkName('cluster', name);
   }
@@ -51,6 +83,26 @@ export abstract class BaseCommand extends Command {
     const problem = kind === 'cluster' ? clusterNameProblem(name) : kind === 'instance group' ? instanceGroupNameProblem(name) : keysetNameProblem(name);
     if (problem) throw new UsageError(`${kind} name ${quoteName(name)} ${problem}`);
     return name;
+  }
+
+  /**
+   * The cluster of a command whose arguments name something else (instance groups, keysets): --name or
+   * the environment. kops users pass the cluster as the argument; the error says where it goes instead.
+   */
+  protected clusterFromFlag(flagName: string | undefined, argumentsName: string, args: string[] = []): string {
+    const name = flagName ?? settingFromEnv('CLUSTER_NAME')?.value;
+    if (name) return this.checkName('cluster', name);
+    const command = `kforge ${(this.id ?? '').replaceAll(':', ' ')}`;
+    const hint = args.length > 0 ? `; if "${args[0]}" is the cluster: ${command} --name ${args[0]}` : '';
+    throw new UsageError(`the cluster name is required: pass it with --name (env KFORGE_CLUSTER_NAME); the arguments of "${command}" name ${argumentsName}${hint}`);
+  }
+
+  /** A bad store location from the environment is reported as coming from its variable, not from --state. */
+  protected override async catch(err: Error & { exitCode?: number }): Promise<unknown> {
+    if (err instanceof UsageError && this.stateSource !== undefined && this.stateSource !== '--state' && err.message.startsWith('--state: ')) {
+      return super.catch(new UsageError(`${this.stateSource} (environment variable): ${err.message.slice('--state: '.length)}`));
+    }
+    return super.catch(err);
   }
 
   /** How this command records itself in the cluster lock. */

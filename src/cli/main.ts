@@ -4,8 +4,11 @@ import { KforgeError } from '../errors/kforge-error';
 export async function main(argv: string[]): Promise<void> {
   const verbose = argv.includes('--verbose');
   try {
+    const { checkCommandWords } = await import('./command-words');
+    const { COMMANDS } = await import('../commands/index');
+    const args = checkCommandWords(argv, COMMANDS);
     const oclif = await import('@oclif/core');
-    await oclif.run(argv, require.resolve('../../package.json'));
+    await oclif.run(args, require.resolve('../../package.json'));
     await oclif.flush();
   } catch (e) {
     process.exitCode = reportError(e, verbose);

@@ -6,6 +6,7 @@ import { channelKubernetesVersion, defaultKubernetesVersion, knownChannels } fro
 import { assignSubnetCidrs, DEFAULT_NETWORK_CIDR, DEFAULT_NON_MASQUERADE_CIDR } from '../expand/components/network-defaults';
 import { kubernetesVersionProblem } from '../expand/kubernetes-version';
 import { Cidr } from '../net/cidr';
+import { fieldSupport } from '../validate/field-support';
 import { NETWORKING_OPTIONS, regionOfZone, zoneProblem } from '../validate/validate-spec';
 
 /** Inputs of `create cluster`, one per flag; names follow kops's flags. */
@@ -77,7 +78,11 @@ export function newCluster(o: NewClusterOptions): NewCluster {
   const regions = [...new Set(zones.filter((z) => !zoneProblem(z, cloud)).map((z) => regionOfZone(z, cloud)))];
   if (regions.length > 1) flagErr('--zones', `all zones must be in one region; got ${regions.join(', ')}`);
   const networking = NETWORKING_ALIASES[o.networking ?? 'cilium'] ?? o.networking ?? 'cilium';
-  if (!NETWORKING_OPTIONS.includes(networking)) flagErr('--networking', `"${o.networking}" is not supported; use one of ${NETWORKING_OPTIONS.slice(0, 11).join(', ')}`);
+  // Options kops removed (weave, romana, ...) are refused here with the reason, as they are in a manifest.
+  const offered = NETWORKING_OPTIONS.filter((n) => fieldSupport('Cluster', `spec.networking.${n}`)?.status !== 'refused');
+  const support = fieldSupport('Cluster', `spec.networking.${networking}`);
+  if (NETWORKING_OPTIONS.includes(networking) && support?.status === 'refused') flagErr('--networking', `"${o.networking}" is not supported: ${support.detail}`);
+  else if (!NETWORKING_OPTIONS.includes(networking)) flagErr('--networking', `"${o.networking}" is not supported; use one of ${offered.join(', ')}`);
   const topology = o.topology ?? 'public';
   if (topology === 'private' && networking === 'kubenet') flagErr('--networking', 'kubenet does not work with --topology private; choose a CNI such as cilium or calico');
   if (o.bastion && topology !== 'private') flagErr('--bastion', 'a bastion needs --topology private');

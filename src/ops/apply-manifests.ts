@@ -18,7 +18,7 @@ export interface AppliedObject {
   kind: 'Cluster' | 'InstanceGroup';
   name: string;
   cluster: string;
-  action: 'created' | 'replaced';
+  action: 'created' | 'replaced' | 'unchanged';
 }
 
 /**
@@ -62,8 +62,10 @@ async function applyGroups(
       throw new NotFoundError(`cluster "${clusterName}" not found in ${vfs.url}${mode === 'replace' ? `; use "kforge create -f ${file}" to create it` : ''}`);
     }
     const igs = new Map((stored?.instanceGroups ?? []).map((v) => [v.object.metadata.name, v.object]));
+    const igActions: AppliedObject['action'][] = [];
     for (const ig of instanceGroups) {
       const exists = igs.has(ig.metadata.name);
+      igActions.push(!exists ? 'created' : sameObject(ig, igs.get(ig.metadata.name)) ? 'unchanged' : 'replaced');
       if (mode === 'create' && exists) throw new AlreadyExistsError(`instance group "${ig.metadata.name}" already exists in cluster "${clusterName}"`);
       if (mode === 'replace' && !exists) throw new NotFoundError(`instance group "${ig.metadata.name}" not found in cluster "${clusterName}"; use "kforge create -f ${file}" to create it`);
       igs.set(ig.metadata.name, ig);
@@ -77,8 +79,8 @@ async function applyGroups(
       // A file's other objects replace the cluster's stored ones; a file without any leaves them alone.
       additionalObjects: additionalObjects.length > 0 ? additionalObjects : undefined,
     });
-    if (cluster) applied.push({ kind: 'Cluster', name: clusterName, cluster: clusterName, action: stored ? 'replaced' : 'created' });
-    for (const ig of instanceGroups) applied.push({ kind: 'InstanceGroup', name: ig.metadata.name, cluster: clusterName, action: mode === 'create' ? 'created' : 'replaced' });
+    if (cluster) applied.push({ kind: 'Cluster', name: clusterName, cluster: clusterName, action: !stored ? 'created' : sameObject(cluster, stored.cluster.object) ? 'unchanged' : 'replaced' });
+    instanceGroups.forEach((ig, i) => applied.push({ kind: 'InstanceGroup', name: ig.metadata.name, cluster: clusterName, action: igActions[i] }));
   }
   const tx = new StoreTransaction(vfs);
   const invalid: FieldError[] = [];
@@ -93,6 +95,20 @@ async function applyGroups(
   if (invalid.length > 0) throw new ValidationError(invalid, file);
   await commitClusterSaves(vfs, tx, changes);
   return applied;
+}
+
+/** Whether two API objects are equal, whatever the order of their keys. */
+function sameObject(a: unknown, b: unknown): boolean {
+  return canonicalJson(a) === canonicalJson(b);
+}
+
+function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
+    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, x]) => `${JSON.stringify(k)}:${canonicalJson(x)}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
 }
 
 /** The objects of one cluster in a manifest. */

@@ -39,7 +39,10 @@ export interface ExportKubeconfigResult {
  * else). The server is the API's DNS name from the spec until the cloud step records a load balancer.
  */
 export async function exportKubeconfig(vfs: Vfs, o: ExportKubeconfigOptions): Promise<ExportKubeconfigResult> {
-  const completed = await new ClusterRepository(vfs).getCompleted(o.cluster);
+  const repo = new ClusterRepository(vfs);
+  // A missing cluster is "not found", as every command says, not a missing completed spec.
+  if (!(await repo.exists(o.cluster))) throw new NotFoundError(`cluster "${o.cluster}" not found in state store ${vfs.url}`);
+  const completed = await repo.getCompleted(o.cluster);
   const keystore = new Keystore(vfs, o.cluster);
   const ca = await keystore.getPublic(KUBERNETES_CA);
   if (!ca) throw new NotFoundError(`cluster "${o.cluster}" has no ${KUBERNETES_CA} keyset in ${vfs.url}; save the cluster again (e.g. "kforge edit cluster ${o.cluster}") to generate its PKI`);

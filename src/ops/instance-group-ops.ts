@@ -3,7 +3,8 @@ import type { InstanceGroup } from '../api/types';
 import { applySetFlags } from '../create/set-fields';
 import { AlreadyExistsError } from '../errors/already-exists-error';
 import { NotFoundError } from '../errors/not-found-error';
-import { ClusterRepository } from '../state/cluster-repository';
+import { UsageError } from '../errors/usage-error';
+import { ClusterRepository, StoredCluster } from '../state/cluster-repository';
 import type { Vfs } from '../state/vfs/vfs';
 import { expandCluster } from './expand-cluster';
 import { saveCluster } from './save-cluster';
@@ -46,10 +47,25 @@ export async function createInstanceGroup(vfs: Vfs, o: NewInstanceGroupOptions, 
   return ig;
 }
 
-/** Removes an instance group from a stored cluster (state only); refuses if etcd members still use it. */
-export async function deleteInstanceGroup(vfs: Vfs, cluster: string, name: string): Promise<void> {
+/** Checks that an instance group can be deleted: it exists and no etcd member runs on it. Returns the stored cluster. */
+export async function checkDeleteInstanceGroup(vfs: Vfs, cluster: string, name: string): Promise<StoredCluster> {
   const stored = await new ClusterRepository(vfs).get(cluster);
   if (!stored.instanceGroups.some((v) => v.object.metadata.name === name)) throw new NotFoundError(`instance group "${name}" not found in cluster "${cluster}"`);
+  // Validation would report the members' now dangling references; say what stops the deletion instead.
+  const members = (stored.cluster.object.spec.etcdClusters ?? []).flatMap((e, i) =>
+    (e.etcdMembers ?? []).flatMap((m, j) => (m.instanceGroup === name ? [`${e.name}/${m.name} (spec.etcdClusters[${i}].etcdMembers[${j}])`] : [])),
+  );
+  if (members.length > 0) {
+    throw new UsageError(
+      `instance group "${name}" cannot be deleted: etcd members still run on it: ${members.join(', ')}. Remove them from spec.etcdClusters first (kforge edit cluster ${cluster}), keeping an odd number of members in each etcd cluster`,
+    );
+  }
+  return stored;
+}
+
+/** Removes an instance group from a stored cluster (state only); refuses if etcd members still use it. */
+export async function deleteInstanceGroup(vfs: Vfs, cluster: string, name: string): Promise<void> {
+  const stored = await checkDeleteInstanceGroup(vfs, cluster, name);
   const rest = stored.instanceGroups.map((v) => v.object).filter((ig) => ig.metadata.name !== name);
   await saveCluster(vfs, { cluster: stored.cluster.object, instanceGroups: rest, previous: stored });
 }

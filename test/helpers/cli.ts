@@ -22,7 +22,7 @@ export function tempDir(prefix = 'kforge-test-'): string {
 
 /** Runs the built CLI as a child process, as users run it, without the caller's KFORGE_* settings. */
 export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string } = {}): CliResult {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', KFORGE_STATE_STORE: undefined, KFORGE_CLUSTER_NAME: undefined, ...opts.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', KFORGE_STATE_STORE: undefined, KFORGE_CLUSTER_NAME: undefined, KOPS_STATE_STORE: undefined, KOPS_CLUSTER_NAME: undefined, ...opts.env };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
   const r = spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8', input: opts.input ?? '', cwd: opts.cwd ?? ROOT });
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };

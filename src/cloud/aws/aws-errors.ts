@@ -10,6 +10,7 @@ export type AwsErrorKind =
   | 'no-credentials'
   | 'throttled'
   | 'dependency-violation'
+  | 'unreachable'
   | 'unknown';
 
 // Error names/codes, across services, grouped by the reaction they need. Checked before the HTTP status
@@ -34,6 +35,8 @@ const BY_NAME: ReadonlyArray<[AwsErrorKind, ReadonlySet<string>]> = [
     new Set(['SlowDown', 'Throttling', 'ThrottlingException', 'RequestLimitExceeded', 'TooManyRequestsException', 'RequestThrottled', 'RequestThrottledException']),
   ],
   ['dependency-violation', new Set(['DependencyViolation'])],
+  // The HTTP handler's connect/socket timeouts, and Node's errors for a host that cannot be reached.
+  ['unreachable', new Set(['TimeoutError', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH'])],
 ];
 
 interface SdkErrorShape {
@@ -47,7 +50,7 @@ interface SdkErrorShape {
 export function classifyAwsError(e: unknown): AwsErrorKind {
   if (typeof e !== 'object' || e === null) return 'unknown';
   const err = e as SdkErrorShape;
-  const ids = [err.name, err.Code].filter((v): v is string => typeof v === 'string');
+  const ids = [err.name, err.Code, (e as { code?: unknown }).code].filter((v): v is string => typeof v === 'string');
   for (const [kind, names] of BY_NAME) if (ids.some((id) => names.has(id))) return kind;
   // HEAD responses have no body, so the SDK only knows the status (name `NotFound`/`Unknown`).
   switch (httpStatus(e)) {

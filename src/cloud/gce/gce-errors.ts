@@ -59,6 +59,9 @@ export function classifyGceError(e: unknown): GceErrorKind {
   if (status !== undefined && status >= 500) return 'unavailable';
   const code = (e as { code?: unknown }).code;
   if (typeof code === 'string' && NETWORK_CODES.has(code)) return 'unreachable';
+  // node-fetch's (and so gaxios's) error when a request's timeout ran out before any answer.
+  const timedOut = (x: unknown) => typeof x === 'object' && x !== null && (x as { type?: unknown }).type === 'request-timeout';
+  if (timedOut(e) || timedOut((e as { error?: unknown }).error) || timedOut((e as { cause?: unknown }).cause)) return 'unreachable';
   return 'unknown';
 }
 

@@ -19,8 +19,8 @@ export default class CreateCluster extends BaseCommand {
   static override flags = {
     ...lockFlags,
     name: Flags.string({ description: 'Cluster name (alternative to the argument). Env: KFORGE_CLUSTER_NAME' }),
-    zones: Flags.string({ description: 'Zones for nodes, comma-separated (e.g. us-east-1a,us-east-1b)', delimiter: ',', multiple: true }),
-    'control-plane-zones': Flags.string({ aliases: ['master-zones'], description: 'Zones for control-plane nodes; default: the first zone', delimiter: ',', multiple: true }),
+    zones: Flags.string({ description: 'Zones for nodes, comma-separated (e.g. us-east-1a,us-east-1b)', delimiter: ',', multiple: true, multipleNonGreedy: true }),
+    'control-plane-zones': Flags.string({ aliases: ['master-zones'], description: 'Zones for control-plane nodes; default: the first zone', delimiter: ',', multiple: true, multipleNonGreedy: true }),
     'control-plane-count': Flags.integer({ aliases: ['master-count'], description: 'Number of control-plane nodes; default: one per control-plane zone' }),
     'node-count': Flags.integer({ description: 'Total number of nodes, spread over the zones; default: one per zone' }),
     'node-size': Flags.string({ description: 'Machine type of nodes; default: chosen by update from what the zones offer' }),
@@ -36,7 +36,7 @@ export default class CreateCluster extends BaseCommand {
     'ssh-public-key': Flags.string({ description: 'SSH public key file to install for the admin user' }),
     cloud: Flags.string({ description: 'Cloud provider; default: aws, or gce when the zones look like GCE zones', options: ['aws', 'gce'] }),
     'cloud-labels': Flags.string({ description: 'Tags for all cloud resources, e.g. "team=infra,env=dev"' }),
-    set: Flags.string({ description: 'Set a spec field, e.g. --set spec.kubelet.maxPods=200 (repeatable)', multiple: true }),
+    set: Flags.string({ description: 'Set a spec field, e.g. --set spec.kubelet.maxPods=200 (repeatable)', multiple: true, multipleNonGreedy: true }),
     'dry-run': Flags.boolean({ description: 'Print the objects instead of writing them (needs -o)' }),
     output: Flags.string({ char: 'o', description: 'Output format for --dry-run', options: ['yaml', 'json'] }),
   };

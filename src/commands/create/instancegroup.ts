@@ -16,18 +16,18 @@ export default class CreateInstanceGroup extends BaseCommand {
     ...lockFlags,
     name: Flags.string({ description: 'Cluster name. Env: KFORGE_CLUSTER_NAME' }),
     role: Flags.string({ description: 'Role of the machines', options: ['Node', 'ControlPlane', 'Master', 'Bastion', 'APIServer'], default: 'Node' }),
-    subnet: Flags.string({ description: 'Subnets to run in (comma-separated or repeated)', delimiter: ',', multiple: true, required: true }),
+    subnet: Flags.string({ description: 'Subnets to run in (comma-separated or repeated)', delimiter: ',', multiple: true, multipleNonGreedy: true, required: true }),
     'machine-type': Flags.string({ description: 'Machine type; default: chosen by update' }),
     'min-size': Flags.integer({ description: 'Minimum number of machines; default: 2 for nodes, 1 otherwise' }),
     'max-size': Flags.integer({ description: 'Maximum number of machines; default: the minimum' }),
-    set: Flags.string({ description: 'Set a field, e.g. --set spec.rootVolumeSize=64 (repeatable)', multiple: true }),
+    set: Flags.string({ description: 'Set a field, e.g. --set spec.rootVolumeSize=64 (repeatable)', multiple: true, multipleNonGreedy: true }),
     'dry-run': Flags.boolean({ description: 'Print the instance group instead of writing it (needs -o)' }),
     output: Flags.string({ char: 'o', description: 'Output format for --dry-run', options: ['yaml', 'json'], default: 'yaml' }),
   };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(CreateInstanceGroup);
-    const cluster = this.clusterName(undefined, flags.name);
+    const cluster = this.clusterFromFlag(flags.name, 'instance groups');
     this.checkName('instance group', args.group);
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { createInstanceGroup } = await import('../../ops/instance-group-ops');

@@ -21,7 +21,7 @@ export default class CreateKeypair extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(CreateKeypair);
-    const cluster = this.clusterName(undefined, flags.name);
+    const cluster = this.clusterFromFlag(flags.name, 'keysets');
     this.checkName('keyset', args.keyset);
     const { loadCaKeypairFiles } = await import('../../pki/load-keypair-files');
     const keypair = await loadCaKeypairFiles(flags.cert, flags.key);

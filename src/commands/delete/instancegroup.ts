@@ -16,20 +16,17 @@ export default class DeleteInstanceGroup extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(DeleteInstanceGroup);
-    const cluster = this.clusterName(undefined, flags.name);
+    const cluster = this.clusterFromFlag(flags.name, 'instance groups');
     this.checkName('instance group', args.group);
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const vfs = openVfs(this.stateUrl(flags));
+    const { checkDeleteInstanceGroup, deleteInstanceGroup } = await import('../../ops/instance-group-ops');
     if (!flags.yes) {
-      const { ClusterRepository } = await import('../../state/cluster-repository');
-      const stored = await new ClusterRepository(vfs).get(cluster);
-      const { NotFoundError } = await import('../../errors/not-found-error');
-      if (!stored.instanceGroups.some((v) => v.object.metadata.name === args.group)) throw new NotFoundError(`instance group "${args.group}" not found in cluster "${cluster}"`);
+      await checkDeleteInstanceGroup(vfs, cluster, args.group);
       this.out(`InstanceGroup "${args.group}" of cluster "${cluster}" would be deleted`);
       this.out('Must specify --yes to delete instancegroup');
       return;
     }
-    const { deleteInstanceGroup } = await import('../../ops/instance-group-ops');
     await this.withClusterLock(vfs, cluster, flags, () => deleteInstanceGroup(vfs, cluster, args.group));
     this.out(`InstanceGroup "${args.group}" deleted from cluster "${cluster}"`);
   }

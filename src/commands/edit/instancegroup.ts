@@ -12,7 +12,7 @@ export default class EditInstanceGroup extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(EditInstanceGroup);
-    const cluster = this.clusterName(undefined, flags.name);
+    const cluster = this.clusterFromFlag(flags.name, 'instance groups');
     this.checkName('instance group', args.group);
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { editInstanceGroup } = await import('../../ops/edit-objects');

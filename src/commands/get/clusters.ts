@@ -23,13 +23,15 @@ export default class GetClusters extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(GetClusters);
-    const { openVfs } = await import('../../state/vfs/open-vfs');
+    const { checkStoreExists, openVfs } = await import('../../state/vfs/open-vfs');
     const { ClusterRepository } = await import('../../state/cluster-repository');
     const repo = new ClusterRepository(openVfs(this.stateUrl(flags)));
     if (args.name && flags.name && args.name !== flags.name) throw new UsageError(`cluster name given twice: argument "${args.name}" and --name "${flags.name}"`);
     const given = args.name ?? flags.name;
     const one = given === undefined ? undefined : this.checkName('cluster', given);
     if (flags.full && !one) throw new UsageError('--full needs a cluster name');
+    // A store the user named that is missing is a typo, not an empty store; the default one may not exist yet.
+    if (!one && !this.stateIsDefault()) await checkStoreExists(repo.vfs);
     const listed = one ? { clusters: [one], incomplete: [] } : await repo.listNames();
     const names = listed.clusters;
     for (const n of listed.incomplete) this.status(`Warning: "${n}" is an incomplete cluster (no config), left by an interrupted command; "kforge delete cluster ${n} --yes" removes it`);

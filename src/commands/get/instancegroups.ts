@@ -7,6 +7,8 @@ import { NotFoundError } from '../../errors/not-found-error';
 export default class GetInstanceGroups extends BaseCommand {
   static override aliases = ['get:instancegroup', 'get:ig', 'get:igs'];
   static override summary = 'List the instance groups of a cluster.';
+  static override description =
+    'The cluster is named with --name (or KFORGE_CLUSTER_NAME); arguments name instance groups to show, default all. With -o yaml or -o json, prints the InstanceGroup objects as "kforge replace -f" accepts them.';
   static override examples = ['<%= config.bin %> get instancegroups --name x.example.com', '<%= config.bin %> get ig nodes-us-east-1a --name x.example.com -o yaml'];
   static override strict = false;
   static override args = { groups: Args.string({ description: 'Instance group names; default: all' }) };
@@ -17,7 +19,7 @@ export default class GetInstanceGroups extends BaseCommand {
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(GetInstanceGroups);
-    const cluster = this.clusterName(undefined, flags.name);
+    const cluster = this.clusterFromFlag(flags.name, 'instance groups', argv as string[]);
     for (const g of argv as string[]) this.checkName('instance group', g);
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { ClusterRepository } = await import('../../state/cluster-repository');

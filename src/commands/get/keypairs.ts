@@ -17,7 +17,7 @@ export default class GetKeypairs extends BaseCommand {
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(GetKeypairs);
-    const cluster = this.clusterName(undefined, flags.name);
+    const cluster = this.clusterFromFlag(flags.name, 'keysets', argv as string[]);
     for (const k of argv as string[]) this.checkName('keyset', k);
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { listKeypairs } = await import('../../ops/list-keypairs');

@@ -1,3 +1,4 @@
+import * as https from 'node:https';
 import type { Bucket, File, Storage } from '@google-cloud/storage';
 import { classifyGceError, gceErrorMessage, requireGceCredentials } from '../../cloud/gce/gce-errors';
 import { AlreadyExistsError } from '../../errors/already-exists-error';
@@ -6,6 +7,7 @@ import { KforgeError } from '../../errors/kforge-error';
 import { StateStoreError } from '../../errors/state-store-error';
 import { UsageError } from '../../errors/usage-error';
 import { confirmOwnWrite } from './confirm-own-write';
+import { sharedLookup } from '../../net/shared-lookup';
 import { Vfs, VfsDeleteOptions, VfsObject, VfsWriteOptions } from './vfs';
 
 /** Bucket names kforge accepts: 3-63 characters of lowercase letters, digits, `-`, `_`, `.`; alphanumeric at both ends. */
@@ -157,6 +159,10 @@ export class GcsVfs implements Vfs {
   }
 
   private async connect(): Promise<Storage> {
+    // Without credentials the auth library pings the GCE metadata server, which takes ~10 s and prints a raw
+    // MetadataLookupWarning where packets to it are dropped; the firmware (BIOS vendor) and Cloud Run's
+    // variables say at once whether it can be there. METADATA_SERVER_DETECTION, when set, decides instead.
+    process.env.METADATA_SERVER_DETECTION ??= 'bios-only';
     const { Storage } = await import('@google-cloud/storage');
     const raw = process.env.STORAGE_EMULATOR_HOST;
     // The client also reads STORAGE_EMULATOR_HOST from the process itself, and needs a scheme in it.
@@ -168,6 +174,9 @@ export class GcsVfs implements Vfs {
       keyFilename: this.env.GOOGLE_APPLICATION_CREDENTIALS || undefined,
       // Unconditional writes are never retried by the client; preconditioned ones are idempotent and safe to repeat.
       retryOptions: { autoRetry: true, maxRetries: 3, maxRetryDelay: 8, totalTimeout: 60 },
+      // The auth library waits for a token without limit; an endpoint that gives no answer in 3 s is not reachable.
+      // Its retries share one DNS lookup.
+      clientOptions: { transporterOptions: { timeout: 3_000, agent: new https.Agent({ keepAlive: true, lookup: sharedLookup }) } },
     });
     // Without credentials the client would send requests unauthenticated and report a 401 or a network
     // error; resolving them first gives a clear answer (emulators take no credentials).
