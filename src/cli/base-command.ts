@@ -3,6 +3,7 @@ import { UsageError } from '../errors/usage-error';
 import type { LockOptions } from '../state/lock/cluster-lock';
 import { lockTtlSeconds } from '../state/lock/lock-ttl';
 import { defaultStateStore } from '../state/vfs/open-vfs';
+import { setStoreTracing } from '../state/vfs/traced-vfs';
 import { clusterNameProblem, instanceGroupNameProblem, keysetNameProblem, quoteName } from '../validate/check-object-names';
 import type { Vfs } from '../state/vfs/vfs';
 
@@ -13,7 +14,7 @@ export const globalFlags = {
     description: 'State store: s3://bucket/prefix, gs://bucket/prefix, file:///dir or a directory path. Default: $KFORGE_STATE_STORE (else $KOPS_STATE_STORE), else ~/.kforge/state',
     helpGroup: 'GLOBAL',
   }),
-  verbose: Flags.boolean({ description: 'Print stack traces and debugging detail on errors', helpGroup: 'GLOBAL' }),
+  verbose: Flags.boolean({ description: 'Log each state-store call (remote stores), and print stack traces on errors', helpGroup: 'GLOBAL' }),
 };
 
 const announced = new Set<string>();
@@ -52,7 +53,10 @@ export abstract class BaseCommand extends Command {
   private stateSource: string | undefined;
 
   /** The state store URL from --state, KFORGE_STATE_STORE, KOPS_STATE_STORE or the default directory. */
-  protected stateUrl(flags: { state?: string }): string {
+  protected stateUrl(flags: { state?: string; verbose?: boolean }): string {
+    // Every command that opens a store comes here first: remote calls are logged with --verbose, and on a
+    // terminal a call slower than a second says what it waits on.
+    setStoreTracing({ verbose: flags.verbose ?? false, progress: process.stderr.isTTY === true });
     if (flags.state !== undefined) {
       this.stateSource = '--state';
       return flags.state;

@@ -338,3 +338,11 @@ describe('bad inputs with an s3 store: a clear error and nothing written', () =>
     expect(await snapshot()).toEqual(before);
   });
 });
+
+describe('--verbose with an s3:// store', () => {
+  it('logs each state-store call with its duration and outcome, on stderr', () => {
+    const r = kforge(['get', 'clusters', '--state', STORE, '--verbose']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`^store: list ${STORE.replace(/[/.]/g, '\\$&')}/\\* \\d+ ms ok$`, 'm'));
+  });
+});

@@ -9,6 +9,7 @@ import { FileVfs } from './file-vfs';
 import { MemoryVfs } from './memory-vfs';
 import { GcsVfs } from './gcs-vfs';
 import { S3Vfs } from './s3-vfs';
+import { storeTracing, TracedVfs } from './traced-vfs';
 import { Vfs, VfsWriteOptions } from './vfs';
 
 /** The state store used when neither --state nor KFORGE_STATE_STORE is set. */
@@ -31,9 +32,9 @@ export function openVfs(url: string): Vfs {
         throw new UsageError(`--state: ${JSON.stringify(url)} is not a valid file:// URL (use file:///absolute/path)`);
       }
     case 's3':
-      return new S3Vfs(url);
+      return traced(new S3Vfs(url));
     case 'gs':
-      return new GcsVfs(url);
+      return traced(new GcsVfs(url));
     case 'memfs':
       return new MemoryVfs(url.slice('memfs://'.length) || 'default');
     default:
@@ -84,6 +85,12 @@ export async function checkStoreExists(vfs: Vfs): Promise<void> {
     throw new StateStoreError(`cannot read state store ${vfs.root}: ${(e as Error).message}`);
   }
   if (!isDir) throw new StateStoreError(`state store ${vfs.root} is not a directory: it is a file`);
+}
+
+/** A remote store reports its calls when the CLI asked for it (--verbose, or progress on a terminal). */
+function traced(vfs: Vfs): Vfs {
+  const t = storeTracing();
+  return t.verbose || t.progress ? new TracedVfs(vfs, t) : vfs;
 }
 
 function expandHome(p: string): string {
