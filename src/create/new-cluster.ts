@@ -33,6 +33,20 @@ export interface NewClusterOptions {
   /** Default: aws, or inferred from the zone names. */
   cloud?: 'aws' | 'gce';
   cloudLabels?: Record<string, string>;
+  /** CIDRs that may reach the API (kops --admin-access). Default: everyone (0.0.0.0/0, ::/0). */
+  adminAccess?: string[];
+  /** CIDRs that may SSH to the instances (kops --ssh-access). Default: adminAccess. */
+  sshAccess?: string[];
+  /** Machine image of every instance group (kops --image). Default: unset (update picks kops's image). */
+  image?: string;
+  /** Root volume of nodes, in GB (kops --node-volume-size). Default: unset (kops's 128). */
+  nodeVolumeSize?: number;
+  /** Root volume of control-plane nodes, in GB (kops --control-plane-volume-size). Default: unset (kops's 64). */
+  controlPlaneVolumeSize?: number;
+  /** Whether control-plane and node instances get public IPs (kops --associate-public-ip). Default: unset (public subnets: yes). */
+  associatePublicIp?: boolean;
+  /** The API load balancer: public or internal (kops --api-loadbalancer-type). Default: public when a load balancer is used. */
+  apiLoadBalancerType?: 'public' | 'internal';
 }
 
 /** A new cluster's objects, before expansion. */
@@ -88,10 +102,25 @@ export function newCluster(o: NewClusterOptions): NewCluster {
   if (o.bastion && topology !== 'private') flagErr('--bastion', 'a bastion needs --topology private');
   const dns = o.dns ?? (o.dnsZone ? 'public' : 'none');
   if (o.dnsZone && dns === 'none') flagErr('--dns-zone', 'cannot be used with --dns none');
+  for (const [flag, cidrs] of [['--admin-access', o.adminAccess], ['--ssh-access', o.sshAccess]] as const) {
+    for (const c of cidrs ?? []) if (!Cidr.tryParse(c)) flagErr(flag, `"${c}" is not a valid CIDR (e.g. 203.0.113.0/24)`);
+  }
+  for (const [flag, size] of [['--node-volume-size', o.nodeVolumeSize], ['--control-plane-volume-size', o.controlPlaneVolumeSize]] as const) {
+    if (size !== undefined && (!Number.isInteger(size) || size < 1)) flagErr(flag, `must be a whole number of GB, at least 1; got ${size}`);
+  }
+  if (o.apiLoadBalancerType !== undefined && o.apiLoadBalancerType !== 'public' && o.apiLoadBalancerType !== 'internal') {
+    flagErr('--api-loadbalancer-type', `"${String(o.apiLoadBalancerType)}" is not a load balancer type; use public or internal`);
+  }
+  if (o.associatePublicIp === true && topology === 'private') flagErr('--associate-public-ip', 'instances in private subnets cannot have public IPs; drop the flag or use --topology public');
   if (errors.length > 0) throw new ValidationError(errors, 'create cluster flags');
+  const adminAccess = o.adminAccess && o.adminAccess.length > 0 ? dedupe(o.adminAccess) : ['0.0.0.0/0', '::/0'];
+  const sshAccess = o.sshAccess && o.sshAccess.length > 0 ? dedupe(o.sshAccess) : adminAccess;
+  // kops: an explicit load balancer type puts the API behind a load balancer even where DNS alone would do.
+  const lbType = o.apiLoadBalancerType === 'internal' ? 'Internal' : 'Public';
+  const apiByDns = dns === 'public' && topology === 'public' && o.apiLoadBalancerType === undefined;
 
   const spec: ClusterSpec = {
-    api: dns === 'public' && topology === 'public' ? { dns: {} } : { loadBalancer: { type: 'Public', class: 'Network' } },
+    api: apiByDns ? { dns: {} } : { loadBalancer: { type: lbType, class: 'Network' } },
     authorization: { rbac: {} },
     channel,
     cloudProvider: cloud,
@@ -99,12 +128,12 @@ export function newCluster(o: NewClusterOptions): NewCluster {
     ...(o.dnsZone ? { dnsZone: o.dnsZone } : {}),
     etcdClusters: [],
     iam: { allowContainerRegistry: true, legacy: false },
-    kubernetesApiAccess: ['0.0.0.0/0', '::/0'],
+    kubernetesApiAccess: adminAccess,
     kubernetesVersion: o.kubernetesVersion ?? channelKubernetesVersion(channel) ?? defaultKubernetesVersion(),
     ...(cloud === 'gce' && !o.networkCidr ? {} : { networkCIDR: o.networkCidr ?? DEFAULT_NETWORK_CIDR }),
     networking: { [networking]: {} },
     nonMasqueradeCIDR: DEFAULT_NON_MASQUERADE_CIDR,
-    sshAccess: ['0.0.0.0/0', '::/0'],
+    sshAccess,
     subnets: buildSubnets(zones, topology, cloud),
     topology: {
       dns: { type: dns === 'public' ? 'Public' : dns === 'private' ? 'Private' : 'None' },
@@ -132,6 +161,13 @@ export function newCluster(o: NewClusterOptions): NewCluster {
     igs.push(instanceGroup(meta(`nodes-${zone}`), 'Node', o.nodeSize, count, count, [subnetFor(zone)], zone, cloud));
   });
   if (o.bastion) igs.push(instanceGroup(meta('bastions'), 'Bastion', undefined, 1, 1, zones.map((z) => `utility-${z}`), undefined, cloud));
+  for (const ig of igs) {
+    if (o.image) ig.spec.image = o.image;
+    const size = ig.spec.role === 'ControlPlane' ? o.controlPlaneVolumeSize : ig.spec.role === 'Node' ? o.nodeVolumeSize : undefined;
+    if (size !== undefined) ig.spec.rootVolumeSize = size;
+    // kops sets it on the control-plane and node groups only; bastions sit in utility subnets.
+    if (o.associatePublicIp !== undefined && ig.spec.role !== 'Bastion') ig.spec.associatePublicIp = o.associatePublicIp;
+  }
   spec.etcdClusters = ['main', 'events'].map(
     (etcd): EtcdClusterSpec => ({
       name: etcd,

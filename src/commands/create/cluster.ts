@@ -14,6 +14,7 @@ export default class CreateCluster extends BaseCommand {
     '<%= config.bin %> create cluster x.example.com --zones us-east-1a,us-east-1b,us-east-1c --control-plane-zones us-east-1a,us-east-1b,us-east-1c --state file:///tmp/s',
     '<%= config.bin %> create cluster private.example.com --zones us-east-1a --topology private --bastion --networking calico',
     '<%= config.bin %> create cluster demo.k8s.local --zones us-east-1a --set spec.kubelet.maxPods=200 --dry-run -o yaml',
+    '<%= config.bin %> create cluster x.example.com --zones us-east-1a --admin-access 203.0.113.0/24 --node-volume-size 50 --api-loadbalancer-type internal',
   ];
   static override args = { name: Args.string({ description: 'Cluster name, a DNS name such as demo.example.com (or demo.k8s.local for no DNS)' }) };
   static override flags = {
@@ -37,6 +38,13 @@ export default class CreateCluster extends BaseCommand {
     cloud: Flags.string({ description: 'Cloud provider; default: aws, or gce when the zones look like GCE zones', options: ['aws', 'gce'] }),
     'cloud-labels': Flags.string({ description: 'Tags for all cloud resources, e.g. "team=infra,env=dev"' }),
     set: Flags.string({ description: 'Set a spec field, e.g. --set spec.kubelet.maxPods=200 (repeatable)', multiple: true, multipleNonGreedy: true }),
+    'admin-access': Flags.string({ description: 'CIDRs allowed to reach the Kubernetes API, comma-separated; default: 0.0.0.0/0,::/0', delimiter: ',', multiple: true, multipleNonGreedy: true }),
+    'ssh-access': Flags.string({ description: 'CIDRs allowed to SSH to the instances, comma-separated; default: the --admin-access ones', delimiter: ',', multiple: true, multipleNonGreedy: true }),
+    image: Flags.string({ description: 'Machine image of every instance group; default: chosen by update' }),
+    'node-volume-size': Flags.integer({ description: 'Root volume size of nodes, in GB; default: 128' }),
+    'control-plane-volume-size': Flags.integer({ aliases: ['master-volume-size'], description: 'Root volume size of control-plane nodes, in GB; default: 64' }),
+    'associate-public-ip': Flags.boolean({ description: 'Give control-plane and node instances public IPs (--no-associate-public-ip: none); default: yes in public subnets', allowNo: true }),
+    'api-loadbalancer-type': Flags.string({ description: 'Put the API behind a load balancer of this type; default: public when DNS alone does not serve the API', options: ['public', 'internal'] }),
     'dry-run': Flags.boolean({ description: 'Print the objects instead of writing them (needs -o)' }),
     output: Flags.string({ char: 'o', description: 'Output format for --dry-run', options: ['yaml', 'json'] }),
   };
@@ -66,6 +74,13 @@ export default class CreateCluster extends BaseCommand {
       networkCidr: flags['network-cidr'],
       cloud: flags.cloud as 'aws' | 'gce' | undefined,
       cloudLabels: flags['cloud-labels'] ? parseKeyValueList(flags['cloud-labels'], '--cloud-labels') : undefined,
+      adminAccess: flags['admin-access'],
+      sshAccess: flags['ssh-access'],
+      image: flags.image,
+      nodeVolumeSize: flags['node-volume-size'],
+      controlPlaneVolumeSize: flags['control-plane-volume-size'],
+      associatePublicIp: flags['associate-public-ip'],
+      apiLoadBalancerType: flags['api-loadbalancer-type'] as 'public' | 'internal' | undefined,
     };
     const sshKey = flags['ssh-public-key'] ? await (await import('../../create/ssh-public-key')).readSshPublicKey(flags['ssh-public-key']) : undefined;
     if (flags['dry-run']) {
