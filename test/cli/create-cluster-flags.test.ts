@@ -12,8 +12,7 @@ function dryRun(extra: string[]): Obj[] {
   const r = runCli(['create', 'cluster', 'flags.example.com', '--zones', 'us-east-1a,us-east-1b', '--dry-run', '-o', 'json', ...extra, '--state', tempDir()]);
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
-  const out = JSON.parse(r.stdout) as Obj | { items: Obj[] };
-  return 'items' in out ? out.items : [out];
+  return JSON.parse(r.stdout) as Obj[];
 }
 
 describe('create cluster flags kops users pass every day', () => {
