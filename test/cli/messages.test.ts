@@ -50,9 +50,9 @@ describe('messages say what happened', () => {
   });
 
   it('export kubeconfig of a missing cluster says "not found"', () => {
-    const r = runCli(['export', 'kubeconfig', 'nope', '--state', store, '--kubeconfig', path.join(tempDir(), 'config')]);
+    const r = runCli(['export', 'kubeconfig', 'nope.k8s.local', '--state', store, '--kubeconfig', path.join(tempDir(), 'config')]);
     expectCleanFailure(r);
-    expect(r.stderr).toBe(`Error: cluster "nope" not found in state store file://${store}\n`);
+    expect(r.stderr).toBe(`Error: cluster "nope.k8s.local" not found in state store file://${store}\n`);
   });
 
   it('a bad KFORGE_STATE_STORE is reported as coming from that variable', () => {

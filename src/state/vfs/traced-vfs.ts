@@ -61,7 +61,8 @@ export class TracedVfs implements Vfs {
     const { verbose, progress } = this.tracing;
     if (!verbose && !progress) return fn();
     const log = this.tracing.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-    const target = key === '' ? this.url : `${this.url.replace(/\/+$/, '')}/${key}${op === 'list' ? '*' : ''}`;
+    const base = this.url.replace(/\/+$/, '');
+    const target = op === 'list' ? `${base}/${key}*` : key === '' ? this.url : `${base}/${key}`;
     const start = Date.now();
     const slow = progress && !verbose ? setTimeout(() => log(`waiting for ${this.url}: ${op} ${target} ...`), this.tracing.slowMs ?? 1000) : undefined;
     slow?.unref();
