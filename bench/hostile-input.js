@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Hostile-input benchmark: runs `kforge create -f` on inputs built to exhaust memory or time — a YAML
 // alias bomb, a 50 MB list, a 50 MB string (from a file and from stdin), a list just under the file
-// size limit, an endless /dev/zero — and reports, for each refusal, the wall time and the peak RSS of the
+// size limit, an endless /dev/zero, a symlinked cluster directory, a negative lock TTL — and reports, for each refusal, the wall time and the peak RSS of the
 // CLI process (read by a preloaded module from process.resourceUsage() as the process exits).
 // Targets (the "state store survives hostile input" issue): each refused in under 2 s and 200 MB.
 // Usage: node bench/hostile-input.js [runs]   (default 3; the median time and the largest RSS are shown)
@@ -47,15 +47,29 @@ const cases = [
   { name: 'list of 280,000 items (3.9 MB)', file: write('list-280k.yaml', withSpec(accessList(280_000))), expect: 'more than 100,000 values' },
   { name: '300 KiB string', file: write('string-300k.yaml', withAnnotation('x'.repeat(300 * 1024))), expect: 'longer than the 256 KiB limit' },
   { name: 'endless input (/dev/zero)', file: '/dev/zero', expect: 'larger than 4 MiB' },
+  // Not input size, but the other hostile settings the issue names: they too must be refused at once.
+  { name: 'cluster directory is a symlink', file: path.join(root, 'test', 'fixtures', 'kops', 'minimal.yaml'), store: symlinkedStore(), expect: 'is a symbolic link inside the state store' },
+  { name: 'KFORGE_LOCK_TTL_SECONDS=-1', file: path.join(root, 'test', 'fixtures', 'kops', 'minimal.yaml'), env: { KFORGE_LOCK_TTL_SECONDS: '-1' }, expect: 'KFORGE_LOCK_TTL_SECONDS="-1" is not valid' },
 ];
+
+/** A store whose cluster directory (of the minimal fixture's cluster) links to a directory outside it. */
+function symlinkedStore() {
+  const dir = path.join(work, 'linked-store');
+  const outside = path.join(work, 'outside');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(outside, { recursive: true });
+  const name = /^metadata:\n {2}name: (\S+)/m.exec(base)[1];
+  fs.symlinkSync(outside, path.join(dir, name));
+  return dir;
+}
 
 function runOnce(c) {
   fs.rmSync(rssFile, { force: true });
   const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--require', reporter, bin, 'create', '-f', c.file, '--state', store], {
+  const r = spawnSync(process.execPath, ['--require', reporter, bin, 'create', '-f', c.file, '--state', c.store ?? store], {
     input: c.input ?? '',
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', KFORGE_STATE_STORE: '' },
+    env: { ...process.env, NO_COLOR: '1', KFORGE_STATE_STORE: '', ...c.env },
     maxBuffer: 16 * 1024 * 1024,
   });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
