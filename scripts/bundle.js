@@ -13,6 +13,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
+const { lazyRequires } = require('./lazy-requires');
+
 const root = path.join(__dirname, '..');
 
 /** The validators compiled at build time stay in dist/validate, required from the bundle at run time. */
@@ -23,30 +25,92 @@ const compiledValidatorsOutside = {
   },
 };
 
+/** `debug` (used by @oclif/core's logger) is loaded only when DEBUG is set; see debug-if-enabled.js. */
+const debugIfEnabled = {
+  name: 'debug-if-enabled',
+  setup(build) {
+    build.onResolve({ filter: /^debug$/ }, (args) => (args.importer.endsWith('debug-if-enabled.js') ? undefined : { path: path.join(__dirname, 'debug-if-enabled.js') }));
+  },
+};
+
+/**
+ * @oclif/core's index checks the Node version against its own package.json, which it looks up next to
+ * the running file; in the bundle that lookup always fails (silently), so the check only costs loading
+ * semver. The build fails if the call is no longer there, rather than silently bundling it.
+ */
+function patchOclif(file, source) {
+  if (!file.endsWith(path.join('@oclif', 'core', 'lib', 'index.js'))) return source;
+  if (!source.includes('\ncheckNodeVersion();\n')) throw new Error(`${file}: checkNodeVersion() call not found; review patchOclif`);
+  return source.replace('\ncheckNodeVersion();\n', '\n');
+}
+
 async function bundle() {
+  const outfile = path.join(root, 'dist', 'bundle', 'kforge.js');
   await require('esbuild').build({
     entryPoints: [path.join(root, 'dist', 'cli', 'bundle-entry.js')],
-    outfile: path.join(root, 'dist', 'bundle', 'kforge.js'),
+    outfile,
     bundle: true,
     platform: 'node',
     target: 'node20',
     format: 'cjs',
     external: ['typescript', '@aws-sdk/*', '@google-cloud/*', 'ajv', 'ajv/*'],
-    plugins: [compiledValidatorsOutside],
+    plugins: [compiledValidatorsOutside, debugIfEnabled, lazyRequires(/(\/dist\/|\/node_modules\/@oclif\/core\/lib\/).*\.js$/, patchOclif)],
     logLevel: 'warning',
     legalComments: 'none',
+    charset: 'ascii',
   });
+  asciiOnly(outfile);
 }
+
+/**
+ * bin/run.js reads the bundle as latin1, several times faster than UTF-8, and V8 then holds it as a
+ * one-byte string; that is only right for ASCII. esbuild's `charset: 'ascii'` leaves some characters (in
+ * comments and in a regular expression of a dependency): those become \uXXXX escapes, which mean the
+ * same in strings and regular expressions (and nothing in comments).
+ */
+function asciiOnly(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  // An escaped character (backslash, then e.g. an e with acute accent) would turn into a backslash followed by `u00e9`: not handled, so refused.
+  if (/\\[\u0080-\uffff]/.test(text)) throw new Error(`${file}: a backslash before a non-ASCII character; review asciiOnly`);
+  const escaped = text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  fs.writeFileSync(file, escaped, 'latin1');
+}
+
+/**
+ * The commands run to produce each group's code cache (bin/run.js picks the group from the command
+ * line); `$store` is a state store holding one cluster, `$empty` an empty one. Groups run in this order,
+ * each in its own process, so a cache holds only what its own commands compiled.
+ */
+const CACHE_GROUPS = {
+  'create-cluster': [['create', 'cluster', 'cache.example.com', '--zones', 'us-east-1a,us-east-1b,us-east-1c', '--control-plane-zones', 'us-east-1a,us-east-1b,us-east-1c', '--state', '$store']],
+  get: [
+    ['get', 'clusters', '--state', '$empty'],
+    ['get', 'clusters', '--state', '$store'],
+    ['get', 'instancegroups', '--name', 'cache.example.com', '--state', '$store'],
+  ],
+  help: [['create', 'cluster', '--help'], ['get', 'clusters', '--help']],
+  all: [
+    ['get', 'clusters', '--state', '$store'],
+    ['create', 'cluster', '--help'],
+    ['create', 'cluster', 'all.example.com', '--zones', 'us-east-1a', '--state', '$store'],
+    ['get', 'instancegroups', '--name', 'cache.example.com', '--state', '$store'],
+  ],
+};
 
 function codeCache() {
   const store = fs.mkdtempSync(path.join(os.tmpdir(), 'kforge-cache-'));
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'kforge-cache-empty-'));
   try {
-    execFileSync(process.execPath, [path.join(root, 'bin', 'run.js'), '--produce-code-cache'], {
-      env: { ...process.env, KFORGE_CACHE_STORE: store, NO_COLOR: '1' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    for (const [group, runs] of Object.entries(CACHE_GROUPS)) {
+      const args = runs.map((r) => r.map((a) => (a === '$store' ? store : a === '$empty' ? empty : a)));
+      execFileSync(process.execPath, [path.join(root, 'bin', 'run.js'), '--produce-code-cache', group, JSON.stringify(args)], {
+        env: { ...process.env, NO_COLOR: '1' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+    }
   } finally {
     fs.rmSync(store, { recursive: true, force: true });
+    fs.rmSync(empty, { recursive: true, force: true });
   }
 }
 

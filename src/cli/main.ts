@@ -1,11 +1,12 @@
 import { KforgeError } from '../errors/kforge-error';
+import { oclifOptions } from './oclif-options';
 
 /** Entry point used by bin/run.js: runs the oclif command and turns every error into a short message. */
 export async function main(argv: string[]): Promise<void> {
   const verbose = argv.includes('--verbose');
   try {
     const oclif = await import('@oclif/core');
-    await oclif.run(argv, require.resolve('../../package.json'));
+    await oclif.run(argv, await oclifOptions());
     await oclif.flush();
   } catch (e) {
     process.exitCode = reportError(e, verbose);
