@@ -33,12 +33,21 @@ const debugIfEnabled = {
   },
 };
 
+/** `ejs` (used by @oclif/core for help texts) is answered by ejs-simple-tags.js, which loads ejs when needed. */
+const ejsSimpleTags = {
+  name: 'ejs-simple-tags',
+  setup(build) {
+    build.onResolve({ filter: /^ejs$/ }, (args) => (args.importer.endsWith('ejs-simple-tags.js') ? undefined : { path: path.join(__dirname, 'ejs-simple-tags.js') }));
+  },
+};
+
 /**
  * @oclif/core's index checks the Node version against its own package.json, which it looks up next to
  * the running file; in the bundle that lookup always fails (silently), so the check only costs loading
  * semver. The build fails if the call is no longer there, rather than silently bundling it.
  */
 function patchOclif(file, source) {
+  if (/\bejs\.(?!render\()/.test(source)) throw new Error(`${file} uses more of ejs than render(); review ejs-simple-tags.js`);
   if (!file.endsWith(path.join('@oclif', 'core', 'lib', 'index.js'))) return source;
   if (!source.includes('\ncheckNodeVersion();\n')) throw new Error(`${file}: checkNodeVersion() call not found; review patchOclif`);
   return source.replace('\ncheckNodeVersion();\n', '\n');
@@ -54,7 +63,7 @@ async function bundle() {
     target: 'node20',
     format: 'cjs',
     external: ['typescript', '@aws-sdk/*', '@google-cloud/*', 'ajv', 'ajv/*'],
-    plugins: [compiledValidatorsOutside, debugIfEnabled, lazyRequires(/(\/dist\/|\/node_modules\/@oclif\/core\/lib\/).*\.js$/, patchOclif)],
+    plugins: [compiledValidatorsOutside, debugIfEnabled, ejsSimpleTags, lazyRequires(/(\/dist\/|\/node_modules\/@oclif\/core\/lib\/).*\.js$/, patchOclif)],
     logLevel: 'warning',
     legalComments: 'none',
     charset: 'ascii',
