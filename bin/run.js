@@ -24,37 +24,52 @@ function cacheGroup(args) {
   return 'all';
 }
 
+const validatorsFile = path.join(dist, 'validate', 'compiled-validators.js');
+// How the bundle requires the validators (scripts/bundle.js leaves them out of it).
+const validatorsRequest = '../validate/compiled-validators.js';
+const compiled = [];
+
 /**
- * Loads the bundle as a CommonJS module, compiled with the code cache of `group` when V8 accepts it (same
- * Node and same bundle), and registers it in the module cache, where oclif finds it again as the command
- * table. Without a bundle (a source checkout that was not built) it falls back to the compiled modules.
+ * Runs an ASCII-only CommonJS file (the build makes the bundle and the validators so, and latin1 reads
+ * them exactly, much faster than UTF-8) compiled with V8's code cache `cacheFile` when V8 accepts it (same
+ * Node, same file), and registers it in the module cache. Returns the module.
  */
-function loadCli(group) {
-  let source;
-  try {
-    // The build makes the bundle ASCII-only, so latin1 reads it exactly, and much faster than UTF-8.
-    source = fs.readFileSync(bundleFile, 'latin1');
-  } catch {
-    return { ...require(path.join(dist, 'cli', 'main.js')), ...require(path.join(dist, 'pki', 'key-pool.js')) };
-  }
+function compileCached(file, cacheFile, requireFn) {
   const vm = require('node:vm');
   const Module = require('node:module');
-  const cacheFile = `${bundleFile}.${group}.cache`;
+  const source = fs.readFileSync(file, 'latin1');
   let cachedData;
   try {
     cachedData = fs.readFileSync(cacheFile);
   } catch {
     cachedData = undefined;
   }
-  const script = new vm.Script(Module.wrap(source), { filename: bundleFile, cachedData });
-  const mod = new Module(bundleFile, module);
-  mod.filename = bundleFile;
-  mod.paths = Module._nodeModulePaths(path.dirname(bundleFile));
-  Module._cache[bundleFile] = mod;
-  script.runInThisContext().call(mod.exports, mod.exports, Module.createRequire(bundleFile), mod, bundleFile, path.dirname(bundleFile));
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  const mod = new Module(file, module);
+  mod.filename = file;
+  mod.paths = Module._nodeModulePaths(path.dirname(file));
+  Module._cache[file] = mod;
+  script.runInThisContext().call(mod.exports, mod.exports, requireFn ?? Module.createRequire(file), mod, file, path.dirname(file));
   mod.loaded = true;
-  mod.exports.writeCodeCache = () => fs.writeFileSync(cacheFile, script.createCachedData());
-  return mod.exports;
+  compiled.push(() => fs.writeFileSync(cacheFile, script.createCachedData()));
+  return mod;
+}
+
+/**
+ * Loads the bundle, compiled with the code cache of `group`; oclif finds it again in the module cache as
+ * the command table. Its `require` gives the compiled validators (1 MB, only for commands that validate)
+ * their own code cache. Without a bundle (a source checkout that was not built) it falls back to the
+ * compiled modules.
+ */
+function loadCli(group) {
+  if (!fs.existsSync(bundleFile)) return { ...require(path.join(dist, 'cli', 'main.js')), ...require(path.join(dist, 'pki', 'key-pool.js')) };
+  const Module = require('node:module');
+  const bundleRequire = Module.createRequire(bundleFile);
+  const requireFromBundle = Object.assign(
+    (request) => (request === validatorsRequest ? (Module._cache[validatorsFile] ?? compileCached(validatorsFile, `${validatorsFile}.cache`)).exports : bundleRequire(request)),
+    bundleRequire,
+  );
+  return compileCached(bundleFile, `${bundleFile}.${group}.cache`, requireFromBundle).exports;
 }
 
 /** Build time: runs the given commands (JSON, after the flag) once, then writes what V8 compiled as the group's cache. */
@@ -62,7 +77,7 @@ async function produceCodeCache(group, runs) {
   const cli = loadCli(group);
   for (const args of runs) await cli.main(args);
   process.exitCode = 0;
-  cli.writeCodeCache();
+  for (const write of compiled) write();
 }
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')) {

@@ -13,6 +13,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
+const { asciiOnly } = require('./ascii-only');
 const { lazyRequires } = require('./lazy-requires');
 
 const root = path.join(__dirname, '..');
@@ -69,20 +70,6 @@ async function bundle() {
     charset: 'ascii',
   });
   asciiOnly(outfile);
-}
-
-/**
- * bin/run.js reads the bundle as latin1, several times faster than UTF-8, and V8 then holds it as a
- * one-byte string; that is only right for ASCII. esbuild's `charset: 'ascii'` leaves some characters (in
- * comments and in a regular expression of a dependency): those become \uXXXX escapes, which mean the
- * same in strings and regular expressions (and nothing in comments).
- */
-function asciiOnly(file) {
-  const text = fs.readFileSync(file, 'utf8');
-  // An escaped character (backslash, then e.g. an e with acute accent) would turn into a backslash followed by `u00e9`: not handled, so refused.
-  if (/\\[\u0080-\uffff]/.test(text)) throw new Error(`${file}: a backslash before a non-ASCII character; review asciiOnly`);
-  const escaped = text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  fs.writeFileSync(file, escaped, 'latin1');
 }
 
 /**
