@@ -43,15 +43,30 @@ const ejsSimpleTags = {
 };
 
 /**
- * @oclif/core's index checks the Node version against its own package.json, which it looks up next to
- * the running file; in the bundle that lookup always fails (silently), so the check only costs loading
- * semver. The build fails if the call is no longer there, rather than silently bundling it.
+ * Two changes to @oclif/core in the bundle, each failing the build when the code it expects is gone:
+ * - its index checks the Node version against its own package.json, which it looks up next to the
+ *   running file; in the bundle that lookup always fails (silently), so the check only costs loading semver.
+ * - Config.load reads the user's theme (<config dir>/theme.json) asynchronously, treating any failure as
+ *   no theme; the first asynchronous file operation starts libuv's thread pool, which commands such as
+ *   --help need for nothing else. The read now happens only when the file exists.
  */
+const OCLIF_PATCHES = [
+  { file: path.join('@oclif', 'core', 'lib', 'index.js'), from: '\ncheckNodeVersion();\n', to: '\n' },
+  {
+    file: path.join('@oclif', 'core', 'lib', 'config', 'config.js'),
+    from: '(0, fs_1.safeReadJson)(userThemeFile),',
+    to: 'require("node:fs").existsSync(userThemeFile) ? (0, fs_1.safeReadJson)(userThemeFile) : undefined,',
+  },
+];
+
 function patchOclif(file, source) {
   if (/\bejs\.(?!render\()/.test(source)) throw new Error(`${file} uses more of ejs than render(); review ejs-simple-tags.js`);
-  if (!file.endsWith(path.join('@oclif', 'core', 'lib', 'index.js'))) return source;
-  if (!source.includes('\ncheckNodeVersion();\n')) throw new Error(`${file}: checkNodeVersion() call not found; review patchOclif`);
-  return source.replace('\ncheckNodeVersion();\n', '\n');
+  for (const patch of OCLIF_PATCHES) {
+    if (!file.endsWith(patch.file)) continue;
+    if (!source.includes(patch.from)) throw new Error(`${file}: ${JSON.stringify(patch.from)} not found; review OCLIF_PATCHES`);
+    source = source.replace(patch.from, patch.to);
+  }
+  return source;
 }
 
 async function bundle() {
