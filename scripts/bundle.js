@@ -3,10 +3,12 @@
 // resolving ~200 modules. Left out of the bundle, and loaded from node_modules only by the commands that
 // use them: the cloud SDKs, ajv with the validators compiled at build time (1 MB that only validating
 // commands need; they stay in dist/validate) and typescript (which @oclif/core can load; kforge never
-// does). Inside the bundle, module bodies run only when first required.
-// `bundle.js --code-cache`: writes V8's code cache for the bundle (dist/bundle/kforge.js.cache) by running
-// the common commands once, so that they start without compiling the bundle's JavaScript. V8 rejects the
-// cache on another Node version; the CLI then compiles as usual. Both are called by scripts/build.js.
+// does). Inside the bundle, module bodies run only when first used (scripts/lazy-requires.js), and the
+// output is ASCII so that bin/run.js can read it as latin1.
+// `bundle.js --code-cache`: writes V8's code caches, one per group of commands (CACHE_GROUPS), for the
+// bundle (dist/bundle/kforge.js.<group>.cache) and for the compiled validators, by running each group's
+// commands once in its own process, so that they start without compiling JavaScript. V8 rejects a cache
+// on another Node version; the CLI then compiles as usual. Both are called by scripts/build.js.
 'use strict';
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
