@@ -44,6 +44,18 @@ const ejsSimpleTags = {
   },
 };
 
+/** node:tty in supports-color is isatty-without-tty.js, which loads node:tty only for character devices. */
+const isattyWithoutTty = {
+  name: 'isatty-without-tty',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?tty$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]supports-color[\\/]/.test(args.importer)) return undefined;
+      if (/\btty\.(?!isatty\()/.test(fs.readFileSync(args.importer, 'utf8'))) throw new Error(`${args.importer} uses more of tty than isatty(); review isatty-without-tty.js`);
+      return { path: path.join(__dirname, 'isatty-without-tty.js') };
+    });
+  },
+};
+
 /**
  * Two changes to @oclif/core in the bundle, each failing the build when the code it expects is gone:
  * - its index checks the Node version against its own package.json, which it looks up next to the
@@ -81,7 +93,7 @@ async function bundle() {
     target: 'node20',
     format: 'cjs',
     external: ['typescript', '@aws-sdk/*', '@google-cloud/*', 'ajv', 'ajv/*'],
-    plugins: [compiledValidatorsOutside, debugIfEnabled, ejsSimpleTags, lazyRequires(/(\/dist\/|\/node_modules\/@oclif\/core\/lib\/).*\.js$/, patchOclif)],
+    plugins: [compiledValidatorsOutside, debugIfEnabled, ejsSimpleTags, isattyWithoutTty, lazyRequires(/(\/dist\/|\/node_modules\/@oclif\/core\/lib\/).*\.js$/, patchOclif)],
     logLevel: 'warning',
     legalComments: 'none',
     charset: 'ascii',
