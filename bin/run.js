@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// kforge entry point. `--version` and the top-level `--help` are answered from files written at build
-// time, so the two most common quick invocations do not pay for loading the CLI framework. Everything
-// else runs from the single-file bundle (scripts/bundle.js), compiled from V8's code cache when it fits.
+// kforge entry point. `--version`, the top-level `--help` and plain `<command> --help` are answered from
+// files written at build time, so these quick invocations do not pay for loading the CLI framework.
+// Everything else runs from the single-file bundle (scripts/bundle.js), compiled from V8's code caches.
+// How it all fits together: docs/architecture.md, "How the CLI starts".
 'use strict';
 const path = require('node:path');
 const fs = require('node:fs');
@@ -72,6 +73,31 @@ function loadCli(group) {
   return compileCached(bundleFile, `${bundleFile}.${group}.cache`, requireFromBundle).exports;
 }
 
+/**
+ * What oclif prints for `<command or topic> --help` when that output is plain, from
+ * dist/command-help.json (rendered at build time by scripts/command-help.js); undefined when the help must
+ * be rendered. Plain means what oclif would find at build time: stdout is no terminal (so no colors and
+ * 80 columns), no variable asks for colors, another width or debugging output, and there is no user theme.
+ */
+function plainHelpText(args) {
+  const words = args.slice(0, -1);
+  // Only --help: oclif takes -h for help at the top level only (a command rejects it as an unknown flag).
+  if (args.length < 2 || args.at(-1) !== '--help' || words.some((w) => w.startsWith('-'))) return undefined;
+  if (Object.keys(process.env).some((k) => /^(FORCE_COLOR|COLORTERM|TF_BUILD|CI|PM2_HOME|NEXT_RUNTIME|OCLIF_COLUMNS|DEBUG|KFORGE_CONFIG_DIR|TEAMCI.*)$/.test(k))) return undefined;
+  let help;
+  try {
+    const stdout = fs.fstatSync(1);
+    // A terminal is a character device; /dev/null is the one that is certainly not a terminal.
+    if (stdout.isCharacterDevice() && stdout.rdev !== fs.statSync('/dev/null').rdev) return undefined;
+    const home = process.env.HOME || require('node:os').homedir();
+    if (fs.existsSync(path.join(process.env.XDG_CONFIG_HOME || path.join(home, '.config'), 'kforge', 'theme.json'))) return undefined;
+    help = JSON.parse(fs.readFileSync(path.join(dist, 'command-help.json'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  return help.platform === process.platform && Object.hasOwn(help.help, words.join(' ')) ? help.help[words.join(' ')] : undefined;
+}
+
 /** Build time: runs the given commands (JSON, after the flag) once, then writes what V8 compiled as the group's cache. */
 async function produceCodeCache(group, runs) {
   const cli = loadCli(group);
@@ -80,6 +106,7 @@ async function produceCodeCache(group, runs) {
   for (const write of compiled) write();
 }
 
+const plainHelp = plainHelpText(argv);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')) {
   const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
   process.stdout.write(`kforge/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`);
@@ -94,6 +121,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')) {
   else loadCli('help').main(argv);
 } else if (argv.length === 3 && argv[0] === '--produce-code-cache') {
   produceCodeCache(argv[1], JSON.parse(argv[2]));
+} else if (plainHelp !== undefined) {
+  process.stdout.write(plainHelp);
 } else {
   // create cluster needs one RSA key (the service-account signer, ~100-200 ms on the thread pool), which
   // bounds how fast it can finish: its generation starts before anything else, even loading the bundle.

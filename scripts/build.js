@@ -21,3 +21,4 @@ const help = execFileSync(process.execPath, ['-e', "require('./dist/cli/main').m
 });
 fs.writeFileSync(path.join(root, 'dist', 'root-help.txt'), help);
 execFileSync(process.execPath, [path.join(__dirname, 'bundle.js'), '--code-cache'], { stdio: 'inherit', cwd: root });
+execFileSync(process.execPath, [path.join(__dirname, 'command-help.js')], { stdio: 'inherit', cwd: root });

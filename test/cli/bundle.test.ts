@@ -59,6 +59,19 @@ describe('the built CLI (bin/run.js, dist/bundle)', () => {
     expect(r.stdout.trim()).toBe(stock);
   });
 
+  it('prints plain --help of every command, alias and topic exactly as oclif renders it', () => {
+    const { help } = JSON.parse(fs.readFileSync(path.join(DIST, 'command-help.json'), 'utf8')) as { help: Record<string, string> };
+    expect(Object.keys(help)).toEqual(expect.arrayContaining(['create cluster', 'get clusters', 'get cluster', 'get', 'replace']));
+    for (const [words, text] of Object.entries(help)) {
+      const args = [...words.split(' '), '--help'];
+      const fast = runCli(args, { env: { NO_COLOR: undefined } });
+      // FORCE_COLOR=0 keeps colors off but makes bin/run.js let oclif render the help.
+      const rendered = runCli(args, { env: { NO_COLOR: undefined, FORCE_COLOR: '0' } });
+      expect({ words, status: fast.status, stdout: fast.stdout, stderr: fast.stderr }).toEqual({ words, status: 0, stdout: text, stderr: '' });
+      expect({ words, stdout: rendered.stdout }).toEqual({ words, stdout: text });
+    }
+  });
+
   it('keeps the cloud SDKs, ajv and the compiled validators out of the bundle', () => {
     const text = fs.readFileSync(BUNDLE, 'latin1');
     const bundled = [...text.matchAll(/^\/\/ (node_modules\/\S+|dist\/\S+)$/gm)].map((m) => m[1]);
