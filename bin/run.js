@@ -83,7 +83,7 @@ function plainHelpText(args) {
   const words = args.slice(0, -1);
   // Only --help: oclif takes -h for help at the top level only (a command rejects it as an unknown flag).
   if (args.length < 2 || args.at(-1) !== '--help' || words.some((w) => w.startsWith('-'))) return undefined;
-  if (Object.keys(process.env).some((k) => /^(FORCE_COLOR|COLORTERM|TF_BUILD|CI|PM2_HOME|NEXT_RUNTIME|OCLIF_COLUMNS|DEBUG|KFORGE_CONFIG_DIR|TEAMCI.*)$/.test(k))) return undefined;
+  if (Object.keys(process.env).some((k) => /^(FORCE_COLOR|COLORTERM|TF_BUILD|CI|PM2_HOME|NEXT_RUNTIME|OCLIF_COLUMNS|DEBUG|KFORGE_DEBUG|KFORGE_CONFIG_DIR|TEAMCI.*)$/.test(k))) return undefined;
   let help;
   try {
     const stdout = fs.fstatSync(1);

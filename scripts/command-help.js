@@ -31,7 +31,7 @@ function main() {
   // The conditions bin/run.js checks before printing these texts: none of the variables that change
   // colors, width or debugging output, and no user theme (an empty config directory).
   const env = { ...process.env };
-  for (const k of Object.keys(env)) if (/^(FORCE_COLOR|NO_COLOR|COLORTERM|TF_BUILD|CI|PM2_HOME|NEXT_RUNTIME|OCLIF_COLUMNS|DEBUG|XDG_CONFIG_HOME|KFORGE_CONFIG_DIR|TEAMCI.*)$/.test(k)) delete env[k];
+  for (const k of Object.keys(env)) if (/^(FORCE_COLOR|NO_COLOR|COLORTERM|TF_BUILD|CI|PM2_HOME|NEXT_RUNTIME|OCLIF_COLUMNS|DEBUG|KFORGE_DEBUG|XDG_CONFIG_HOME|KFORGE_CONFIG_DIR|TEAMCI.*)$/.test(k)) delete env[k];
   const config = fs.mkdtempSync(path.join(os.tmpdir(), 'kforge-help-'));
   env.XDG_CONFIG_HOME = config;
   const help = {};
