@@ -9,10 +9,9 @@ const pool = new Map<KeyAlgorithm, Array<Promise<KeyObject>>>();
  * pool while the CLI loads.
  */
 export function prewarmKey(algorithm: KeyAlgorithm, key: Promise<KeyObject> = generateKey(algorithm)): void {
-  const p = key;
   // A key nobody takes (the command failed early) must not surface as an unhandled rejection.
-  p.catch(() => undefined);
-  pool.set(algorithm, [...(pool.get(algorithm) ?? []), p]);
+  key.catch(() => undefined);
+  pool.set(algorithm, [...(pool.get(algorithm) ?? []), key]);
 }
 
 /** A new key: a prewarmed one if there is one, else freshly generated. */
