@@ -11,7 +11,9 @@ const tsc = require.resolve('typescript/bin/tsc');
 fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit', cwd: root });
 execFileSync(process.execPath, [path.join(__dirname, 'compile-validators.js')], { stdio: 'inherit', cwd: root });
+execFileSync(process.execPath, [path.join(__dirname, 'oclif-snapshot.js')], { stdio: 'inherit', cwd: root });
 execFileSync(process.execPath, [path.join(__dirname, 'bundle.js')], { stdio: 'inherit', cwd: root });
+execFileSync(process.execPath, [path.join(__dirname, 'oclif-snapshot.js'), '--check'], { stdio: 'inherit', cwd: root });
 const help = execFileSync(process.execPath, ['-e', "require('./dist/cli/main').main(['--help'])"], {
   cwd: root,
   encoding: 'utf8',
@@ -19,3 +21,4 @@ const help = execFileSync(process.execPath, ['-e', "require('./dist/cli/main').m
 });
 fs.writeFileSync(path.join(root, 'dist', 'root-help.txt'), help);
 execFileSync(process.execPath, [path.join(__dirname, 'bundle.js'), '--code-cache'], { stdio: 'inherit', cwd: root });
+execFileSync(process.execPath, [path.join(__dirname, 'command-help.js')], { stdio: 'inherit', cwd: root });

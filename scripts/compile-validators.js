@@ -7,6 +7,7 @@ const path = require('node:path');
 const Ajv = require('ajv').default;
 const { _ } = require('ajv');
 const standaloneCode = require('ajv/dist/standalone').default;
+const { asciiOnly } = require('./ascii-only');
 
 const root = path.join(__dirname, '..');
 const ajv = new Ajv({
@@ -22,4 +23,6 @@ for (const f of ['cluster.schema.json', 'instancegroup.schema.json', 'components
   ajv.addSchema(schema, schema.$id);
 }
 const code = standaloneCode(ajv, { Cluster: 'https://kforge.dev/schemas/cluster.json', InstanceGroup: 'https://kforge.dev/schemas/instancegroup.json' });
-fs.writeFileSync(path.join(root, 'dist', 'validate', 'compiled-validators.js'), code);
+const out = path.join(root, 'dist', 'validate', 'compiled-validators.js');
+fs.writeFileSync(out, code);
+asciiOnly(out);

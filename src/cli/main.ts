@@ -1,4 +1,5 @@
 import { KforgeError } from '../errors/kforge-error';
+import { oclifOptions } from './oclif-options';
 
 /** Entry point used by bin/run.js: runs the oclif command and turns every error into a short message. */
 export async function main(argv: string[]): Promise<void> {
@@ -8,7 +9,7 @@ export async function main(argv: string[]): Promise<void> {
     const { COMMANDS } = await import('../commands/index');
     const args = checkCommandWords(argv, COMMANDS);
     const oclif = await import('@oclif/core');
-    await oclif.run(args, require.resolve('../../package.json'));
+    await oclif.run(args, await oclifOptions());
     await oclif.flush();
   } catch (e) {
     process.exitCode = reportError(e, verbose);
