@@ -121,7 +121,8 @@ describe('two simultaneous create cluster runs', () => {
     const results = await Promise.all([kforge(args), kforge(args)]);
     expect(results.map((r) => r.status).sort()).toEqual([0, 1]);
     const loser = results.find((r) => r.status === 1) as CliResult;
-    expect(loser.stderr).toMatch(/^Error: cluster "race\.k8s\.local" already exists/);
+    // The loser either finds the winner's lock or, if it came after, the finished cluster.
+    expect(loser.stderr).toMatch(/^Error: cluster "race\.k8s\.local" (already exists|is locked by .* running "kforge create cluster race\.k8s\.local)/);
     expect(loser.stderr).not.toContain('    at ');
     expect(objectNames(BUCKET, 'p/race.k8s.local/')).toEqual(singleZoneClusterObjects('p/race.k8s.local/', ZONE));
     const config = yaml.load(fake.bucket(BUCKET)?.objects.get('p/race.k8s.local/config')?.data.toString() ?? '') as { kind: string; metadata: { name: string } };
