@@ -13,6 +13,10 @@ import ExportKubeconfig from './export/kubeconfig';
 import GetInstanceGroups from './get/instancegroups';
 import GetKeypairs from './get/keypairs';
 import Replace from './replace';
+import SetCluster from './set/cluster';
+import SetInstanceGroup from './set/instancegroup';
+import UnsetCluster from './unset/cluster';
+import UnsetInstanceGroup from './unset/instancegroup';
 
 /** Every command, by oclif id (`:` separates topics); loaded at once, so commands import their logic lazily. */
 export const COMMANDS = {
@@ -31,4 +35,8 @@ export const COMMANDS = {
   'get:instancegroups': GetInstanceGroups,
   'get:keypairs': GetKeypairs,
   replace: Replace,
+  'set:cluster': SetCluster,
+  'set:instancegroup': SetInstanceGroup,
+  'unset:cluster': UnsetCluster,
+  'unset:instancegroup': UnsetInstanceGroup,
 };
