@@ -3,15 +3,18 @@ import Create from './create/index';
 import CreateCluster from './create/cluster';
 import CreateInstanceGroup from './create/instancegroup';
 import CreateKeypair from './create/keypair';
+import CreateSshPublicKey from './create/sshpublickey';
 import CreateStateStore from './create/state-store';
 import DeleteCluster from './delete/cluster';
 import DeleteInstanceGroup from './delete/instancegroup';
+import DeleteSshPublicKey from './delete/sshpublickey';
 import EditCluster from './edit/cluster';
 import EditInstanceGroup from './edit/instancegroup';
 import GetClusters from './get/clusters';
 import ExportKubeconfig from './export/kubeconfig';
 import GetInstanceGroups from './get/instancegroups';
 import GetKeypairs from './get/keypairs';
+import GetSshPublicKeys from './get/sshpublickeys';
 import Replace from './replace';
 import SetCluster from './set/cluster';
 import SetInstanceGroup from './set/instancegroup';
@@ -25,15 +28,18 @@ export const COMMANDS = {
   'create:cluster': CreateCluster,
   'create:instancegroup': CreateInstanceGroup,
   'create:keypair': CreateKeypair,
+  'create:sshpublickey': CreateSshPublicKey,
   'create:state-store': CreateStateStore,
   'delete:cluster': DeleteCluster,
   'delete:instancegroup': DeleteInstanceGroup,
+  'delete:sshpublickey': DeleteSshPublicKey,
   'edit:cluster': EditCluster,
   'edit:instancegroup': EditInstanceGroup,
   'get:clusters': GetClusters,
   'export:kubeconfig': ExportKubeconfig,
   'get:instancegroups': GetInstanceGroups,
   'get:keypairs': GetKeypairs,
+  'get:sshpublickeys': GetSshPublicKeys,
   replace: Replace,
   'set:cluster': SetCluster,
   'set:instancegroup': SetInstanceGroup,
