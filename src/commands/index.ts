@@ -8,6 +8,7 @@ import CreateStateStore from './create/state-store';
 import DeleteCluster from './delete/cluster';
 import DeleteInstanceGroup from './delete/instancegroup';
 import DeleteSshPublicKey from './delete/sshpublickey';
+import DistrustKeypair from './distrust/keypair';
 import EditCluster from './edit/cluster';
 import EditInstanceGroup from './edit/instancegroup';
 import GetClusters from './get/clusters';
@@ -15,6 +16,7 @@ import ExportKubeconfig from './export/kubeconfig';
 import GetInstanceGroups from './get/instancegroups';
 import GetKeypairs from './get/keypairs';
 import GetSshPublicKeys from './get/sshpublickeys';
+import PromoteKeypair from './promote/keypair';
 import Replace from './replace';
 import SetCluster from './set/cluster';
 import SetInstanceGroup from './set/instancegroup';
@@ -33,6 +35,7 @@ export const COMMANDS = {
   'delete:cluster': DeleteCluster,
   'delete:instancegroup': DeleteInstanceGroup,
   'delete:sshpublickey': DeleteSshPublicKey,
+  'distrust:keypair': DistrustKeypair,
   'edit:cluster': EditCluster,
   'edit:instancegroup': EditInstanceGroup,
   'get:clusters': GetClusters,
@@ -40,6 +43,7 @@ export const COMMANDS = {
   'get:instancegroups': GetInstanceGroups,
   'get:keypairs': GetKeypairs,
   'get:sshpublickeys': GetSshPublicKeys,
+  'promote:keypair': PromoteKeypair,
   replace: Replace,
   'set:cluster': SetCluster,
   'set:instancegroup': SetInstanceGroup,
