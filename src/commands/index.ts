@@ -11,6 +11,8 @@ import DeleteSshPublicKey from './delete/sshpublickey';
 import DistrustKeypair from './distrust/keypair';
 import EditCluster from './edit/cluster';
 import EditInstanceGroup from './edit/instancegroup';
+import Get from './get/index';
+import GetAll from './get/all';
 import GetClusters from './get/clusters';
 import ExportKubeconfig from './export/kubeconfig';
 import GetInstanceGroups from './get/instancegroups';
@@ -38,6 +40,8 @@ export const COMMANDS = {
   'distrust:keypair': DistrustKeypair,
   'edit:cluster': EditCluster,
   'edit:instancegroup': EditInstanceGroup,
+  get: Get,
+  'get:all': GetAll,
   'get:clusters': GetClusters,
   'export:kubeconfig': ExportKubeconfig,
   'get:instancegroups': GetInstanceGroups,
