@@ -6,13 +6,13 @@ export interface FieldArgs {
 }
 
 /**
- * Splits `[NAME] field...` as kops does: for `set`, the first argument is a name when it has no `=`;
- * for `unset`, when it does not start with a field root (`spec.`, `metadata.`, `cluster.`, `instancegroup.`),
- * since cluster names contain dots too.
+ * Splits `[NAME] field...` as kops does: the first argument is a name when it has no `=` and does not
+ * start with a field root (`spec.`, `metadata.`); cluster names contain dots too, so a field given
+ * without its value (`set cluster spec.x`) is reported as such rather than taken for a cluster.
  */
-export function splitFieldArgs(argv: string[], mode: 'set' | 'unset'): FieldArgs {
+export function splitFieldArgs(argv: string[]): FieldArgs {
   const [first, ...rest] = argv;
   if (first === undefined) return { fields: [] };
-  const isName = mode === 'set' ? !first.includes('=') : !/^(spec|metadata|cluster|instancegroup)\./.test(first) && !first.includes('=');
+  const isName = !first.includes('=') && !/^(spec|metadata)\./.test(first);
   return isName ? { name: first, fields: rest } : { fields: argv };
 }

@@ -64,6 +64,9 @@ describe('kforge set cluster / unset cluster', () => {
     const rename = runCli(['set', 'cluster', CLUSTER, 'metadata.name=other.k8s.local', '--state', store]);
     expectCleanFailure(rename);
     expect(rename.stderr).toContain('metadata.name: cannot be changed');
+    const noValue = runCli(['set', 'cluster', '--name', CLUSTER, 'spec.kubelet.maxPods', '--state', store]);
+    expectCleanFailure(noValue);
+    expect(noValue.stderr).toContain('spec.kubelet.maxPods: expected path=value');
     expectCleanFailure(runCli(['set', 'cluster', CLUSTER, '--state', store]));
     expectCleanFailure(runCli(['set', 'cluster', 'nope.k8s.local', 'spec.kubelet.maxPods=1', '--state', store]));
     expect(treeDigest(store)).toBe(before);

@@ -18,7 +18,7 @@ export default class SetCluster extends BaseCommand {
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(SetCluster);
     const { splitFieldArgs } = await import('../../cli/split-field-args');
-    const parsed = splitFieldArgs(argv as string[], 'set');
+    const parsed = splitFieldArgs(argv as string[]);
     const name = this.clusterName(parsed.name, flags.name);
     if (parsed.fields.length === 0) throw new UsageError('no fields to set: pass path=value, e.g. spec.kubelet.maxPods=200');
     const { openVfs } = await import('../../state/vfs/open-vfs');

@@ -16,7 +16,7 @@ export default class SetInstanceGroup extends BaseCommand {
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(SetInstanceGroup);
     const { splitFieldArgs } = await import('../../cli/split-field-args');
-    const parsed = splitFieldArgs(argv as string[], 'set');
+    const parsed = splitFieldArgs(argv as string[]);
     if (!parsed.name) throw new UsageError('the instance group name is required: kforge set instancegroup GROUP --name CLUSTER path=value...');
     if (parsed.fields.length === 0) throw new UsageError('no fields to set: pass path=value, e.g. spec.maxSize=5');
     const cluster = this.clusterName(undefined, flags.name);

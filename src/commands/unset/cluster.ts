@@ -15,7 +15,7 @@ export default class UnsetCluster extends BaseCommand {
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(UnsetCluster);
     const { splitFieldArgs } = await import('../../cli/split-field-args');
-    const parsed = splitFieldArgs(argv as string[], 'unset');
+    const parsed = splitFieldArgs(argv as string[]);
     const name = this.clusterName(parsed.name, flags.name);
     if (parsed.fields.length === 0) throw new UsageError('no fields to unset: pass field paths, e.g. spec.kubelet.maxPods');
     const { openVfs } = await import('../../state/vfs/open-vfs');
