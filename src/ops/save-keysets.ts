@@ -20,13 +20,21 @@ export function compareKeyIds(a: string, b: string): number {
   return a.localeCompare(b);
 }
 
+/** One keyset to write: `previous` is what was read (undefined: the keyset is new, written create-only). */
+export interface KeysetChange {
+  keyset: Keyset;
+  previous: StoredKeyset | undefined;
+  /** The primary changed, so the certificates the keyset signs are re-issued from the new one. */
+  primaryChanged: boolean;
+}
+
 /**
  * Writes changed keysets in one transaction with the cluster re-staged, so nodeup configs carry the new
  * primary ids and trust bundles. Keysets whose primary changed get the certificates they sign re-issued
  * from the new primary (as `create keypair --primary` does). Every keyset is compare-and-swapped against
  * the version read, and the cluster's objects against `stored`. Returns the re-issued keyset names.
  */
-export async function saveKeysets(vfs: Vfs, stored: StoredCluster, changes: Array<{ keyset: Keyset; previous: StoredKeyset; primaryChanged: boolean }>): Promise<string[]> {
+export async function saveKeysets(vfs: Vfs, stored: StoredCluster, changes: KeysetChange[]): Promise<string[]> {
   const cluster = stored.cluster.object.metadata.name;
   const keystore = new Keystore(vfs, cluster);
   const tx = new StoreTransaction(vfs);
