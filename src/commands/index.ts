@@ -3,16 +3,27 @@ import Create from './create/index';
 import CreateCluster from './create/cluster';
 import CreateInstanceGroup from './create/instancegroup';
 import CreateKeypair from './create/keypair';
+import CreateSshPublicKey from './create/sshpublickey';
 import CreateStateStore from './create/state-store';
 import DeleteCluster from './delete/cluster';
 import DeleteInstanceGroup from './delete/instancegroup';
+import DeleteSshPublicKey from './delete/sshpublickey';
+import DistrustKeypair from './distrust/keypair';
 import EditCluster from './edit/cluster';
 import EditInstanceGroup from './edit/instancegroup';
+import Get from './get/index';
+import GetAll from './get/all';
 import GetClusters from './get/clusters';
 import ExportKubeconfig from './export/kubeconfig';
 import GetInstanceGroups from './get/instancegroups';
 import GetKeypairs from './get/keypairs';
+import GetSshPublicKeys from './get/sshpublickeys';
+import PromoteKeypair from './promote/keypair';
 import Replace from './replace';
+import SetCluster from './set/cluster';
+import SetInstanceGroup from './set/instancegroup';
+import UnsetCluster from './unset/cluster';
+import UnsetInstanceGroup from './unset/instancegroup';
 
 /** Every command, by oclif id (`:` separates topics); loaded at once, so commands import their logic lazily. */
 export const COMMANDS = {
@@ -21,14 +32,25 @@ export const COMMANDS = {
   'create:cluster': CreateCluster,
   'create:instancegroup': CreateInstanceGroup,
   'create:keypair': CreateKeypair,
+  'create:sshpublickey': CreateSshPublicKey,
   'create:state-store': CreateStateStore,
   'delete:cluster': DeleteCluster,
   'delete:instancegroup': DeleteInstanceGroup,
+  'delete:sshpublickey': DeleteSshPublicKey,
+  'distrust:keypair': DistrustKeypair,
   'edit:cluster': EditCluster,
   'edit:instancegroup': EditInstanceGroup,
+  get: Get,
+  'get:all': GetAll,
   'get:clusters': GetClusters,
   'export:kubeconfig': ExportKubeconfig,
   'get:instancegroups': GetInstanceGroups,
   'get:keypairs': GetKeypairs,
+  'get:sshpublickeys': GetSshPublicKeys,
+  'promote:keypair': PromoteKeypair,
   replace: Replace,
+  'set:cluster': SetCluster,
+  'set:instancegroup': SetInstanceGroup,
+  'unset:cluster': UnsetCluster,
+  'unset:instancegroup': UnsetInstanceGroup,
 };

@@ -6,21 +6,28 @@ import { ValidationError } from '../errors/validation-error';
 /**
  * Applies `--set path=value` assignments to an object (`spec.kubelet.maxPods=200`). The schema decides
  * how the text is read: booleans, integers, comma-separated lists, maps (`spec.cloudLabels.team=x`);
- * unknown fields are errors naming the flag. All assignments are checked before any error is thrown.
+ * unknown fields are errors naming the flag (`set cluster` passes `flag: null`, so errors name the path
+ * alone, and its own `subject`). All assignments are checked before any error is thrown.
  */
-export function applySetFlags(target: Record<string, unknown>, kind: 'Cluster' | 'InstanceGroup', assignments: string[]): void {
+export function applySetFlags(
+  target: Record<string, unknown>,
+  kind: 'Cluster' | 'InstanceGroup',
+  assignments: string[],
+  { flag, subject }: { flag: string | null; subject: string } = { flag: '--set', subject: '--set' },
+): void {
   const errors: FieldError[] = [];
+  const label = (path: string) => (flag ? `${flag} ${path}` : path);
   for (const a of assignments) {
     const eq = a.indexOf('=');
     if (eq <= 0) {
-      errors.push({ path: `--set ${a}`, message: 'expected path=value, e.g. --set spec.kubelet.maxPods=200' });
+      errors.push({ path: label(a), message: `expected path=value, e.g. ${flag ? `${flag} ` : ''}spec.kubelet.maxPods=200` });
       continue;
     }
-    const path = a.slice(0, eq).replace(/^cluster\./, '');
+    const path = a.slice(0, eq).replace(/^(cluster|instancegroup)\./, '');
     const problem = assign(target, kindSchema(kind), path.split('.'), a.slice(eq + 1));
-    if (problem) errors.push({ path: `--set ${path}`, message: problem });
+    if (problem) errors.push({ path: label(path), message: problem });
   }
-  if (errors.length > 0) throw new ValidationError(errors, '--set');
+  if (errors.length > 0) throw new ValidationError(errors, subject);
 }
 
 function assign(root: Record<string, unknown>, rootSchema: SchemaNode, segs: string[], text: string): string | undefined {

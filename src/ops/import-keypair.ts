@@ -1,17 +1,14 @@
 import { AlreadyExistsError } from '../errors/already-exists-error';
 import { UsageError } from '../errors/usage-error';
-import { clusterCertificates } from '../pki/cluster-certificates';
-import { clusterCaNames, clusterKeysetDefinitions } from '../pki/cluster-pki';
-import { generateKeysets } from '../pki/generate-cluster-pki';
+import { clusterCaNames } from '../pki/cluster-pki';
 import type { Keypair } from '../pki/keypair';
 import { Keyset } from '../pki/keyset';
 import { ClusterRepository } from '../state/cluster-repository';
-import { Keystore, StoredKeyset } from '../state/keystore';
+import { Keystore } from '../state/keystore';
 import { StatePaths } from '../state/state-paths';
-import { StoreTransaction } from '../state/store-transaction';
 import type { Vfs } from '../state/vfs/vfs';
 import { etcdClusterNames } from './plan-cluster-pki';
-import { commitClusterSaves, stageClusterSave } from './save-cluster';
+import { saveKeysets } from './save-keysets';
 
 /** What `create keypair` did. */
 export interface ImportKeypairResult {
@@ -41,28 +38,6 @@ export async function importKeypair(vfs: Vfs, cluster: string, keysetName: strin
   const primary = !applied || primaryFlag || !previous;
   const keyset = applied && previous ? new Keyset(keysetName, [...previous.keyset.keys, keypair], primary ? keypair.id : previous.keyset.primaryId) : Keyset.single(keysetName, keypair);
 
-  const tx = new StoreTransaction(vfs);
-  const changed: Array<[Keyset, StoredKeyset | undefined]> = [[keyset, previous]];
-  const reissued: string[] = [];
-  if (primary) {
-    const dependents = clusterKeysetDefinitions(etcd).filter((d) => d.signer === keysetName);
-    const fresh = await generateKeysets(dependents, new Map([[keysetName, keypair]]));
-    for (const ks of fresh) {
-      changed.push([ks, await keystore.getPrivate(ks.name).catch(() => undefined)]);
-      reissued.push(ks.name);
-    }
-  }
-  for (const [ks, prev] of changed) keystore.stage(tx, ks, prev);
-  const names = await keystore.names();
-  const current = new Map((await Promise.all(names.map((n) => keystore.getPublic(n)))).flatMap((s) => (s ? [[s.keyset.name, s.keyset] as const] : [])));
-  for (const [ks] of changed) current.set(ks.name, ks);
-  const change = {
-    cluster: stored.cluster.object,
-    instanceGroups: stored.instanceGroups.map((v) => v.object),
-    previous: stored,
-    pki: { created: [], certificates: clusterCertificates([...current.values()]) },
-  };
-  await stageClusterSave(vfs, tx, change);
-  await commitClusterSaves(vfs, tx, [change]);
+  const reissued = await saveKeysets(vfs, stored, [{ keyset, previous, primaryChanged: primary }]);
   return { id: keypair.id, primary, replaced: applied || !previous ? [] : previous.keyset.keys.map((k) => k.id), reissued };
 }

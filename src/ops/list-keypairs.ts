@@ -15,6 +15,8 @@ export interface KeypairRow {
   /** ISO time the certificate expires. */
   notAfter: string;
   distrusted: boolean;
+  /** When the key was distrusted (RFC 3339); absent while trusted. */
+  distrustTimestamp?: string;
 }
 
 /** Lists the keys of a cluster's keysets (all, or those named), from the certificate-only files. */
@@ -39,6 +41,7 @@ export async function listKeypairs(vfs: Vfs, cluster: string, names: string[] = 
         issuer: cert.issuer.replace(/\n/g, ', '),
         notAfter: new Date(cert.validTo).toISOString(),
         distrusted: k.distrustTimestamp !== undefined,
+        ...(k.distrustTimestamp !== undefined ? { distrustTimestamp: k.distrustTimestamp } : {}),
       });
     }
   }

@@ -50,7 +50,7 @@ describe('kforge completion bash', () => {
     [['kforge', 'create', 'cluster', '--topology', 'p'], ['public', 'private']],
     [['kforge', 'get', 'ig', '-o', ''], ['table', 'yaml', 'json']],
     [['kforge', 'create', '-f', 'x.yaml', '--st'], ['--state']],
-    [['kforge', 'delete', ''], ['cluster', 'ig', 'instancegroup']],
+    [['kforge', 'delete', ''], ['cluster', 'ig', 'instancegroup', 'sshpublickey']],
   ])('completes %j to %j', (words, expected) => {
     expect(complete(r.stdout, words)).toEqual(expected);
   });

@@ -103,10 +103,11 @@ describe('create cluster: the keystore on disk and in nodeup configs', () => {
     expect(table.stderr).toBe('');
     expect(table.status).toBe(0);
     const lines = table.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^NAME\s+ID\s+PRIMARY\s+ALGORITHM\s+EXPIRY$/);
+    expect(lines[0]).toMatch(/^NAME\s+ID\s+PRIMARY\s+ALGORITHM\s+EXPIRY\s+DISTRUSTED$/);
     expect(lines.slice(1).map((l) => l.split(/\s{3,}/)[0])).toEqual(CLUSTER_KEYSETS);
     for (const line of lines.slice(1)) {
-      const [name, id, primary, algorithm, expiry] = line.split(/\s{3,}/);
+      const [name, id, primary, algorithm, expiry, distrusted] = line.split(/\s{3,}/);
+      expect(distrusted).toBe('-');
       expect([name, id, primary, algorithm]).toEqual([name, storedKeyset(store, name).primaryID, 'yes', name === 'service-account' ? 'RSA 2048' : 'ECDSA P-256']);
       expect(expiry).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
     }

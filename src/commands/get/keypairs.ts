@@ -6,7 +6,7 @@ import { OUTPUT_FORMATS, renderTable } from '../../cli/output';
 export default class GetKeypairs extends BaseCommand {
   static override aliases = ['get:keypair'];
   static override strict = false;
-  static override summary = 'List the keypairs of a cluster\'s keystore: name, id, primary, expiry.';
+  static override summary = 'List the keypairs of a cluster\'s keystore: name, id, primary, expiry, distrusted.';
   static override description = 'Reads only the certificate files (pki/issued/); private keys are never read or printed.';
   static override examples = ['<%= config.bin %> get keypairs --name x.example.com', '<%= config.bin %> get keypairs kubernetes-ca --name x.example.com -o yaml'];
   static override args = { keyset: Args.string({ description: 'Keyset names to show (default: all)' }) };
@@ -24,6 +24,6 @@ export default class GetKeypairs extends BaseCommand {
     const rows = await listKeypairs(openVfs(this.stateUrl(flags)), cluster, argv as string[]);
     if (flags.output === 'json') this.out(JSON.stringify(rows, null, 2));
     else if (flags.output === 'yaml') this.out((await import('js-yaml')).dump(rows, { lineWidth: -1 }));
-    else this.out(renderTable(['NAME', 'ID', 'PRIMARY', 'ALGORITHM', 'EXPIRY'], rows.map((r) => [r.keyset, r.id, r.primary ? 'yes' : 'no', r.algorithm, r.notAfter + (r.distrusted ? ' (distrusted)' : '')])));
+    else this.out(renderTable(['NAME', 'ID', 'PRIMARY', 'ALGORITHM', 'EXPIRY', 'DISTRUSTED'], rows.map((r) => [r.keyset, r.id, r.primary ? 'yes' : 'no', r.algorithm, r.notAfter, r.distrustTimestamp ?? '-'])));
   }
 }
