@@ -32,8 +32,8 @@ describe('objects of other kinds in a manifest', () => {
     expect(stored).toEqual([yaml.load(SCHEDULER)]);
   });
 
-  it('come back from get cluster -o yaml, and replace -f of that output changes nothing', () => {
-    const out = runCli(['get', 'cluster', 'minimal.example.com', '-o', 'yaml', '--state', store]);
+  it('come back from get all -o yaml, and replace -f of that output changes nothing', () => {
+    const out = runCli(['get', 'all', 'minimal.example.com', '-o', 'yaml', '--state', store]);
     expect(out.status).toBe(0);
     const docs = yaml.loadAll(out.stdout) as Array<{ kind: string }>;
     expect(docs.map((d) => d.kind)).toEqual(['Cluster', 'InstanceGroup', 'InstanceGroup', 'KubeSchedulerConfiguration']);

@@ -80,7 +80,7 @@ describe('messages say what happened', () => {
   it('replace -f of an unchanged object says "unchanged"', () => {
     const dir = storeWithCluster();
     const file = path.join(tempDir(), 'demo.yaml');
-    const got = runCli(['get', 'cluster', 'demo.k8s.local', '-o', 'yaml', '--state', dir]);
+    const got = runCli(['get', 'all', 'demo.k8s.local', '-o', 'yaml', '--state', dir]);
     fs.writeFileSync(file, got.stdout);
     const r = runCli(['replace', '-f', file, '--state', dir]);
     expect(r.stderr).toBe('');

@@ -21,13 +21,13 @@ describe.each(['minimal', 'ha', 'private-bastion'])('kops manifest %s', (fixture
     const c = runCli(['create', '-f', file, '--state', store]);
     expect(c.stderr).toBe('');
     expect(c.status).toBe(0);
-    const out = runCli(['get', 'cluster', clusterName, '-o', 'yaml', '--state', store]);
+    const out = runCli(['get', 'all', clusterName, '-o', 'yaml', '--state', store]);
     expect(out.status).toBe(0);
     expect(byKey(yaml.loadAll(out.stdout) as Obj[])).toEqual(byKey(input));
   });
 
   it('replace -f of the get output changes nothing', () => {
-    const out = runCli(['get', 'cluster', clusterName, '-o', 'yaml', '--state', store]).stdout;
+    const out = runCli(['get', 'all', clusterName, '-o', 'yaml', '--state', store]).stdout;
     const f = path.join(tempDir(), 'out.yaml');
     fs.writeFileSync(f, out);
     const before = treeDigest(store);
@@ -38,12 +38,12 @@ describe.each(['minimal', 'ha', 'private-bastion'])('kops manifest %s', (fixture
   });
 
   it('get -o json output is accepted by create -f in another store, giving the same objects', () => {
-    const json = runCli(['get', 'cluster', clusterName, '-o', 'json', '--state', store]).stdout;
+    const json = runCli(['get', 'all', clusterName, '-o', 'json', '--state', store]).stdout;
     const f = path.join(tempDir(), 'out.json');
     fs.writeFileSync(f, json);
     const other = tempDir();
     expect(runCli(['create', '-f', f, '--state', other]).status).toBe(0);
-    const again = runCli(['get', 'cluster', clusterName, '-o', 'yaml', '--state', other]).stdout;
+    const again = runCli(['get', 'all', clusterName, '-o', 'yaml', '--state', other]).stdout;
     expect(byKey(yaml.loadAll(again) as Obj[])).toEqual(byKey(input));
   });
 });
@@ -52,7 +52,7 @@ describe('replace -f', () => {
   it('applies a valid change and re-derives the completed spec', () => {
     const store = tempDir();
     runCli(['create', 'cluster', 'r.k8s.local', '--zones', 'us-east-1a', '--kubernetes-version', '1.35.7', '--state', store]);
-    const out = runCli(['get', 'cluster', 'r.k8s.local', '-o', 'yaml', '--state', store]).stdout.replace('kubernetesVersion: 1.35.7', 'kubernetesVersion: 1.36.4');
+    const out = runCli(['get', 'all', 'r.k8s.local', '-o', 'yaml', '--state', store]).stdout.replace('kubernetesVersion: 1.35.7', 'kubernetesVersion: 1.36.4');
     const f = path.join(tempDir(), 'c.yaml');
     fs.writeFileSync(f, out);
     const r = runCli(['replace', '-f', f, '--state', store]);

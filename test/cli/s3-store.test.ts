@@ -148,13 +148,13 @@ describe(`create cluster ${DEMO} --state ${STORE}`, () => {
     expect(await readText(`some/prefix/${DEMO}/pki/issued/kubernetes-ca/keyset.yaml`)).not.toContain('privateMaterial');
   });
 
-  it('get clusters, get cluster -o yaml and get keypairs read it back from the s3 store', () => {
+  it('get clusters, get all -o yaml and get keypairs read it back from the s3 store', () => {
     const list = kforge(['get', 'clusters', '--state', STORE]);
     expect(list.status).toBe(0);
     expect(list.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^NAME\s+CLOUD\s+ZONES$/), expect.stringMatching(/^demo\.k8s\.local\s+aws\s+us-east-1a$/)]);
 
     // A cluster with its instance groups, as "replace -f" takes it.
-    const one = kforge(['get', 'cluster', DEMO, '-o', 'yaml', '--state', STORE]);
+    const one = kforge(['get', 'all', DEMO, '-o', 'yaml', '--state', STORE]);
     expect(one.status).toBe(0);
     const docs = yaml.loadAll(one.stdout) as Array<{ kind: string; metadata: { name: string }; spec: { cloudProvider?: string } }>;
     expect(docs.map((d) => `${d.kind}/${d.metadata.name}`)).toEqual([`Cluster/${DEMO}`, 'InstanceGroup/control-plane-us-east-1a', 'InstanceGroup/nodes-us-east-1a']);

@@ -8,7 +8,7 @@ export default class GetClusters extends BaseCommand {
   static override aliases = ['get:cluster'];
   static override summary = 'List clusters, or print one cluster (with --full, its completed spec).';
   static override description =
-    'With -o yaml, a cluster is printed with its instance groups as a multi-document stream that "kforge create -f" and "kforge replace -f" accept unchanged. --full prints the completed spec instead: every default and derived value filled in.';
+    'Prints Clusters only, as kops does: with -o yaml|json a list when listing, the Cluster object when one is named ("kforge get all NAME -o yaml" adds its instance groups, as "kforge create -f" takes them). --full prints the completed spec instead: every default and derived value filled in.';
   static override examples = [
     '<%= config.bin %> get clusters',
     '<%= config.bin %> get cluster x.example.com -o yaml > x.yaml',
@@ -55,7 +55,8 @@ export default class GetClusters extends BaseCommand {
       this.out(renderTable(['NAME', 'CLOUD', 'ZONES'], rows));
       return;
     }
-    const objects = stored.flatMap((s) => [s.cluster.object, ...s.instanceGroups.map((v) => v.object), ...s.additionalObjects]);
-    this.out(renderObjects(format, objects, !one));
+    // Clusters only, as kops prints them: a list when listing, the object when one was named. `get all NAME`
+    // prints a cluster with its instance groups and additional objects (docs/output-formats.md).
+    this.out(renderObjects(format, stored.map((s) => s.cluster.object), !one));
   }
 }
