@@ -31,13 +31,19 @@ export function checkCommandWords(argv: string[], commands: Record<string, Comma
     const id = [...matched, w].join(':');
     if (!ids.has(id) && !topics.has(id)) break;
     matched.push(w);
-    // The words after a command that takes arguments are its arguments (`get cluster get`).
-    if (takesArgs(ids.get(id))) break;
+    // The words after a command that takes arguments are its arguments (`get cluster get`), unless the
+    // command is also a topic and the next word is one of its subcommands (`get clusters` beside `get NAME`).
+    const next = words[matched.length];
+    const subcommandNext = next !== undefined && (ids.has(`${id}:${next}`) || topics.has(`${id}:${next}`));
+    if (takesArgs(ids.get(id)) && !subcommandNext) break;
   }
   const matchedId = matched.join(':');
   const rest = words.slice(matched.length);
   const cmd = ids.get(matchedId);
-  if (cmd && (rest.length === 0 || !topics.has(matchedId) || takesArgs(cmd))) return args;
+  // A command that is also a topic (`get NAME` beside `get clusters`) takes cluster names, which always
+  // hold a dot: a dotless word there is a mistyped subcommand, also when --help follows it.
+  const mistypedSubcommand = cmd !== undefined && topics.has(matchedId) && rest.length > 0 && !rest[0].includes('.');
+  if (cmd && !mistypedSubcommand && (rest.length === 0 || !topics.has(matchedId) || takesArgs(cmd))) return args;
   if (!cmd && matched.length > 0 && rest.length === 0) {
     if (args.length === words.length || args.some((a) => HELP_FLAGS.has(a))) return args;
     const subcommands = [...new Set(Object.keys(commands).filter((id) => id.startsWith(`${matchedId}:`) && id.split(':').length === matched.length + 1))];

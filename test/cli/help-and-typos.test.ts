@@ -57,7 +57,7 @@ describe('help', () => {
     const r = runCli(['get', '--help']);
     const commands = r.stdout.split('COMMANDS\n')[1].split('\n\n')[0];
     const listed = [...commands.matchAll(/^ {2}(get \S+)/gm)].map((m) => m[1]);
-    expect(listed).toEqual(['get clusters', 'get instancegroups', 'get keypairs']);
+    expect(listed).toEqual(['get all', 'get clusters', 'get instancegroups', 'get keypairs', 'get sshpublickeys']);
     expect(commands.replace(/\s+/g, ' ')).toMatch(/get instancegroups [^()]*\(aliases: ig, igs, instancegroup\)/);
     expect(commands).toMatch(/get clusters[\s\S]*\(alias: cluster\)/);
     const create = runCli(['create', '--help']).stdout.split('COMMANDS\n')[1];
@@ -106,15 +106,18 @@ describe('unknown commands and missing subcommands', () => {
   });
 
   it('a topic with flags but no subcommand is an error, not topic help', () => {
-    const r = runCli(['get', '--name', 'C', '-o', 'yaml']);
+    const r = runCli(['edit', '--name', 'c.k8s.local']);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('"kforge get" needs a command: kforge get clusters, kforge get instancegroups, kforge get keypairs');
+    expect(r.stderr).toContain('"kforge edit" needs a command: kforge edit cluster, kforge edit instancegroup');
   });
 
-  it('a topic alone still prints its help', () => {
-    const r = runCli(['get']);
+  it('a topic alone still prints its help; get, also a command (kops get NAME), asks for a name or a subcommand', () => {
+    const r = runCli(['edit']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('get clusters');
+    expect(r.stdout).toContain('edit cluster');
+    const get = runCli(['get']);
+    expect(get.status).toBe(1);
+    expect(get.stderr).toContain('kforge get clusters|instancegroups|keypairs|sshpublickeys|all');
   });
 });

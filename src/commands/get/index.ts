@@ -26,7 +26,8 @@ export default class Get extends BaseCommand {
     if (args.name !== undefined && !args.name.includes('.')) {
       const { closestWord } = await import('../../cli/closest-word');
       const near = closestWord(args.name, subcommands);
-      throw new UsageError(`unknown command "get ${args.name}"${near ? `; did you mean "get ${near}"?` : ''} (a cluster name contains a dot; subcommands: ${getCommands.map((c) => c.id.slice('get:'.length)).sort().join(', ')})`);
+      // Normally caught earlier (src/cli/command-words.ts); the same message when run directly.
+      throw new UsageError(`unknown command "get ${args.name}".${near ? ` Did you mean "kforge get ${near}"?` : ''} (a cluster name contains a dot; subcommands: ${getCommands.map((c) => c.id.slice('get:'.length)).sort().join(', ')})`);
     }
     if (args.name === undefined && flags.name === undefined && !process.env.KFORGE_CLUSTER_NAME) {
       throw new UsageError('name a cluster ("kforge get NAME", or --name) or a subcommand: kforge get clusters|instancegroups|keypairs|sshpublickeys|all');
