@@ -86,6 +86,10 @@ export class SecurityGroupRuleTask extends AwsTask<SecurityGroupRuleActual> {
     if (this.hasPorts()) {
       p.FromPort = d.fromPort;
       p.ToPort = d.toPort;
+    } else if (d.protocol !== '-1') {
+      // AWS ignores ports for protocols without them (IPIP is 4); moto fails with HTTP 500 unless they are given.
+      p.FromPort = -1;
+      p.ToPort = -1;
     }
     if (d.sourceGroup) p.UserIdGroupPairs = [{ GroupId: d.sourceGroup.id.get() }];
     else if (d.cidr?.startsWith('pl-')) p.PrefixListIds = [{ PrefixListId: d.cidr }];
