@@ -1,4 +1,4 @@
-import type { Filter, InternetGateway, RouteTable, SecurityGroup, Subnet, Vpc } from '@aws-sdk/client-ec2';
+import type { Address, Filter, InternetGateway, NatGateway, RouteTable, SecurityGroup, Subnet, Vpc } from '@aws-sdk/client-ec2';
 import type { AwsCloud } from './aws-cloud';
 
 /** The VPC attributes kforge manages, which DescribeVpcs does not return. */
@@ -90,6 +90,26 @@ export class AwsInventory {
       return this.pages(async (NextToken) => {
         const out = await client.send(new sdk.DescribeSecurityGroupsCommand({ Filters: this.clusterFilters(), NextToken }));
         return [out.SecurityGroups ?? [], out.NextToken];
+      });
+    });
+  }
+
+  /** The cluster's Elastic IPs (DescribeAddresses has no pages). */
+  addresses(): Promise<Address[]> {
+    return this.once('addresses', async () => {
+      const { sdk, client } = await this.cloud.ec2();
+      return (await client.send(new sdk.DescribeAddressesCommand({ Filters: this.clusterFilters() }))).Addresses ?? [];
+    });
+  }
+
+  /** The cluster's NAT gateways, deleted ones included (they stay visible for about an hour). */
+  natGateways(): Promise<NatGateway[]> {
+    return this.once('nat-gateways', async () => {
+      const { sdk, client } = await this.cloud.ec2();
+      return this.pages(async (NextToken) => {
+        // This API spells its filter parameter in the singular.
+        const out = await client.send(new sdk.DescribeNatGatewaysCommand({ Filter: this.clusterFilters(), NextToken }));
+        return [out.NatGateways ?? [], out.NextToken];
       });
     });
   }

@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import type * as net from 'node:net';
-import { DescribeInternetGatewaysCommand, DescribeRouteTablesCommand, DescribeSecurityGroupsCommand, DescribeSubnetsCommand, DescribeVpcAttributeCommand, DescribeVpcsCommand, EC2Client, Filter, IpPermission } from '@aws-sdk/client-ec2';
+import { DescribeAddressesCommand, DescribeInternetGatewaysCommand, DescribeNatGatewaysCommand, DescribeRouteTablesCommand, DescribeSecurityGroupsCommand, DescribeSubnetsCommand, DescribeVpcAttributeCommand, DescribeVpcsCommand, EC2Client, Filter, IpPermission } from '@aws-sdk/client-ec2';
 import type { Cluster } from '../../../src/api/types';
 import { AwsCloud } from '../../../src/cloud/aws/aws-cloud';
 import { awsTaskExecutor } from '../../../src/cloud/aws/aws-task-executor';
@@ -146,6 +146,53 @@ describe('AWS network tasks against moto', () => {
     expect((await run(relabelled, false)).hasChanges).toBe(false);
     const moved = cluster(name, (c) => (c.spec.networkCIDR = '10.1.0.0/16'));
     await expect(run(moved, false)).rejects.toThrow(/VPC\/net\.example\.com: cannot change cidr from "172\.20\.0\.0\/16" to "10\.1\.0\.0\/16"/);
+  });
+});
+
+describe('private topology in three zones', () => {
+  const name = 'private.example.com';
+  const priv = (): Cluster => {
+    const { cluster: c, instanceGroups } = newCluster({ name, zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'], topology: 'private', networking: 'calico' });
+    return completeCluster(c, instanceGroups, 'memfs://store');
+  };
+
+  it('routes each private subnet through its zone’s NAT gateway, and converges', async () => {
+    const first = await run(priv(), true);
+    expect(first.text).toContain('+ create NatGateway/us-east-1b.private.example.com\n');
+    const again = await run(priv(), true);
+    expect(again.hasChanges).toBe(false);
+    expect(again.cloud.calls.mutating).toBe(0);
+    // Two more kinds than a public cluster: Elastic IPs and NAT gateways, one call each.
+    expect(again.cloud.calls.calls).toBe(9);
+
+    const eips = (await ec2.send(new DescribeAddressesCommand({ Filters: tagFilter(name) }))).Addresses ?? [];
+    expect(eips).toHaveLength(3);
+    const nats = (await ec2.send(new DescribeNatGatewaysCommand({ Filter: tagFilter(name) }))).NatGateways ?? [];
+    expect(nats).toHaveLength(3);
+    const subnets = (await ec2.send(new DescribeSubnetsCommand({ Filters: tagFilter(name) }))).Subnets ?? [];
+    const subnetName = new Map(subnets.map((x) => [x.SubnetId ?? '', x.Tags?.find((t) => t.Key === 'Name')?.Value ?? '']));
+    expect(nats.map((n) => `${subnetName.get(n.SubnetId ?? '')} ${eips.some((e) => e.AllocationId === n.NatGatewayAddresses?.[0]?.AllocationId)}`).sort()).toEqual(
+      ['a', 'b', 'c'].map((z) => `utility-us-east-1${z}.${name} true`),
+    );
+    const tables = (await ec2.send(new DescribeRouteTablesCommand({ Filters: tagFilter(name) }))).RouteTables ?? [];
+    const natName = new Map(nats.map((n) => [n.NatGatewayId ?? '', subnetName.get(n.SubnetId ?? '')]));
+    const routes = tables
+      .map((t) => {
+        const role = t.Tags?.find((x) => x.Key === 'kubernetes.io/kops/role')?.Value;
+        const def = t.Routes?.find((r) => r.DestinationCidrBlock === '0.0.0.0/0');
+        const via = def?.NatGatewayId ? `nat in ${natName.get(def.NatGatewayId)}` : def?.GatewayId?.startsWith('igw-') ? 'igw' : '?';
+        const members = (t.Associations ?? []).filter((a) => !a.Main).map((a) => subnetName.get(a.SubnetId ?? ''));
+        return `${role}: ${via}: ${members.sort().join(' ')}`;
+      })
+      .sort();
+    expect(routes).toEqual([
+      `private-us-east-1a: nat in utility-us-east-1a.${name}: us-east-1a.${name}`,
+      `private-us-east-1b: nat in utility-us-east-1b.${name}: us-east-1b.${name}`,
+      `private-us-east-1c: nat in utility-us-east-1c.${name}: us-east-1c.${name}`,
+      `public: igw: utility-us-east-1a.${name} utility-us-east-1b.${name} utility-us-east-1c.${name}`,
+    ]);
+    const privateTags = subnets.find((x) => subnetName.get(x.SubnetId ?? '') === `us-east-1a.${name}`)?.Tags ?? [];
+    expect(Object.fromEntries(privateTags.map((t) => [t.Key, t.Value]))).toMatchObject({ SubnetType: 'Private', 'kubernetes.io/role/internal-elb': '1' });
   });
 });
 

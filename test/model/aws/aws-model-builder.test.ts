@@ -59,11 +59,39 @@ describe('AWS model builders', () => {
     expect(keys(minimal())).toEqual(keys(minimal()));
   });
 
+  it('give private topology a NAT gateway with an Elastic IP and a private route table per zone', () => {
+    const { cluster, instanceGroups } = newCluster({ name: 'priv.example.com', zones: ['us-east-1a', 'us-east-1b'], topology: 'private', networking: 'calico' });
+    const graph = new TaskGraph(buildAwsTasks(completeCluster(cluster, instanceGroups, 'memfs://store')));
+    const c = 'priv.example.com';
+    const network = graph
+      .order()
+      .filter((t) => !t.kind.startsWith('SecurityGroup'))
+      .map((t) => `${taskKey(t)} <- ${graph.dependenciesOf(t).map(taskKey).join(', ') || '-'}`)
+      .sort();
+    expect(network).toEqual(
+      [
+        `VPC/${c} <- -`,
+        `InternetGateway/${c} <- VPC/${c}`,
+        `RouteTable/${c} <- VPC/${c}`,
+        `Route/0.0.0.0/0 <- InternetGateway/${c}, RouteTable/${c}`,
+        ...['a', 'b'].flatMap((z) => [
+          `Subnet/us-east-1${z}.${c} <- VPC/${c}`,
+          `Subnet/utility-us-east-1${z}.${c} <- VPC/${c}`,
+          `RouteTableAssociation/utility-us-east-1${z}.${c} <- RouteTable/${c}, Subnet/utility-us-east-1${z}.${c}`,
+          `ElasticIP/us-east-1${z}.${c} <- -`,
+          `NatGateway/us-east-1${z}.${c} <- ElasticIP/us-east-1${z}.${c}, Subnet/utility-us-east-1${z}.${c}`,
+          `RouteTable/private-us-east-1${z}.${c} <- VPC/${c}`,
+          `Route/private-us-east-1${z}-0.0.0.0/0 <- NatGateway/us-east-1${z}.${c}, RouteTable/private-us-east-1${z}.${c}`,
+          `RouteTableAssociation/private-us-east-1${z}.${c} <- RouteTable/private-us-east-1${z}.${c}, Subnet/us-east-1${z}.${c}`,
+        ]),
+      ].sort(),
+    );
+  });
+
   it('refuse what they cannot build yet, naming the field', () => {
-    const { cluster, instanceGroups } = newCluster({ name: 'priv.example.com', zones: ['us-east-1a'], topology: 'private', networking: 'calico' });
-    const priv = completeCluster(cluster, instanceGroups, 'memfs://store');
-    expect(() => buildAwsTasks(priv)).toThrow(/^spec\.subnets\[0\]\.type: private topology \(NAT gateways\) is not supported by kforge's AWS model yet$/);
-    expect(() => buildAwsTasks(minimal((c) => (c.spec.networkID = 'vpc-123')))).toThrow(/spec\.networkID: a shared \(existing\) VPC/);
+    expect(() => buildAwsTasks(minimal((c) => (c.spec.networkID = 'vpc-123')))).toThrow(/^spec\.networkID: a shared \(existing\) VPC is not supported by kforge's AWS model yet$/);
+    const noUtility = minimal((c) => (c.spec.subnets = [{ name: 'p', zone: 'us-east-1a', cidr: '172.20.32.0/19', type: 'Private' }]));
+    expect(() => buildAwsTasks(noUtility)).toThrow(/spec\.subnets\[0\]: a private subnet without a utility subnet in its zone \(us-east-1a\)/);
   });
 
   it('import no AWS SDK: model builders are pure, and tasks import only its types (the SDK loads lazily)', () => {
