@@ -62,13 +62,12 @@ export class TaskExecutor<C> {
       const entry = byTask.get(task);
       if (!entry) throw new Error(`${taskKey(task)} is not in the plan`);
       let actual = entry.actual;
-      let changes: Change[] = entry.changes;
-      if (attempt > 1) {
-        // The last attempt may have worked without us hearing of it: look again before acting.
-        actual = await task.find(this.cloud);
-        changes = task.diff(actual);
-        if (changes.length > 0) task.check(actual, changes);
-      }
+      // The last attempt may have worked without us hearing of it: look again before acting.
+      if (attempt > 1) actual = await task.find(this.cloud);
+      // Diff again even on the first attempt (no API call): a dependency made in this run has set outputs
+      // the plan could not know, e.g. the id of a new VPC that an existing gateway must be attached to.
+      const changes: Change[] = task.diff(actual);
+      if (changes.length > 0) task.check(actual, changes);
       if (changes.length === 0 && actual !== undefined) return;
       await task.apply(this.cloud, actual, changes);
     });

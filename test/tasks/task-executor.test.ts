@@ -83,3 +83,29 @@ describe('TaskExecutor', () => {
     expect(subnet.applyCalls).toBe(0);
   });
 });
+
+describe('TaskExecutor outputs', () => {
+  it('diffs a dependant again at apply time, once the outputs of a dependency created in the run are known', async () => {
+    const cloud = fakeCloud();
+    // "gateway" exists but points at a "vpc" that is gone; the plan cannot know the new VPC's value.
+    cloud.existing.set('gateway', 0);
+    const vpc = new FakeTask('vpc', 7);
+    const gateway = new (class extends FakeTask {
+      override diff(actual: number | undefined) {
+        const want = cloud.existing.get('vpc');
+        return actual === undefined || (want !== undefined && actual !== want) ? [{ field: 'vpc', from: actual, to: want }] : [];
+      }
+      override async apply(c: typeof cloud): Promise<void> {
+        this.applyCalls++;
+        c.existing.set('gateway', c.existing.get('vpc') ?? -1);
+      }
+    })('gateway');
+    gateway.deps = [vpc];
+    const ex = new TaskExecutor(cloud, [vpc, gateway]);
+    const plan = await ex.plan();
+    expect(plan.entries.map((e) => `${e.task.name}:${e.action}`)).toEqual(['vpc:create', 'gateway:none']);
+    await ex.apply(plan);
+    expect(gateway.applyCalls).toBe(1);
+    expect(cloud.existing.get('gateway')).toBe(7);
+  });
+});
