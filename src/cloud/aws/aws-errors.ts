@@ -11,6 +11,8 @@ export type AwsErrorKind =
   | 'throttled'
   | 'dependency-violation'
   | 'unreachable'
+  | 'outcome-unknown'
+  | 'unavailable'
   | 'unknown';
 
 // Error names/codes, across services, grouped by the reaction they need. Checked before the HTTP status
@@ -18,12 +20,42 @@ export type AwsErrorKind =
 const BY_NAME: ReadonlyArray<[AwsErrorKind, ReadonlySet<string>]> = [
   ['no-credentials', new Set(['CredentialsProviderError'])],
   ['no-such-bucket', new Set(['NoSuchBucket'])],
-  ['not-found', new Set(['NoSuchKey', 'NotFound', 'NoSuchEntity', 'ResourceNotFoundException', 'NoSuchVersion'])],
+  [
+    'not-found',
+    new Set([
+      'NoSuchKey',
+      'NotFound',
+      'NoSuchEntity',
+      'ResourceNotFoundException',
+      'NoSuchVersion',
+      // EC2 names the missing resource type; right after a create these mean "not visible yet".
+      'InvalidVpcID.NotFound',
+      'InvalidSubnetID.NotFound',
+      'InvalidGroup.NotFound',
+      'InvalidRouteTableID.NotFound',
+      'InvalidInternetGatewayID.NotFound',
+      'InvalidAssociationID.NotFound',
+      'InvalidRoute.NotFound',
+      'InvalidAllocationID.NotFound',
+      'InvalidNatGatewayID.NotFound',
+    ]),
+  ],
   ['precondition-failed', new Set(['PreconditionFailed'])],
   ['conditional-conflict', new Set(['ConditionalRequestConflict'])],
   [
     'already-exists',
-    new Set(['BucketAlreadyOwnedByYou', 'BucketAlreadyExists', 'EntityAlreadyExists', 'AlreadyExists', 'ResourceAlreadyExistsException']),
+    new Set([
+      'BucketAlreadyOwnedByYou',
+      'BucketAlreadyExists',
+      'EntityAlreadyExists',
+      'AlreadyExists',
+      'ResourceAlreadyExistsException',
+      // EC2: the rule, route, group or association is already there.
+      'InvalidPermission.Duplicate',
+      'RouteAlreadyExists',
+      'InvalidGroup.Duplicate',
+      'Resource.AlreadyAssociated',
+    ]),
   ],
   [
     'invalid-credentials',
@@ -35,6 +67,10 @@ const BY_NAME: ReadonlyArray<[AwsErrorKind, ReadonlySet<string>]> = [
     new Set(['SlowDown', 'Throttling', 'ThrottlingException', 'RequestLimitExceeded', 'TooManyRequestsException', 'RequestThrottled', 'RequestThrottledException']),
   ],
   ['dependency-violation', new Set(['DependencyViolation'])],
+  // Raised by kforge's own SDK middleware (unconfirmed-create-middleware.ts) for a create without an
+  // idempotency token whose connection failed after sending: it may or may not have been applied.
+  ['outcome-unknown', new Set(['RequestOutcomeUnknown'])],
+  ['unavailable', new Set(['ServiceUnavailable', 'Unavailable', 'InternalError', 'InternalFailure'])],
   // The HTTP handler's connect/socket timeouts, and Node's errors for a host that cannot be reached.
   ['unreachable', new Set(['TimeoutError', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH'])],
 ];
@@ -65,6 +101,17 @@ export function classifyAwsError(e: unknown): AwsErrorKind {
     default:
       return 'unknown';
   }
+}
+
+// Kinds a task may retry after finding its resource again: the cloud is busy, briefly unreachable, or
+// not yet consistent (a VPC made a moment ago is "not found" by CreateSubnet).
+const RETRYABLE: ReadonlySet<AwsErrorKind> = new Set(['throttled', 'unreachable', 'outcome-unknown', 'unavailable', 'not-found', 'dependency-violation']);
+
+/** Whether a task that failed with this error should be retried with backoff (the SDK's own retries are used up). */
+export function isRetryableAwsError(e: unknown): boolean {
+  if (RETRYABLE.has(classifyAwsError(e))) return true;
+  const status = httpStatus(e);
+  return status !== undefined && status >= 500;
 }
 
 /** A short reason for wrapping an SDK error into a kforge error: name and message, never a stack trace. */

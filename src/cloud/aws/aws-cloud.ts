@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import type { EC2Client } from '@aws-sdk/client-ec2';
+import { ApiCallCounter } from './api-call-counter';
+import { AwsInventory } from './aws-inventory';
+import { installUnconfirmedCreateGuard } from './unconfirmed-create-middleware';
+
+/** The EC2 SDK module, loaded on first use. */
+export type Ec2Module = typeof import('@aws-sdk/client-ec2');
+
+/** How to reach AWS for one cluster. */
+export interface AwsCloudOptions {
+  clusterName: string;
+  region: string;
+  /** Environment for the endpoint (AWS_ENDPOINT_URL) and attempts (AWS_MAX_ATTEMPTS). Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Static credentials (tests); default: the SDK's standard chain. */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Attempts the SDK makes per call. Default 3 (or AWS_MAX_ATTEMPTS). */
+  maxAttempts?: number;
+}
+
+/**
+ * One cluster's AWS: the lazily loaded EC2 client with the call counter and the unconfirmed-create guard
+ * installed, the per-run inventory tasks find their resources in, and the cluster's idempotency tokens.
+ */
+export class AwsCloud {
+  readonly clusterName: string;
+  readonly region: string;
+  /** API calls of this run, per operation. */
+  readonly calls = new ApiCallCounter();
+  /** The cluster's resources, one tag-filtered Describe per kind, cached for the run. */
+  readonly inventory: AwsInventory;
+  private ec2Client: Promise<{ sdk: Ec2Module; client: EC2Client }> | undefined;
+
+  constructor(private readonly options: AwsCloudOptions) {
+    this.clusterName = options.clusterName;
+    this.region = options.region;
+    this.inventory = new AwsInventory(this);
+  }
+
+  /** The EC2 SDK and client; the SDK (~150 ms to load) is imported on first use only. */
+  ec2(): Promise<{ sdk: Ec2Module; client: EC2Client }> {
+    this.ec2Client ??= import('@aws-sdk/client-ec2').then((sdk) => {
+      const env = this.options.env ?? process.env;
+      const attempts = this.options.maxAttempts ?? Number.parseInt(env.AWS_MAX_ATTEMPTS ?? '', 10);
+      const client = new sdk.EC2Client({
+        region: this.region,
+        endpoint: env.AWS_ENDPOINT_URL_EC2 || env.AWS_ENDPOINT_URL || undefined,
+        credentials: this.options.credentials,
+        maxAttempts: attempts > 0 ? attempts : 3,
+        // Client-side rate limiting when AWS throttles: kops's lesson from #7111 and #9806.
+        retryMode: 'adaptive',
+      });
+      this.calls.attach(client);
+      installUnconfirmedCreateGuard(client);
+      return { sdk, client };
+    });
+    return this.ec2Client;
+  }
+
+  /**
+   * The ClientToken of a task's create: derived from cluster and task, so a create resent after a lost
+   * answer returns the resource the first one made instead of making another (EC2 keeps tokens ~24 h).
+   */
+  clientToken(taskKey: string): string {
+    return createHash('sha256').update(`${this.clusterName}\0${taskKey}`).digest('hex').slice(0, 64);
+  }
+}

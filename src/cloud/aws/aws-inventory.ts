@@ -1,0 +1,144 @@
+import type { Address, Filter, InternetGateway, NatGateway, RouteTable, SecurityGroup, Subnet, Vpc } from '@aws-sdk/client-ec2';
+import type { AwsCloud } from './aws-cloud';
+
+/** The VPC attributes kforge manages, which DescribeVpcs does not return. */
+export interface VpcAttributes {
+  enableDnsSupport: boolean;
+  enableDnsHostnames: boolean;
+}
+
+/**
+ * What a cluster has in EC2, read with ONE tag-filtered Describe call per resource kind (paged) and cached
+ * for the run, so that finding 20 subnets costs what finding one does. Tasks' find() read from here, never
+ * from the SDK. Security-group rules, routes, associations and gateway attachments come inside their
+ * parents' descriptions, at no extra cost.
+ */
+export class AwsInventory {
+  private readonly cache = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly cloud: AwsCloud) {}
+
+  /** The filters every Describe uses: both of kops's cluster tags, so other clusters' resources never match. */
+  clusterFilters(): Filter[] {
+    const name = this.cloud.clusterName;
+    return [
+      { Name: 'tag:KubernetesCluster', Values: [name] },
+      { Name: `tag:kubernetes.io/cluster/${name}`, Values: ['owned'] },
+    ];
+  }
+
+  /** The cluster's VPCs. */
+  vpcs(): Promise<Vpc[]> {
+    return this.once('vpcs', async () => {
+      const { sdk, client } = await this.cloud.ec2();
+      return this.pages(async (NextToken) => {
+        const out = await client.send(new sdk.DescribeVpcsCommand({ Filters: this.clusterFilters(), NextToken }));
+        return [out.Vpcs ?? [], out.NextToken];
+      });
+    });
+  }
+
+  /** A VPC's DNS attributes: two calls per VPC (the API has no batch form), one VPC per cluster. */
+  vpcAttributes(vpcId: string): Promise<VpcAttributes> {
+    return this.once(`vpc-attributes/${vpcId}`, async () => {
+      const { sdk, client } = await this.cloud.ec2();
+      const [support, hostnames] = await Promise.all([
+        client.send(new sdk.DescribeVpcAttributeCommand({ VpcId: vpcId, Attribute: 'enableDnsSupport' })),
+        client.send(new sdk.DescribeVpcAttributeCommand({ VpcId: vpcId, Attribute: 'enableDnsHostnames' })),
+      ]);
+      return { enableDnsSupport: support.EnableDnsSupport?.Value === true, enableDnsHostnames: hostnames.EnableDnsHostnames?.Value === true };
+    });
+  }
+
+  /** The cluster's subnets. */
+  subnets(): Promise<Subnet[]> {
+    return this.once('subnets', async () => {
+      const { sdk, client } = await this.cloud.ec2();
+      return this.pages(async (NextToken) => {
+        const out = await client.send(new sdk.DescribeSubnetsCommand({ Filters: this.clusterFilters(), NextToken }));
+        return [out.Subnets ?? [], out.NextToken];
+      });
+    });
+  }
+
+  /** The cluster's internet gateways, with their attachments. */
+  internetGateways(): Promise<InternetGateway[]> {
+    return this.once('internet-gateways', async () => {
+      const { sdk, client } = await this.cloud.ec2();
+      return this.pages(async (NextToken) => {
+        const out = await client.send(new sdk.DescribeInternetGatewaysCommand({ Filters: this.clusterFilters(), NextToken }));
+        return [out.InternetGateways ?? [], out.NextToken];
+      });
+    });
+  }
+
+  /** The cluster's route tables, with their routes and associations. */
+  routeTables(): Promise<RouteTable[]> {
+    return this.once('route-tables', async () => {
+      const { sdk, client } = await this.cloud.ec2();
+      return this.pages(async (NextToken) => {
+        const out = await client.send(new sdk.DescribeRouteTablesCommand({ Filters: this.clusterFilters(), NextToken }));
+        return [out.RouteTables ?? [], out.NextToken];
+      });
+    });
+  }
+
+  /** The cluster's security groups, with their ingress and egress rules. */
+  securityGroups(): Promise<SecurityGroup[]> {
+    return this.once('security-groups', async () => {
+      const { sdk, client } = await this.cloud.ec2();
+      return this.pages(async (NextToken) => {
+        const out = await client.send(new sdk.DescribeSecurityGroupsCommand({ Filters: this.clusterFilters(), NextToken }));
+        return [out.SecurityGroups ?? [], out.NextToken];
+      });
+    });
+  }
+
+  /** The cluster's Elastic IPs (DescribeAddresses has no pages). */
+  addresses(): Promise<Address[]> {
+    return this.once('addresses', async () => {
+      const { sdk, client } = await this.cloud.ec2();
+      return (await client.send(new sdk.DescribeAddressesCommand({ Filters: this.clusterFilters() }))).Addresses ?? [];
+    });
+  }
+
+  /** The cluster's NAT gateways, deleted ones included (they stay visible for about an hour). */
+  natGateways(): Promise<NatGateway[]> {
+    return this.once('nat-gateways', async () => {
+      const { sdk, client } = await this.cloud.ec2();
+      return this.pages(async (NextToken) => {
+        // This API spells its filter parameter in the singular.
+        const out = await client.send(new sdk.DescribeNatGatewaysCommand({ Filter: this.clusterFilters(), NextToken }));
+        return [out.NatGateways ?? [], out.NextToken];
+      });
+    });
+  }
+
+  /** Drops everything cached, so the next find reads the cloud again (before a retry, or after an apply). */
+  invalidate(): void {
+    this.cache.clear();
+  }
+
+  /** One load per key and run; concurrent callers share it; a failed load is forgotten so a retry reloads. */
+  private once<T>(key: string, load: () => Promise<T>): Promise<T> {
+    let p = this.cache.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = load();
+      this.cache.set(key, p);
+      p.catch(() => this.cache.delete(key));
+    }
+    return p;
+  }
+
+  /** Follows NextToken to the end. */
+  private async pages<T>(page: (token: string | undefined) => Promise<[T[], string | undefined]>): Promise<T[]> {
+    const all: T[] = [];
+    let token: string | undefined;
+    do {
+      const [items, next] = await page(token);
+      all.push(...items);
+      token = next || undefined;
+    } while (token);
+    return all;
+  }
+}

@@ -1,0 +1,69 @@
+import { diffFields } from '../../../tasks/diff-fields';
+import type { AnyTask, Change } from '../../../tasks/task';
+import { TaskOutput } from '../../../tasks/task-output';
+import type { AwsCloud } from '../aws-cloud';
+import { tagMap, TagMap } from '../aws-tags';
+import { AwsTask, pickByName } from './aws-task';
+import type { VpcTask } from './vpc-task';
+
+/** The actual state of a security group (its rules are SecurityGroupRule tasks). */
+export interface SecurityGroupActual {
+  id: string;
+  groupName?: string;
+  description?: string;
+  vpcId?: string;
+  tags: TagMap;
+}
+
+/** A security group in the cluster's VPC, named like kops's (`masters.<cluster>`, `nodes.<cluster>`). */
+export class SecurityGroupTask extends AwsTask<SecurityGroupActual> {
+  readonly kind = 'SecurityGroup';
+  /** The group id, once it exists. */
+  readonly id = new TaskOutput<string>(`SecurityGroup/${this.name} id`);
+  protected override readonly immutable = {
+    vpcId: 'a security group cannot move to another VPC',
+    groupName: 'a security group keeps its name for life',
+    description: 'a security group keeps its description for life',
+  };
+
+  constructor(
+    name: string,
+    readonly desired: { vpc: VpcTask; description: string; tags: TagMap },
+  ) {
+    super(name);
+  }
+
+  override dependencies(): readonly AnyTask<AwsCloud>[] {
+    return [this.desired.vpc];
+  }
+
+  async find(cloud: AwsCloud): Promise<SecurityGroupActual | undefined> {
+    const g = pickByName(await cloud.inventory.securityGroups(), this.name, (x) => x.GroupId);
+    if (!g?.GroupId) return undefined;
+    this.id.set(g.GroupId);
+    return { id: g.GroupId, groupName: g.GroupName, description: g.Description, vpcId: g.VpcId, tags: tagMap(g.Tags) };
+  }
+
+  diff(actual: SecurityGroupActual | undefined): Change[] {
+    const d = this.desired;
+    return diffFields(actual as unknown as Record<string, unknown>, { groupName: this.name, description: d.description, vpcId: d.vpc.id.peek(), tags: d.tags });
+  }
+
+  async apply(cloud: AwsCloud, actual: SecurityGroupActual | undefined, changes: readonly Change[]): Promise<void> {
+    if (actual) {
+      await this.updateTags(cloud, actual.id, changes);
+      return;
+    }
+    const { sdk, client } = await cloud.ec2();
+    const out = await client.send(
+      new sdk.CreateSecurityGroupCommand({
+        GroupName: this.name,
+        Description: this.desired.description,
+        VpcId: this.desired.vpc.id.get(),
+        TagSpecifications: this.tagSpec('security-group', this.desired.tags),
+      }),
+    );
+    if (!out.GroupId) throw new Error('CreateSecurityGroup returned no GroupId');
+    this.id.set(out.GroupId);
+  }
+}

@@ -1,0 +1,66 @@
+import type { SubnetType } from '../../../api/generated/types';
+import { diffFields } from '../../../tasks/diff-fields';
+import type { AnyTask, Change } from '../../../tasks/task';
+import { TaskOutput } from '../../../tasks/task-output';
+import type { AwsCloud } from '../aws-cloud';
+import { tagMap, TagMap } from '../aws-tags';
+import { AwsTask, pickByName } from './aws-task';
+import type { VpcTask } from './vpc-task';
+
+/** The actual state of a subnet. */
+export interface SubnetActual {
+  id: string;
+  vpcId?: string;
+  cidr?: string;
+  zone?: string;
+  tags: TagMap;
+}
+
+/** One subnet of the cluster in one zone (Public, Private or Utility, said by its `SubnetType` tag). */
+export class SubnetTask extends AwsTask<SubnetActual> {
+  readonly kind = 'Subnet';
+  /** The subnet id, once it exists. */
+  readonly id = new TaskOutput<string>(`Subnet/${this.name} id`);
+  protected override readonly immutable = {
+    vpcId: 'a subnet cannot move to another VPC',
+    cidr: 'a subnet keeps its CIDR for life',
+    zone: 'a subnet cannot move to another zone',
+  };
+
+  constructor(
+    name: string,
+    readonly desired: { vpc: VpcTask; cidr: string; zone: string; type: SubnetType; tags: TagMap },
+  ) {
+    super(name);
+  }
+
+  override dependencies(): readonly AnyTask<AwsCloud>[] {
+    return [this.desired.vpc];
+  }
+
+  async find(cloud: AwsCloud): Promise<SubnetActual | undefined> {
+    const s = pickByName(await cloud.inventory.subnets(), this.name, (x) => x.SubnetId);
+    if (!s?.SubnetId) return undefined;
+    this.id.set(s.SubnetId);
+    return { id: s.SubnetId, vpcId: s.VpcId, cidr: s.CidrBlock, zone: s.AvailabilityZone, tags: tagMap(s.Tags) };
+  }
+
+  diff(actual: SubnetActual | undefined): Change[] {
+    const d = this.desired;
+    return diffFields(actual as unknown as Record<string, unknown>, { vpcId: d.vpc.id.peek(), cidr: d.cidr, zone: d.zone, tags: d.tags });
+  }
+
+  async apply(cloud: AwsCloud, actual: SubnetActual | undefined, changes: readonly Change[]): Promise<void> {
+    if (actual) {
+      await this.updateTags(cloud, actual.id, changes);
+      return;
+    }
+    const { sdk, client } = await cloud.ec2();
+    const d = this.desired;
+    const out = await client.send(
+      new sdk.CreateSubnetCommand({ VpcId: d.vpc.id.get(), CidrBlock: d.cidr, AvailabilityZone: d.zone, TagSpecifications: this.tagSpec('subnet', d.tags) }),
+    );
+    if (!out.Subnet?.SubnetId) throw new Error('CreateSubnet returned no SubnetId');
+    this.id.set(out.Subnet.SubnetId);
+  }
+}

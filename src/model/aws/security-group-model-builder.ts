@@ -1,0 +1,61 @@
+import type { Cluster } from '../../api/types';
+import { clusterTags } from '../../cloud/aws/aws-tags';
+import { SecurityGroupRuleSpec, SecurityGroupRuleTask } from '../../cloud/aws/tasks/security-group-rule-task';
+import { SecurityGroupTask } from '../../cloud/aws/tasks/security-group-task';
+import type { VpcTask } from '../../cloud/aws/tasks/vpc-task';
+import type { AnyTask } from '../../tasks/task';
+
+/** The security groups of a cluster and their rules. */
+export interface SecurityGroupTasks {
+  controlPlane: SecurityGroupTask;
+  nodes: SecurityGroupTask;
+  tasks: AnyTask[];
+}
+
+// Nodes may reach the control plane on everything except etcd's client and peer ports (2380-2382 and
+// 4001-4002), which only control-plane members use: kops's FirewallModelBuilder.
+const NODE_TO_CONTROL_PLANE: ReadonlyArray<[string, number, number]> = [
+  ['tcp', 1, 2379],
+  ['tcp', 2383, 4000],
+  ['tcp', 4003, 65535],
+  ['udp', 1, 65535],
+];
+
+/**
+ * kops's FirewallModelBuilder and ExternalAccessModelBuilder, pure: groups `masters.<c>` and `nodes.<c>`;
+ * SSH from sshAccess to both; 443 from kubernetesApiAccess to the control plane; control plane ↔ control
+ * plane, control plane → nodes and nodes ↔ nodes all traffic; nodes → control plane all but the etcd
+ * ports, plus IPIP (protocol 4); NodePorts (TCP and UDP 30000-32767) from nodePortAccess; egress to anywhere.
+ */
+export function buildSecurityGroupTasks(cluster: Cluster, vpc: VpcTask): SecurityGroupTasks {
+  const c = cluster.metadata.name;
+  const spec = cluster.spec;
+  const labels = { ...(spec.cloudLabels ?? {}) };
+  const group = (role: 'masters' | 'nodes'): SecurityGroupTask =>
+    new SecurityGroupTask(`${role}.${c}`, { vpc, description: `Security group for ${role}`, tags: clusterTags(c, `${role}.${c}`, labels) });
+  const masters = group('masters');
+  const nodes = group('nodes');
+  const rules: SecurityGroupRuleTask[] = [];
+  const rule = (r: SecurityGroupRuleSpec): void => {
+    const proto = r.protocol === '-1' ? 'all' : r.protocol;
+    const ports = `${r.fromPort ?? 0}to${r.toPort ?? 0}`;
+    const peer = r.sourceGroup?.name ?? r.cidr;
+    // kops's rule names: from-<source>-<direction>-<protocol>-<ports>-<group>; egress names the destination last.
+    const name = r.direction === 'ingress' ? `from-${peer}-ingress-${proto}-${ports}-${r.group.name}` : `from-${r.group.name}-egress-${proto}-${ports}-${peer}`;
+    rules.push(new SecurityGroupRuleTask(name, r));
+  };
+
+  for (const cidr of spec.sshAccess ?? []) for (const g of [masters, nodes]) rule({ group: g, direction: 'ingress', protocol: 'tcp', fromPort: 22, toPort: 22, cidr });
+  for (const cidr of spec.kubernetesApiAccess ?? []) rule({ group: masters, direction: 'ingress', protocol: 'tcp', fromPort: 443, toPort: 443, cidr });
+  rule({ group: masters, direction: 'ingress', protocol: '-1', sourceGroup: masters });
+  rule({ group: nodes, direction: 'ingress', protocol: '-1', sourceGroup: masters });
+  rule({ group: nodes, direction: 'ingress', protocol: '-1', sourceGroup: nodes });
+  for (const [protocol, fromPort, toPort] of NODE_TO_CONTROL_PLANE) rule({ group: masters, direction: 'ingress', protocol, fromPort, toPort, sourceGroup: nodes });
+  // IPIP, which Calico's overlay uses between nodes and the control plane.
+  rule({ group: masters, direction: 'ingress', protocol: '4', sourceGroup: nodes });
+  for (const cidr of spec.nodePortAccess ?? []) {
+    for (const protocol of ['tcp', 'udp']) rule({ group: nodes, direction: 'ingress', protocol, fromPort: 30000, toPort: 32767, cidr });
+  }
+  for (const g of [masters, nodes]) for (const cidr of ['0.0.0.0/0', '::/0']) rule({ group: g, direction: 'egress', protocol: '-1', cidr });
+  return { controlPlane: masters, nodes, tasks: [masters, nodes, ...rules] };
+}

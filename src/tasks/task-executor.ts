@@ -1,0 +1,135 @@
+import { AnyTask, Change, taskKey } from './task';
+import { TaskFailedError } from './task-failed-error';
+import { TaskGraph } from './task-graph';
+import type { PlannedTask, TaskPlan } from './task-plan';
+
+/** How the executor runs tasks. */
+export interface TaskExecutorOptions {
+  /** Tasks running at once. Default 4: enough to overlap round trips, few enough not to be throttled. */
+  concurrency?: number;
+  /** Attempts per task and phase, the first included. Default 5. */
+  maxAttempts?: number;
+  /** Delay before the first retry; doubles each time. Default 500 ms. */
+  backoffMs?: number;
+  /** Whether an error is worth retrying (throttling, eventual consistency); others fail the run at once. */
+  isRetryable?: (error: unknown) => boolean;
+  /** Called before a task is retried, so cached cloud state can be dropped and the task finds afresh. */
+  beforeRetry?: (task: AnyTask) => void;
+  /** Progress events, e.g. for a progress line or a log. */
+  onEvent?: (event: { type: 'start' | 'done' | 'retry'; phase: 'find' | 'apply'; task: string; attempt: number; error?: unknown }) => void;
+}
+
+/**
+ * Runs tasks in dependency order with bounded parallelism: `plan` finds every task and diffs it, `apply`
+ * creates and updates what the plan says. A retryable error is retried with backoff, finding the task's
+ * actual state again first (a create whose answer was lost is then found, not made twice); any other
+ * error stops the run: running tasks finish, nothing new starts, and a TaskFailedError names the task.
+ */
+export class TaskExecutor<C> {
+  private readonly graph: TaskGraph<C>;
+  private readonly concurrency: number;
+  private readonly maxAttempts: number;
+  private readonly backoffMs: number;
+
+  constructor(
+    private readonly cloud: C,
+    tasks: readonly AnyTask<C>[] | TaskGraph<C>,
+    private readonly options: TaskExecutorOptions = {},
+  ) {
+    this.graph = tasks instanceof TaskGraph ? tasks : new TaskGraph<C>(tasks);
+    this.concurrency = Math.max(1, options.concurrency ?? 4);
+    this.maxAttempts = Math.max(1, options.maxAttempts ?? 5);
+    this.backoffMs = options.backoffMs ?? 500;
+  }
+
+  /** Finds every task (dependencies first, so that their outputs are known), diffs and checks it. */
+  async plan(): Promise<TaskPlan<C>> {
+    const byTask = new Map<AnyTask<C>, PlannedTask<C>>();
+    await this.run('find', async (task) => {
+      const actual = await task.find(this.cloud);
+      const changes = task.diff(actual);
+      if (changes.length > 0) task.check(actual, changes);
+      byTask.set(task, { task, actual, changes, action: actual === undefined ? 'create' : changes.length > 0 ? 'update' : 'none' });
+    });
+    const entries = this.graph.order().map((t) => byTask.get(t) as PlannedTask<C>);
+    return { entries, hasChanges: entries.some((e) => e.action !== 'none') };
+  }
+
+  /** Applies a plan made by this executor; tasks without changes only pass their outputs on. */
+  async apply(plan: TaskPlan<C>): Promise<void> {
+    const byTask = new Map(plan.entries.map((e) => [e.task, e]));
+    await this.run('apply', async (task, attempt) => {
+      const entry = byTask.get(task);
+      if (!entry) throw new Error(`${taskKey(task)} is not in the plan`);
+      let actual = entry.actual;
+      // The last attempt may have worked without us hearing of it: look again before acting.
+      if (attempt > 1) actual = await task.find(this.cloud);
+      // Diff again even on the first attempt (no API call): a dependency made in this run has set outputs
+      // the plan could not know, e.g. the id of a new VPC that an existing gateway must be attached to.
+      const changes: Change[] = task.diff(actual);
+      if (changes.length > 0) task.check(actual, changes);
+      if (changes.length === 0 && actual !== undefined) return;
+      await task.apply(this.cloud, actual, changes);
+    });
+  }
+
+  /** Runs `fn` for every task once its dependencies are done, at most `concurrency` at a time. */
+  private run(phase: 'find' | 'apply', fn: (task: AnyTask<C>, attempt: number) => Promise<void>): Promise<void> {
+    const waiting = new Map(this.graph.tasks.map((t) => [t, this.graph.dependenciesOf(t).length]));
+    const ready = this.graph.tasks.filter((t) => waiting.get(t) === 0);
+    const finished = new Set<AnyTask<C>>();
+    let running = 0;
+    let failure: { task: AnyTask<C>; error: unknown; attempts: number } | undefined;
+    return new Promise<void>((resolve, reject) => {
+      const pump = (): void => {
+        while (!failure && running < this.concurrency && ready.length > 0) {
+          const task = ready.shift() as AnyTask<C>;
+          running++;
+          void this.attempt(phase, task, fn).then(
+            () => {
+              finished.add(task);
+              for (const d of this.graph.dependantsOf(task)) {
+                const left = (waiting.get(d) ?? 0) - 1;
+                waiting.set(d, left);
+                if (left === 0) ready.push(d);
+              }
+            },
+            (f: { error: unknown; attempts: number }) => {
+              failure ??= { task, ...f };
+            },
+          ).finally(() => {
+            running--;
+            pump();
+          });
+        }
+        if (running > 0) return;
+        if (failure) {
+          const notRun = this.graph.tasks.filter((t) => !finished.has(t) && t !== failure?.task).map(taskKey);
+          reject(new TaskFailedError(taskKey(failure.task), phase, failure.error, failure.attempts, notRun));
+        } else {
+          resolve();
+        }
+      };
+      pump();
+    });
+  }
+
+  /** One task with retries; rejects with the last error and the number of attempts made. */
+  private async attempt(phase: 'find' | 'apply', task: AnyTask<C>, fn: (task: AnyTask<C>, attempt: number) => Promise<void>): Promise<void> {
+    const emit = this.options.onEvent;
+    for (let attempt = 1; ; attempt++) {
+      emit?.({ type: 'start', phase, task: taskKey(task), attempt });
+      try {
+        await fn(task, attempt);
+        emit?.({ type: 'done', phase, task: taskKey(task), attempt });
+        return;
+      } catch (error) {
+        const retryable = this.options.isRetryable?.(error) ?? false;
+        if (!retryable || attempt >= this.maxAttempts) throw { error, attempts: attempt };
+        emit?.({ type: 'retry', phase, task: taskKey(task), attempt, error });
+        await new Promise((r) => setTimeout(r, this.backoffMs * 2 ** (attempt - 1)));
+        this.options.beforeRetry?.(task);
+      }
+    }
+  }
+}
