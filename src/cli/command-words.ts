@@ -1,3 +1,4 @@
+import { editDistance } from './edit-distance';
 import { UsageError } from '../errors/usage-error';
 
 /** What command-word checking needs of a command class. */
@@ -71,17 +72,4 @@ function unknownCommand(words: string[], known: number, ids: string[], bin: stri
   }
   if (best) return new UsageError(`unknown command "${best.typed}". Did you mean "${bin} ${best.id}"?`);
   return new UsageError(`unknown command "${words.slice(0, known + 1).join(' ')}". "${bin} --help" lists the commands.`);
-}
-
-/** Optimal-string-alignment distance: insertions, deletions, substitutions and swaps of neighbours cost 1. */
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length];
 }
