@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { EC2Client } from '@aws-sdk/client-ec2';
+import type { IAMClient } from '@aws-sdk/client-iam';
 import { ApiCallCounter } from './api-call-counter';
 import { AwsInventory } from './aws-inventory';
 import { installUnconfirmedCreateGuard } from './unconfirmed-create-middleware';
 
 /** The EC2 SDK module, loaded on first use. */
 export type Ec2Module = typeof import('@aws-sdk/client-ec2');
+
+/** The IAM SDK module, loaded on first use. */
+export type IamModule = typeof import('@aws-sdk/client-iam');
 
 /** How to reach AWS for one cluster. */
 export interface AwsCloudOptions {
@@ -31,6 +35,7 @@ export class AwsCloud {
   /** The cluster's resources, one tag-filtered Describe per kind, cached for the run. */
   readonly inventory: AwsInventory;
   private ec2Client: Promise<{ sdk: Ec2Module; client: EC2Client }> | undefined;
+  private iamClient: Promise<{ sdk: IamModule; client: IAMClient }> | undefined;
 
   constructor(private readonly options: AwsCloudOptions) {
     this.clusterName = options.clusterName;
@@ -56,6 +61,27 @@ export class AwsCloud {
       return { sdk, client };
     });
     return this.ec2Client;
+  }
+
+  /** The IAM SDK and client (IAM is global; the region only picks the signing endpoint), imported on first use only. */
+  iam(): Promise<{ sdk: IamModule; client: IAMClient }> {
+    this.iamClient ??= import('@aws-sdk/client-iam').then((sdk) => {
+      const env = this.options.env ?? process.env;
+      const attempts = this.options.maxAttempts ?? Number.parseInt(env.AWS_MAX_ATTEMPTS ?? '', 10);
+      const client = new sdk.IAMClient({
+        region: this.region,
+        endpoint: env.AWS_ENDPOINT_URL_IAM || env.AWS_ENDPOINT_URL || undefined,
+        credentials: this.options.credentials,
+        maxAttempts: attempts > 0 ? attempts : 3,
+        // IAM's request limits are low and account-wide: back off on the client as for EC2.
+        retryMode: 'adaptive',
+      });
+      this.calls.attach(client);
+      // CreateRole and CreateInstanceProfile take no token: a resend after a lost answer must not happen.
+      installUnconfirmedCreateGuard(client);
+      return { sdk, client };
+    });
+    return this.iamClient;
   }
 
   /**

@@ -1,5 +1,7 @@
 import type { Address, Filter, InternetGateway, NatGateway, RouteTable, SecurityGroup, Subnet, Vpc } from '@aws-sdk/client-ec2';
+import type { InstanceProfile, Role } from '@aws-sdk/client-iam';
 import type { AwsCloud } from './aws-cloud';
+import { classifyAwsError } from './aws-errors';
 
 /** The VPC attributes kforge manages, which DescribeVpcs does not return. */
 export interface VpcAttributes {
@@ -114,6 +116,33 @@ export class AwsInventory {
     });
   }
 
+  /**
+   * An IAM role by name, with its tags, or undefined. IAM has no tag-filtered list, so roles are read by
+   * their kops names: one GetRole per role (2 per cluster), not a ListRoles of the whole account.
+   */
+  iamRole(name: string): Promise<Role | undefined> {
+    return this.once(`iam-role/${name}`, async () => {
+      const { sdk, client } = await this.cloud.iam();
+      return orUndefined(async () => (await client.send(new sdk.GetRoleCommand({ RoleName: name }))).Role);
+    });
+  }
+
+  /** A role's inline policy document as IAM returns it (URL-encoded JSON), or undefined. */
+  iamRolePolicy(roleName: string, policyName: string): Promise<string | undefined> {
+    return this.once(`iam-role-policy/${roleName}/${policyName}`, async () => {
+      const { sdk, client } = await this.cloud.iam();
+      return orUndefined(async () => (await client.send(new sdk.GetRolePolicyCommand({ RoleName: roleName, PolicyName: policyName }))).PolicyDocument);
+    });
+  }
+
+  /** An instance profile by name, with its roles and tags, or undefined: one GetInstanceProfile per profile. */
+  instanceProfile(name: string): Promise<InstanceProfile | undefined> {
+    return this.once(`instance-profile/${name}`, async () => {
+      const { sdk, client } = await this.cloud.iam();
+      return orUndefined(async () => (await client.send(new sdk.GetInstanceProfileCommand({ InstanceProfileName: name }))).InstanceProfile);
+    });
+  }
+
   /** Drops everything cached, so the next find reads the cloud again (before a retry, or after an apply). */
   invalidate(): void {
     this.cache.clear();
@@ -140,5 +169,15 @@ export class AwsInventory {
       token = next || undefined;
     } while (token);
     return all;
+  }
+}
+
+/** The value, or undefined when the cloud says the entity does not exist (IAM's NoSuchEntity). */
+async function orUndefined<T>(read: () => Promise<T | undefined>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (e) {
+    if (classifyAwsError(e) === 'not-found') return undefined;
+    throw e;
   }
 }

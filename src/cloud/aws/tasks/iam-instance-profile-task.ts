@@ -1,0 +1,50 @@
+import { diffFields } from '../../../tasks/diff-fields';
+import type { Change } from '../../../tasks/task';
+import { TaskOutput } from '../../../tasks/task-output';
+import type { AwsCloud } from '../aws-cloud';
+import { tagList, tagMap, TagMap } from '../aws-tags';
+import { AwsTask } from './aws-task';
+
+/** The actual state of an instance profile (its role is an IAMInstanceProfileRole task). */
+export interface IamInstanceProfileActual {
+  arn: string;
+  tags: TagMap;
+}
+
+/** An instance profile, the container launch templates name to give instances a role; named like its role. */
+export class IamInstanceProfileTask extends AwsTask<IamInstanceProfileActual> {
+  readonly kind = 'IAMInstanceProfile';
+  /** The profile's ARN, once it exists. */
+  readonly arn = new TaskOutput<string>(`IAMInstanceProfile/${this.name} arn`);
+
+  constructor(
+    name: string,
+    readonly desired: { tags: TagMap },
+  ) {
+    super(name);
+  }
+
+  async find(cloud: AwsCloud): Promise<IamInstanceProfileActual | undefined> {
+    const profile = await cloud.inventory.instanceProfile(this.name);
+    if (!profile?.Arn) return undefined;
+    this.arn.set(profile.Arn);
+    return { arn: profile.Arn, tags: tagMap(profile.Tags) };
+  }
+
+  diff(actual: IamInstanceProfileActual | undefined): Change[] {
+    return diffFields(actual as unknown as Record<string, unknown>, { tags: this.desired.tags });
+  }
+
+  async apply(cloud: AwsCloud, actual: IamInstanceProfileActual | undefined, changes: readonly Change[]): Promise<void> {
+    const { sdk, client } = await cloud.iam();
+    if (!actual) {
+      const out = await client.send(new sdk.CreateInstanceProfileCommand({ InstanceProfileName: this.name, Path: '/', Tags: tagList(this.desired.tags) }));
+      if (!out.InstanceProfile?.Arn) throw new Error('CreateInstanceProfile returned no Arn');
+      this.arn.set(out.InstanceProfile.Arn);
+      return;
+    }
+    const tags: TagMap = {};
+    for (const c of changes) if (c.field.startsWith('tags.')) tags[c.field.slice(5)] = String(c.to);
+    if (Object.keys(tags).length > 0) await client.send(new sdk.TagInstanceProfileCommand({ InstanceProfileName: this.name, Tags: tagList(tags) }));
+  }
+}
