@@ -1,14 +1,17 @@
-import type { Cluster } from '../../api/types';
+import type { Cluster, InstanceGroup } from '../../api/types';
 import type { AnyTask } from '../../tasks/task';
+import { buildIamTasks } from './iam-model-builder';
 import { buildNetworkTasks } from './network-model-builder';
 import { buildSecurityGroupTasks } from './security-group-model-builder';
 
 /**
- * Every AWS task of a completed cluster spec, from the model builders in order (network, then security
- * groups). Pure: no SDK, no I/O; the same spec gives equal tasks.
+ * Every AWS task of a completed cluster spec, from the model builders in order (network, security groups,
+ * IAM). `instanceGroups` scope the nodes' IAM policy to their nodeup configs. Pure: no SDK, no I/O; the
+ * same spec gives equal tasks.
  */
-export function buildAwsTasks(cluster: Cluster): AnyTask[] {
+export function buildAwsTasks(cluster: Cluster, instanceGroups: readonly InstanceGroup[] = []): AnyTask[] {
   const network = buildNetworkTasks(cluster);
   const groups = buildSecurityGroupTasks(cluster, network.vpc);
-  return [...network.tasks, ...groups.tasks];
+  const iam = buildIamTasks(cluster, instanceGroups);
+  return [...network.tasks, ...groups.tasks, ...iam.tasks];
 }

@@ -17,7 +17,11 @@ function minimal(edit: (c: Cluster) => void = () => {}): Cluster {
 describe('AWS model builders', () => {
   it('build kops’s public network and security groups for a one-zone cluster, with dependencies', () => {
     const graph = new TaskGraph(buildAwsTasks(minimal()));
-    const lines = graph.order().map((t) => `${taskKey(t)} <- ${graph.dependenciesOf(t).map(taskKey).join(', ') || '-'}`);
+    // IAM tasks have their own test (iam-model-builder.test.ts).
+    const lines = graph
+      .order()
+      .filter((t) => !t.kind.startsWith('IAM'))
+      .map((t) => `${taskKey(t)} <- ${graph.dependenciesOf(t).map(taskKey).join(', ') || '-'}`);
     const c = 'min.example.com';
     expect(lines.sort()).toEqual(
       [
@@ -65,7 +69,7 @@ describe('AWS model builders', () => {
     const c = 'priv.example.com';
     const network = graph
       .order()
-      .filter((t) => !t.kind.startsWith('SecurityGroup'))
+      .filter((t) => !t.kind.startsWith('SecurityGroup') && !t.kind.startsWith('IAM'))
       .map((t) => `${taskKey(t)} <- ${graph.dependenciesOf(t).map(taskKey).join(', ') || '-'}`)
       .sort();
     expect(network).toEqual(
