@@ -1,0 +1,141 @@
+import { GetInstanceProfileCommand, GetRoleCommand, GetRolePolicyCommand, IAMClient, ListRolePoliciesCommand } from '@aws-sdk/client-iam';
+import type { Cluster, InstanceGroup } from '../../../src/api/types';
+import { AwsCloud } from '../../../src/cloud/aws/aws-cloud';
+import { awsTaskExecutor } from '../../../src/cloud/aws/aws-task-executor';
+import { canonicalPolicy } from '../../../src/cloud/aws/iam-policy-document';
+import { EC2_ASSUME_ROLE_POLICY } from '../../../src/cloud/aws/tasks/iam-role-task';
+import { newCluster } from '../../../src/create/new-cluster';
+import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
+import { buildIamPolicies, buildIamTasks } from '../../../src/model/aws/iam-model-builder';
+import { completeCluster } from '../../../src/ops/expand-cluster';
+import { applyPlan } from '../../../src/targets/direct-target';
+import { renderPlan } from '../../../src/targets/dry-run-target';
+import { MotoServer, startMotoServer } from '../../helpers/moto-server';
+
+const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
+let moto: MotoServer;
+let iam: IAMClient;
+
+beforeAll(async () => {
+  moto = await startMotoServer();
+  iam = new IAMClient({ region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS });
+});
+
+afterAll(async () => {
+  iam?.destroy();
+  await moto?.stop();
+});
+
+interface Spec {
+  cluster: Cluster;
+  instanceGroups: InstanceGroup[];
+}
+
+/** A completed cluster whose state store is S3, so the policies have their S3 statements; `nodeGroups` extra node instance groups. */
+function spec(name: string, edit: (c: Cluster) => void = () => {}, nodeGroups = 0): Spec {
+  const { cluster, instanceGroups } = newCluster({ name, zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'], cloudLabels: { team: 'infra' } });
+  const template = instanceGroups.find((ig) => ig.spec.role === 'Node') as InstanceGroup;
+  for (let i = 0; i < nodeGroups; i++) instanceGroups.push({ ...template, metadata: { ...template.metadata, name: `extra-${i}` } });
+  const c = completeCluster(cluster, instanceGroups, 's3://kforge-state/team');
+  edit(c);
+  return { cluster: c, instanceGroups };
+}
+
+function awsCloud(name: string): AwsCloud {
+  return new AwsCloud({ clusterName: name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: CREDENTIALS, maxAttempts: 2 });
+}
+
+/** Finds, plans and (optionally) applies the cluster's IAM tasks in a fresh run, as a command would. */
+async function run(s: Spec, apply: boolean): Promise<{ cloud: AwsCloud; text: string; hasChanges: boolean }> {
+  const cloud = awsCloud(s.cluster.metadata.name);
+  const executor = awsTaskExecutor(cloud, buildIamTasks(s.cluster, s.instanceGroups).tasks, { backoffMs: 20 });
+  const plan = await executor.plan();
+  const text = renderPlan(plan);
+  if (apply) await applyPlan(executor, plan);
+  return { cloud, text, hasChanges: plan.hasChanges };
+}
+
+describe('AWS IAM tasks against moto', () => {
+  const name = 'iam.example.com';
+  const base = spec(name);
+
+  it('are part of the AWS model', () => {
+    const kinds = new Set(buildAwsTasks(base.cluster, base.instanceGroups).map((t) => t.kind));
+    for (const k of ['IAMRole', 'IAMRolePolicy', 'IAMInstanceProfile', 'IAMInstanceProfileRole']) expect(kinds.has(k)).toBe(true);
+  });
+
+  it('plans creates, applies them, then plans nothing', async () => {
+    const first = await run(base, true);
+    expect(first.hasChanges).toBe(true);
+    for (const role of ['masters', 'nodes']) {
+      for (const kind of ['IAMRole', 'IAMRolePolicy', 'IAMInstanceProfile', 'IAMInstanceProfileRole']) expect(first.text).toContain(`+ create ${kind}/${role}.${name}\n`);
+    }
+    expect(first.text).not.toContain('~ update');
+    // A plan of a create reads each role and profile once, and never asks for the policy of a missing role.
+    expect(first.cloud.calls.byOperation.get('GetRolePolicy')).toBeUndefined();
+
+    const second = await run(base, true);
+    expect(second.hasChanges).toBe(false);
+    expect(second.text).not.toMatch(/^[+~] /m);
+    expect(second.cloud.calls.mutating).toBe(0);
+    expect(second.cloud.calls.snapshot()).toEqual({ GetInstanceProfile: 2, GetRole: 2, GetRolePolicy: 2 });
+  });
+
+  it('made roles, inline policies and instance profiles with the expected documents (read with a plain IAM client)', async () => {
+    const policies = buildIamPolicies(base.cluster, base.instanceGroups);
+    for (const [role, policy] of [
+      ['masters', policies.controlPlane],
+      ['nodes', policies.nodes],
+    ] as const) {
+      const roleName = `${role}.${name}`;
+      const got = (await iam.send(new GetRoleCommand({ RoleName: roleName }))).Role;
+      expect(canonicalPolicy(got?.AssumeRolePolicyDocument ?? '')).toBe(canonicalPolicy(EC2_ASSUME_ROLE_POLICY));
+      expect(Object.fromEntries((got?.Tags ?? []).map((t) => [t.Key, t.Value]))).toEqual({ KubernetesCluster: name, [`kubernetes.io/cluster/${name}`]: 'owned', Name: roleName, team: 'infra' });
+      expect((await iam.send(new ListRolePoliciesCommand({ RoleName: roleName }))).PolicyNames).toEqual([roleName]);
+      const doc = (await iam.send(new GetRolePolicyCommand({ RoleName: roleName, PolicyName: roleName }))).PolicyDocument ?? '';
+      expect(canonicalPolicy(doc)).toBe(canonicalPolicy(policy));
+      const profile = (await iam.send(new GetInstanceProfileCommand({ InstanceProfileName: roleName }))).InstanceProfile;
+      expect(profile?.Roles?.map((r) => r.RoleName)).toEqual([roleName]);
+    }
+    expect(JSON.stringify(policies.nodes)).not.toContain('pki/private');
+  });
+
+  it('plans a changed policy as an update, applies it, and converges', async () => {
+    const withEcr = spec(name, (c) => (c.spec.iam = { ...c.spec.iam, allowContainerRegistry: !base.cluster.spec.iam?.allowContainerRegistry }));
+    const plan = await run(withEcr, true);
+    expect(plan.text).toMatch(new RegExp(`^~ update IAMRolePolicy/nodes\\.${name.replace(/\./g, '\\.')}: policy: `, 'm'));
+    expect(plan.text).toMatch(/^~ update IAMRolePolicy\/masters\./m);
+    expect(plan.text).not.toMatch(/^[+~] (create|update) IAM(Role|InstanceProfile|InstanceProfileRole)\//m);
+    const nodes = `nodes.${name}`;
+    const doc = (await iam.send(new GetRolePolicyCommand({ RoleName: nodes, PolicyName: nodes }))).PolicyDocument ?? '';
+    expect(canonicalPolicy(doc)).toBe(canonicalPolicy(buildIamPolicies(withEcr.cluster, withEcr.instanceGroups).nodes));
+    expect((await run(withEcr, false)).hasChanges).toBe(false);
+  });
+
+  it('plans a tag change as an update of the role and profile, and applies it', async () => {
+    const relabelled = spec(name, (c) => (c.spec.cloudLabels = { team: 'platform' }));
+    const plan = await run(relabelled, true);
+    expect(plan.text).toContain(`~ update IAMRole/nodes.${name}: tags.team: "infra" -> "platform"\n`);
+    expect(plan.text).toContain(`~ update IAMInstanceProfile/nodes.${name}: tags.team: "infra" -> "platform"\n`);
+    expect((await run(relabelled, false)).hasChanges).toBe(false);
+  });
+});
+
+describe('API cost of a no-op IAM plan', () => {
+  it('is the same for 1 and for 20 node instance groups', async () => {
+    const counts: Record<number, { calls: number; byOperation: Record<string, number> }> = {};
+    for (const n of [1, 20]) {
+      // n node instance groups besides the ones newCluster makes; each has its own nodeup config in the nodes' policy.
+      const s = spec(`iamcost${n}.example.com`, () => {}, n);
+      const configs = JSON.stringify(buildIamPolicies(s.cluster, s.instanceGroups).nodes).match(/nodeupconfig\.yaml/g) ?? [];
+      expect(configs.length).toBeGreaterThanOrEqual(n);
+      await run(s, true);
+      const noop = await run(s, false);
+      expect(noop.hasChanges).toBe(false);
+      counts[n] = { calls: noop.cloud.calls.calls, byOperation: noop.cloud.calls.snapshot() };
+    }
+    expect(counts[20].calls).toBe(counts[1].calls);
+    expect(counts[20].byOperation).toEqual(counts[1].byOperation);
+    expect(counts[1].calls).toBe(6);
+  });
+});
