@@ -10,6 +10,7 @@ export type AwsErrorKind =
   | 'no-credentials'
   | 'throttled'
   | 'dependency-violation'
+  | 'concurrent-modification'
   | 'unreachable'
   | 'outcome-unknown'
   | 'unavailable'
@@ -67,10 +68,12 @@ const BY_NAME: ReadonlyArray<[AwsErrorKind, ReadonlySet<string>]> = [
     new Set(['SlowDown', 'Throttling', 'ThrottlingException', 'RequestLimitExceeded', 'TooManyRequestsException', 'RequestThrottled', 'RequestThrottledException']),
   ],
   ['dependency-violation', new Set(['DependencyViolation'])],
+  // IAM: another request changed the same entity at the same moment; the next attempt succeeds.
+  ['concurrent-modification', new Set(['ConcurrentModification', 'ConcurrentModificationException'])],
   // Raised by kforge's own SDK middleware (unconfirmed-create-middleware.ts) for a create without an
   // idempotency token whose connection failed after sending: it may or may not have been applied.
   ['outcome-unknown', new Set(['RequestOutcomeUnknown'])],
-  ['unavailable', new Set(['ServiceUnavailable', 'Unavailable', 'InternalError', 'InternalFailure'])],
+  ['unavailable', new Set(['ServiceUnavailable', 'Unavailable', 'InternalError', 'InternalFailure', 'ServiceFailure'])],
   // The HTTP handler's connect/socket timeouts, and Node's errors for a host that cannot be reached.
   ['unreachable', new Set(['TimeoutError', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH'])],
 ];
@@ -105,7 +108,7 @@ export function classifyAwsError(e: unknown): AwsErrorKind {
 
 // Kinds a task may retry after finding its resource again: the cloud is busy, briefly unreachable, or
 // not yet consistent (a VPC made a moment ago is "not found" by CreateSubnet).
-const RETRYABLE: ReadonlySet<AwsErrorKind> = new Set(['throttled', 'unreachable', 'outcome-unknown', 'unavailable', 'not-found', 'dependency-violation']);
+const RETRYABLE: ReadonlySet<AwsErrorKind> = new Set(['throttled', 'unreachable', 'outcome-unknown', 'unavailable', 'not-found', 'dependency-violation', 'concurrent-modification']);
 
 /** Whether a task that failed with this error should be retried with backoff (the SDK's own retries are used up). */
 export function isRetryableAwsError(e: unknown): boolean {

@@ -16,6 +16,12 @@ describe('EC2 error classification', () => {
     expect(isRetryableAwsError(sdkError('SomethingNew', 500))).toBe(true);
     expect(isRetryableAwsError(sdkError('InvalidParameterValue', 400))).toBe(false);
     expect(isRetryableAwsError(sdkError('UnauthorizedOperation', 403))).toBe(false);
+    // IAM: a missing entity, a name taken, a concurrent change (retryable), its 500 and a bad document.
+    expect(classifyAwsError(sdkError('NoSuchEntity', 404))).toBe('not-found');
+    expect(classifyAwsError(sdkError('EntityAlreadyExists', 409))).toBe('already-exists');
+    expect(isRetryableAwsError(sdkError('ConcurrentModification', 409))).toBe(true);
+    expect(classifyAwsError(sdkError('ServiceFailure', 500))).toBe('unavailable');
+    expect(isRetryableAwsError(sdkError('MalformedPolicyDocument', 400))).toBe(false);
   });
 });
 
