@@ -1,4 +1,4 @@
-import { GetInstanceProfileCommand, GetRoleCommand, GetRolePolicyCommand, IAMClient, ListRolePoliciesCommand } from '@aws-sdk/client-iam';
+import { AddRoleToInstanceProfileCommand, CreateRoleCommand, GetInstanceProfileCommand, GetRoleCommand, GetRolePolicyCommand, IAMClient, ListRolePoliciesCommand, ListRolesCommand, RemoveRoleFromInstanceProfileCommand } from '@aws-sdk/client-iam';
 import type { Cluster, InstanceGroup } from '../../../src/api/types';
 import { AwsCloud } from '../../../src/cloud/aws/aws-cloud';
 import { awsTaskExecutor } from '../../../src/cloud/aws/aws-task-executor';
@@ -11,6 +11,7 @@ import { completeCluster } from '../../../src/ops/expand-cluster';
 import { applyPlan } from '../../../src/targets/direct-target';
 import { renderPlan } from '../../../src/targets/dry-run-target';
 import { MotoServer, startMotoServer } from '../../helpers/moto-server';
+import { losingProxy } from './losing-proxy';
 
 const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
 let moto: MotoServer;
@@ -41,13 +42,13 @@ function spec(name: string, edit: (c: Cluster) => void = () => {}, nodeGroups = 
   return { cluster: c, instanceGroups };
 }
 
-function awsCloud(name: string): AwsCloud {
-  return new AwsCloud({ clusterName: name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: CREDENTIALS, maxAttempts: 2 });
+function awsCloud(name: string, endpoint = moto.endpoint): AwsCloud {
+  return new AwsCloud({ clusterName: name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: endpoint }, credentials: CREDENTIALS, maxAttempts: 2 });
 }
 
 /** Finds, plans and (optionally) applies the cluster's IAM tasks in a fresh run, as a command would. */
-async function run(s: Spec, apply: boolean): Promise<{ cloud: AwsCloud; text: string; hasChanges: boolean }> {
-  const cloud = awsCloud(s.cluster.metadata.name);
+async function run(s: Spec, apply: boolean, endpoint?: string): Promise<{ cloud: AwsCloud; text: string; hasChanges: boolean }> {
+  const cloud = awsCloud(s.cluster.metadata.name, endpoint);
   const executor = awsTaskExecutor(cloud, buildIamTasks(s.cluster, s.instanceGroups).tasks, { backoffMs: 20 });
   const plan = await executor.plan();
   const text = renderPlan(plan);
@@ -62,6 +63,12 @@ describe('AWS IAM tasks against moto', () => {
   it('are part of the AWS model', () => {
     const kinds = new Set(buildAwsTasks(base.cluster, base.instanceGroups).map((t) => t.kind));
     for (const k of ['IAMRole', 'IAMRolePolicy', 'IAMInstanceProfile', 'IAMInstanceProfileRole']) expect(kinds.has(k)).toBe(true);
+  });
+
+  it('costs 4 calls to plan a new cluster: no policy is asked for a role that does not exist', async () => {
+    const { cloud, hasChanges } = await run(spec('fresh.example.com'), false);
+    expect(hasChanges).toBe(true);
+    expect(cloud.calls.snapshot()).toEqual({ GetInstanceProfile: 2, GetRole: 2 });
   });
 
   it('plans creates, applies them, then plans nothing', async () => {
@@ -137,5 +144,45 @@ describe('API cost of a no-op IAM plan', () => {
     expect(counts[20].calls).toBe(counts[1].calls);
     expect(counts[20].byOperation).toEqual(counts[1].byOperation);
     expect(counts[1].calls).toBe(6);
+  });
+});
+
+describe('IAM drift and lost answers', () => {
+  it('moves an instance profile back to its role when it holds another one', async () => {
+    const name = 'swap.example.com';
+    const s = spec(name);
+    await run(s, true);
+    const profile = `nodes.${name}`;
+    await iam.send(new RemoveRoleFromInstanceProfileCommand({ InstanceProfileName: profile, RoleName: profile }));
+    await iam.send(new AddRoleToInstanceProfileCommand({ InstanceProfileName: profile, RoleName: `masters.${name}` }));
+    const plan = await run(s, true);
+    expect(plan.text).toContain(`~ update IAMInstanceProfileRole/${profile}: roleName: "masters.${name}" -> "${profile}"\n`);
+    const roles = (await iam.send(new GetInstanceProfileCommand({ InstanceProfileName: profile }))).InstanceProfile?.Roles ?? [];
+    expect(roles.map((r) => r.RoleName)).toEqual([profile]);
+    expect((await run(s, false)).hasChanges).toBe(false);
+  });
+
+  it('finds a role whose CreateRole answer was lost, and does not make it twice', async () => {
+    const name = 'lostrole.example.com';
+    const proxy = await losingProxy(moto.endpoint, 'Action=CreateRole');
+    try {
+      const { cloud } = await run(spec(name), true, proxy.endpoint);
+      expect(proxy.lost).toBe(1);
+      expect(cloud.calls.byOperation.get('CreateRole')).toBe(2);
+    } finally {
+      await proxy.stop();
+    }
+    const roles = ((await iam.send(new ListRolesCommand({}))).Roles ?? []).filter((r) => r.RoleName?.endsWith(`.${name}`));
+    expect(roles.map((r) => r.RoleName).sort()).toEqual([`masters.${name}`, `nodes.${name}`]);
+    expect((await run(spec(name), false)).hasChanges).toBe(false);
+  });
+
+  it('adopts a role of its name made outside kforge, adding the cluster tags and the policy', async () => {
+    const name = 'adopt.example.com';
+    await iam.send(new CreateRoleCommand({ RoleName: `nodes.${name}`, AssumeRolePolicyDocument: JSON.stringify(EC2_ASSUME_ROLE_POLICY) }));
+    const plan = await run(spec(name), true);
+    expect(plan.text).toContain(`~ update IAMRole/nodes.${name}: tags.KubernetesCluster: (unset) -> "${name}"`);
+    expect(plan.text).toContain(`+ create IAMRolePolicy/nodes.${name}\n`);
+    expect((await run(spec(name), false)).hasChanges).toBe(false);
   });
 });

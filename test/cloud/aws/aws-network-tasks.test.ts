@@ -1,5 +1,3 @@
-import * as http from 'node:http';
-import type * as net from 'node:net';
 import { DescribeAddressesCommand, DescribeInternetGatewaysCommand, DescribeNatGatewaysCommand, DescribeRouteTablesCommand, DescribeSecurityGroupsCommand, DescribeSubnetsCommand, DescribeVpcAttributeCommand, DescribeVpcsCommand, EC2Client, Filter, IpPermission } from '@aws-sdk/client-ec2';
 import type { Cluster } from '../../../src/api/types';
 import { AwsCloud } from '../../../src/cloud/aws/aws-cloud';
@@ -10,6 +8,7 @@ import { completeCluster } from '../../../src/ops/expand-cluster';
 import { applyPlan } from '../../../src/targets/direct-target';
 import { renderPlan } from '../../../src/targets/dry-run-target';
 import { MotoServer, startMotoServer } from '../../helpers/moto-server';
+import { losingProxy } from './losing-proxy';
 
 const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
 let moto: MotoServer;
@@ -242,47 +241,3 @@ describe('a create whose answer is lost', () => {
     expect((await run(cluster(name), false)).hasChanges).toBe(false);
   });
 });
-
-/** A proxy to moto that lets the first request whose body contains `marker` through, then drops its answer. */
-async function losingProxy(upstream: string, marker: string): Promise<{ endpoint: string; lost: number; stop(): Promise<void> }> {
-  const target = new URL(upstream);
-  const sockets = new Set<net.Socket>();
-  const state = { lost: 0 };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const lose = state.lost === 0 && body.toString().includes(marker);
-      const up = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers, agent: false }, (upRes) => {
-        if (lose) {
-          state.lost++;
-          upRes.resume();
-          upRes.on('end', () => req.socket.destroy());
-          return;
-        }
-        res.writeHead(upRes.statusCode ?? 500, upRes.headers);
-        upRes.pipe(res);
-      });
-      up.on('error', () => req.socket.destroy());
-      up.end(body);
-    });
-  });
-  server.on('connection', (s: net.Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as net.AddressInfo;
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    get lost() {
-      return state.lost;
-    },
-    stop: () =>
-      new Promise<void>((r) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => r());
-      }),
-  };
-}
