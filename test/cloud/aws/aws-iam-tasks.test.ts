@@ -3,7 +3,8 @@ import type { Cluster, InstanceGroup } from '../../../src/api/types';
 import { AwsCloud } from '../../../src/cloud/aws/aws-cloud';
 import { awsTaskExecutor } from '../../../src/cloud/aws/aws-task-executor';
 import { canonicalPolicy } from '../../../src/cloud/aws/iam-policy-document';
-import { EC2_ASSUME_ROLE_POLICY } from '../../../src/cloud/aws/tasks/iam-role-task';
+import { IamInstanceProfileTask } from '../../../src/cloud/aws/tasks/iam-instance-profile-task';
+import { EC2_ASSUME_ROLE_POLICY, IamRoleTask } from '../../../src/cloud/aws/tasks/iam-role-task';
 import { newCluster } from '../../../src/create/new-cluster';
 import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
 import { buildIamPolicies, buildIamTasks } from '../../../src/model/aws/iam-model-builder';
@@ -184,5 +185,24 @@ describe('IAM drift and lost answers', () => {
     expect(plan.text).toContain(`~ update IAMRole/nodes.${name}: tags.KubernetesCluster: (unset) -> "${name}"`);
     expect(plan.text).toContain(`+ create IAMRolePolicy/nodes.${name}\n`);
     expect((await run(spec(name), false)).hasChanges).toBe(false);
+  });
+
+  it('takes over a role and profile that exist though find did not see them yet (IAM is eventually consistent)', async () => {
+    const name = 'late.example.com';
+    const roleName = `nodes.${name}`;
+    await iam.send(new CreateRoleCommand({ RoleName: roleName, AssumeRolePolicyDocument: JSON.stringify({ ...EC2_ASSUME_ROLE_POLICY, Statement: [] }) }));
+    const cloud = awsCloud(name);
+    const tags = { KubernetesCluster: name, Name: roleName };
+    const role = new IamRoleTask(roleName, { assumeRolePolicy: EC2_ASSUME_ROLE_POLICY, tags });
+    // As if find had said "missing": apply creates, meets EntityAlreadyExists, and converges instead.
+    await role.apply(cloud, undefined, role.diff(undefined));
+    expect(role.arn.peek()).toMatch(/^arn:aws:iam::\d+:role\/nodes\.late\.example\.com$/);
+    const got = (await iam.send(new GetRoleCommand({ RoleName: roleName }))).Role;
+    expect(canonicalPolicy(got?.AssumeRolePolicyDocument ?? '')).toBe(canonicalPolicy(EC2_ASSUME_ROLE_POLICY));
+    expect(Object.fromEntries((got?.Tags ?? []).map((t) => [t.Key, t.Value]))).toEqual(tags);
+    const profile = new IamInstanceProfileTask(roleName, { tags });
+    await profile.apply(cloud, undefined, []);
+    await profile.apply(cloud, undefined, []);
+    expect(profile.arn.peek()).toMatch(/:instance-profile\/nodes\.late\.example\.com$/);
   });
 });

@@ -2,6 +2,7 @@ import { diffFields } from '../../../tasks/diff-fields';
 import type { Change } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
 import type { AwsCloud } from '../aws-cloud';
+import { classifyAwsError } from '../aws-errors';
 import { tagList, tagMap, TagMap } from '../aws-tags';
 import { AwsTask } from './aws-task';
 
@@ -38,9 +39,18 @@ export class IamInstanceProfileTask extends AwsTask<IamInstanceProfileActual> {
   async apply(cloud: AwsCloud, actual: IamInstanceProfileActual | undefined, changes: readonly Change[]): Promise<void> {
     const { sdk, client } = await cloud.iam();
     if (!actual) {
-      const out = await client.send(new sdk.CreateInstanceProfileCommand({ InstanceProfileName: this.name, Path: '/', Tags: tagList(this.desired.tags) }));
-      if (!out.InstanceProfile?.Arn) throw new Error('CreateInstanceProfile returned no Arn');
-      this.arn.set(out.InstanceProfile.Arn);
+      try {
+        const out = await client.send(new sdk.CreateInstanceProfileCommand({ InstanceProfileName: this.name, Path: '/', Tags: tagList(this.desired.tags) }));
+        if (!out.InstanceProfile?.Arn) throw new Error('CreateInstanceProfile returned no Arn');
+        this.arn.set(out.InstanceProfile.Arn);
+        return;
+      } catch (e) {
+        // Made a moment ago and not readable yet at find (IAM is eventually consistent): take it as it is.
+        if (classifyAwsError(e) !== 'already-exists') throw e;
+      }
+      const existing = await client.send(new sdk.GetInstanceProfileCommand({ InstanceProfileName: this.name }));
+      if (existing.InstanceProfile?.Arn) this.arn.set(existing.InstanceProfile.Arn);
+      await client.send(new sdk.TagInstanceProfileCommand({ InstanceProfileName: this.name, Tags: tagList(this.desired.tags) }));
       return;
     }
     const tags: TagMap = {};

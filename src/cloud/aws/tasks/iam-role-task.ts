@@ -2,6 +2,7 @@ import { diffFields } from '../../../tasks/diff-fields';
 import type { Change } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
 import type { AwsCloud } from '../aws-cloud';
+import { classifyAwsError } from '../aws-errors';
 import { tagList, tagMap, TagMap } from '../aws-tags';
 import { canonicalPolicy, IamPolicyDocument } from '../iam-policy-document';
 import { AwsTask } from './aws-task';
@@ -48,9 +49,20 @@ export class IamRoleTask extends AwsTask<IamRoleActual> {
     const { sdk, client } = await cloud.iam();
     const document = JSON.stringify(this.desired.assumeRolePolicy);
     if (!actual) {
-      const out = await client.send(new sdk.CreateRoleCommand({ RoleName: this.name, Path: '/', AssumeRolePolicyDocument: document, Tags: tagList(this.desired.tags) }));
-      if (!out.Role?.Arn) throw new Error('CreateRole returned no Arn');
-      this.arn.set(out.Role.Arn);
+      try {
+        const out = await client.send(new sdk.CreateRoleCommand({ RoleName: this.name, Path: '/', AssumeRolePolicyDocument: document, Tags: tagList(this.desired.tags) }));
+        if (!out.Role?.Arn) throw new Error('CreateRole returned no Arn');
+        this.arn.set(out.Role.Arn);
+        return;
+      } catch (e) {
+        // IAM is eventually consistent: a role made by a lost or concurrent create may not be readable yet
+        // when find ran. It is ours by name, so bring it to the desired state instead of failing.
+        if (classifyAwsError(e) !== 'already-exists') throw e;
+      }
+      const existing = await client.send(new sdk.GetRoleCommand({ RoleName: this.name }));
+      if (existing.Role?.Arn) this.arn.set(existing.Role.Arn);
+      await client.send(new sdk.UpdateAssumeRolePolicyCommand({ RoleName: this.name, PolicyDocument: document }));
+      await client.send(new sdk.TagRoleCommand({ RoleName: this.name, Tags: tagList(this.desired.tags) }));
       return;
     }
     if (changes.some((c) => c.field === 'assumeRolePolicy')) await client.send(new sdk.UpdateAssumeRolePolicyCommand({ RoleName: this.name, PolicyDocument: document }));
