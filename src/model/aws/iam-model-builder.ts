@@ -27,6 +27,10 @@ const ECR_READ = [
   'ecr:ListImages',
 ];
 
+// Characters of the nodes' policy spent on per-group nodeup config ARNs at most (the whole policy,
+// whitespace not counted, must stay under 10,240).
+const IGCONFIG_LIST_BUDGET = 6000;
+
 /**
  * kops's IAM model (pkg/model/iam, strict policies), pure: a role, its one inline policy and an instance
  * profile holding it, for the control plane (`masters.<cluster>`) and for nodes (`nodes.<cluster>`).
@@ -80,7 +84,11 @@ export function buildIamPolicies(cluster: Cluster, instanceGroups: readonly Inst
     // StatePaths are relative to the store base and start with the cluster name; configBase ends with it.
     const rel = (path: string): string => path.slice(c.length + 1);
     const nodeGroups = instanceGroups.filter((ig) => ig.spec.role === 'Node').map((ig) => ig.metadata.name);
-    const igconfigs = nodeGroups.length > 0 ? nodeGroups.sort().map((ig) => object(rel(StatePaths.nodeupConfig(c, 'Node', ig)))) : [object(`${rel(StatePaths.igconfigPrefix(c))}node/*`)];
+    const perGroup = nodeGroups.sort().map((ig) => object(rel(StatePaths.nodeupConfig(c, 'Node', ig))));
+    // One object per group until the list would crowd IAM's 10,240-character limit on a role's inline
+    // policies; then the node configs' prefix, which still excludes the control plane's configs.
+    const listed = perGroup.length > 0 && perGroup.join('","').length <= IGCONFIG_LIST_BUDGET;
+    const igconfigs = listed ? perGroup : [object(`${rel(StatePaths.igconfigPrefix(c))}node/*`)];
     nodes.push(
       { Sid: 'kforgeNodesLocateStateStore', Effect: 'Allow', Action: ['s3:GetBucketLocation', 's3:GetEncryptionConfiguration'], Resource: bucket },
       // The keystore lists the certificate-only keysets; listing is limited to their prefix.

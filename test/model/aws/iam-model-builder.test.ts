@@ -72,6 +72,17 @@ describe('IAM model builder', () => {
     expect(objects.some((r) => r.includes('igconfig/control-plane') || r.includes('igconfig/master'))).toBe(false);
   });
 
+  it('falls back to the node configs’ prefix when listing every group would crowd IAM’s policy size limit', () => {
+    const { cluster, instanceGroups } = spec();
+    const node = instanceGroups.find((ig) => ig.spec.role === 'Node') as InstanceGroup;
+    const many = [...instanceGroups, ...Array.from({ length: 200 }, (_, i) => ({ ...node, metadata: { ...node.metadata, name: `group-${i}` } }))];
+    const { nodes } = buildIamPolicies(cluster, many);
+    const objects = s3Statements(nodes).flatMap((s) => list(s.Resource));
+    expect(objects).toContain(`${PREFIX}igconfig/node/*`);
+    expect(objects.some((r) => r.includes('pki/private') || r.includes('control-plane'))).toBe(false);
+    expect(JSON.stringify(nodes).length).toBeLessThan(10240);
+  });
+
   it('lets the control plane read the cluster prefix, describe, and attach only the cluster’s volumes', () => {
     const { cluster, instanceGroups } = spec();
     const { controlPlane } = buildIamPolicies(cluster, instanceGroups);
