@@ -148,6 +148,24 @@ describe('API cost of a no-op IAM plan', () => {
   });
 });
 
+describe('the whole AWS model with IAM', () => {
+  it('converges, and a no-op plan costs the network’s 7 calls plus IAM’s 6', async () => {
+    const s = spec('whole.example.com');
+    const once = async (apply: boolean) => {
+      const cloud = awsCloud(s.cluster.metadata.name);
+      const executor = awsTaskExecutor(cloud, buildAwsTasks(s.cluster, s.instanceGroups), { backoffMs: 20 });
+      const plan = await executor.plan();
+      if (apply) await applyPlan(executor, plan);
+      return { cloud, plan };
+    };
+    expect((await once(true)).plan.hasChanges).toBe(true);
+    const { cloud, plan } = await once(false);
+    expect(plan.hasChanges).toBe(false);
+    expect(cloud.calls.calls).toBe(13);
+    expect(cloud.calls.snapshot()).toMatchObject({ GetInstanceProfile: 2, GetRole: 2, GetRolePolicy: 2 });
+  });
+});
+
 describe('IAM drift and lost answers', () => {
   it('moves an instance profile back to its role when it holds another one', async () => {
     const name = 'swap.example.com';
