@@ -10,7 +10,9 @@ import { ClusterRepository } from '../state/cluster-repository';
 import { LockOptions, withClusterLocks } from '../state/lock/cluster-lock';
 import { StoreTransaction } from '../state/store-transaction';
 import type { Vfs } from '../state/vfs/vfs';
+import { performAssignments } from '../expand/perform-assignments';
 import { prepareNewClusterName } from './create-cluster';
+import { expandCluster } from './expand-cluster';
 import { ClusterChange, commitClusterSaves, stageClusterSave } from './save-cluster';
 
 /** One line of what `create -f` / `replace -f` did. */
@@ -31,6 +33,10 @@ export async function applyManifests(vfs: Vfs, text: string, file: string, mode:
   const set = loadManifests(text, file);
   const repo = new ClusterRepository(vfs);
   const groups = groupByCluster(set.clusters, set.instanceGroups, set.sources, file, set.additionalObjects);
+  // New clusters are validated before any lock is taken, so that a bad manifest writes nothing at all
+  // (not even a lock, whose versions a versioned bucket would keep). Existing ones need their stored
+  // objects, read under the lock.
+  if (mode === 'create') await validateNewClusters(repo, set, groups, file);
   // Every cluster of the file is locked, new ones too: the lock, not the create-only write of `config`
   // (which comes last), is what serialises two creates of the same name.
   return withClusterLocks(vfs, [...groups.keys()], lock, async () => {
@@ -41,6 +47,21 @@ export async function applyManifests(vfs: Vfs, text: string, file: string, mode:
     }
     return applyGroups(vfs, repo, set, groups, existing, file, mode);
   });
+}
+
+/** Validates (and expands, discarding the result) every cluster of a `create -f` that does not exist yet. */
+async function validateNewClusters(repo: ClusterRepository, set: ReturnType<typeof loadManifests>, groups: Map<string, ClusterGroup>, file: string): Promise<void> {
+  const invalid: FieldError[] = [];
+  for (const [name, { cluster, instanceGroups }] of groups) {
+    if (!cluster || (await repo.exists(name))) continue;
+    try {
+      expandCluster(performAssignments(cluster), instanceGroups, repo.vfs.url, clusterSources(set.sources, cluster, instanceGroups));
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      for (const fe of e.errors) invalid.push(fe);
+    }
+  }
+  if (invalid.length > 0) throw new ValidationError(invalid, file);
 }
 
 async function applyGroups(

@@ -18,7 +18,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
-import { CliResult, expectCleanFailure, runCli, runCliAsync, startCli, tempDir } from '../helpers/cli';
+import { CliResult, expectCleanFailure, ROOT, runCli, runCliAsync, startCli, tempDir } from '../helpers/cli';
 import { AWS_NO_CREDENTIALS, MotoServer, startMotoServer } from '../helpers/moto-server';
 import { CLUSTER_KEYSETS, singleZoneClusterObjects } from '../helpers/cluster-layout';
 
@@ -328,6 +328,8 @@ describe('bad inputs with an s3 store: a clear error and nothing written', () =>
     { name: 'no AWS credentials', args: create(STORE), env: AWS_NO_CREDENTIALS, expect: [/credentials/i, `s3://${BUCKET}`] },
     { name: 'an invalid spec (--zones nope)', args: create(STORE, 'nope'), expect: ['nope'] },
     { name: 'an invalid spec (--set spec.networkCIDR=172.20.0.0/33)', args: [...create(STORE, 'us-east-1a', 'cidr.k8s.local'), '--set', 'spec.networkCIDR=172.20.0.0/33'], expect: ['is not a valid CIDR'] },
+    // Not even the lock is written (a versioned bucket would keep its versions).
+    { name: 'an invalid manifest (create -f, an even etcd member count)', args: ['create', '-f', path.join(ROOT, 'test', 'fixtures', 'bad', 'etcd-even-members.yaml'), '--state', STORE], expect: ['etcd'] },
   ];
 
   it.each(cases)('$name', async (c) => {
