@@ -45,43 +45,36 @@ export class AwsCloud {
 
   /** The EC2 SDK and client; the SDK (~150 ms to load) is imported on first use only. */
   ec2(): Promise<{ sdk: Ec2Module; client: EC2Client }> {
-    this.ec2Client ??= import('@aws-sdk/client-ec2').then((sdk) => {
-      const env = this.options.env ?? process.env;
-      const attempts = this.options.maxAttempts ?? Number.parseInt(env.AWS_MAX_ATTEMPTS ?? '', 10);
-      const client = new sdk.EC2Client({
-        region: this.region,
-        endpoint: env.AWS_ENDPOINT_URL_EC2 || env.AWS_ENDPOINT_URL || undefined,
-        credentials: this.options.credentials,
-        maxAttempts: attempts > 0 ? attempts : 3,
-        // Client-side rate limiting when AWS throttles: kops's lesson from #7111 and #9806.
-        retryMode: 'adaptive',
-      });
-      this.calls.attach(client);
-      installUnconfirmedCreateGuard(client);
-      return { sdk, client };
-    });
+    this.ec2Client ??= import('@aws-sdk/client-ec2').then((sdk) => ({ sdk, client: this.instrument(new sdk.EC2Client(this.clientConfig('EC2'))) }));
     return this.ec2Client;
   }
 
   /** The IAM SDK and client (IAM is global; the region only picks the signing endpoint), imported on first use only. */
   iam(): Promise<{ sdk: IamModule; client: IAMClient }> {
-    this.iamClient ??= import('@aws-sdk/client-iam').then((sdk) => {
-      const env = this.options.env ?? process.env;
-      const attempts = this.options.maxAttempts ?? Number.parseInt(env.AWS_MAX_ATTEMPTS ?? '', 10);
-      const client = new sdk.IAMClient({
-        region: this.region,
-        endpoint: env.AWS_ENDPOINT_URL_IAM || env.AWS_ENDPOINT_URL || undefined,
-        credentials: this.options.credentials,
-        maxAttempts: attempts > 0 ? attempts : 3,
-        // IAM's request limits are low and account-wide: back off on the client as for EC2.
-        retryMode: 'adaptive',
-      });
-      this.calls.attach(client);
-      // CreateRole and CreateInstanceProfile take no token: a resend after a lost answer must not happen.
-      installUnconfirmedCreateGuard(client);
-      return { sdk, client };
-    });
+    this.iamClient ??= import('@aws-sdk/client-iam').then((sdk) => ({ sdk, client: this.instrument(new sdk.IAMClient(this.clientConfig('IAM'))) }));
     return this.iamClient;
+  }
+
+  /** Settings every AWS client of a run shares; `service` picks its AWS_ENDPOINT_URL_<service> override. */
+  private clientConfig(service: 'EC2' | 'IAM') {
+    const env = this.options.env ?? process.env;
+    const attempts = this.options.maxAttempts ?? Number.parseInt(env.AWS_MAX_ATTEMPTS ?? '', 10);
+    return {
+      region: this.region,
+      endpoint: env[`AWS_ENDPOINT_URL_${service}`] || env.AWS_ENDPOINT_URL || undefined,
+      credentials: this.options.credentials,
+      maxAttempts: attempts > 0 ? attempts : 3,
+      // Client-side rate limiting when AWS throttles (kops's lesson from #7111 and #9806); IAM's limits are
+      // low and account-wide, so it backs off the same way.
+      retryMode: 'adaptive',
+    };
+  }
+
+  /** Counts the client's calls, and never lets it resend a create that takes no token after a lost answer. */
+  private instrument<T extends EC2Client | IAMClient>(client: T): T {
+    this.calls.attach(client);
+    installUnconfirmedCreateGuard(client);
+    return client;
   }
 
   /**
