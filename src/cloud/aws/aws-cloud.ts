@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
+import type { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import type { EC2Client } from '@aws-sdk/client-ec2';
+import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { IAMClient } from '@aws-sdk/client-iam';
+import type { Route53Client } from '@aws-sdk/client-route-53';
+import type { STSClient } from '@aws-sdk/client-sts';
 import { ApiCallCounter } from './api-call-counter';
 import { AwsInventory } from './aws-inventory';
 import { installUnconfirmedCreateGuard } from './unconfirmed-create-middleware';
@@ -10,6 +14,24 @@ export type Ec2Module = typeof import('@aws-sdk/client-ec2');
 
 /** The IAM SDK module, loaded on first use. */
 export type IamModule = typeof import('@aws-sdk/client-iam');
+
+/** The Auto Scaling SDK module, loaded on first use. */
+export type AutoScalingModule = typeof import('@aws-sdk/client-auto-scaling');
+
+/** The Elastic Load Balancing v2 SDK module, loaded on first use. */
+export type Elbv2Module = typeof import('@aws-sdk/client-elastic-load-balancing-v2');
+
+/** The Route 53 SDK module, loaded on first use. */
+export type Route53Module = typeof import('@aws-sdk/client-route-53');
+
+/** The STS SDK module, loaded on first use. */
+export type StsModule = typeof import('@aws-sdk/client-sts');
+
+/** An SDK client kforge instruments; the union of the clients it makes. */
+type AnyAwsClient = EC2Client | IAMClient | AutoScalingClient | ElasticLoadBalancingV2Client | Route53Client | STSClient;
+
+/** The AWS_ENDPOINT_URL_<service> suffix of each client. */
+type AwsService = 'EC2' | 'IAM' | 'AUTO_SCALING' | 'ELASTIC_LOAD_BALANCING_V2' | 'ROUTE_53' | 'STS';
 
 /** How to reach AWS for one cluster. */
 export interface AwsCloudOptions {
@@ -36,6 +58,10 @@ export class AwsCloud {
   readonly inventory: AwsInventory;
   private ec2Client: Promise<{ sdk: Ec2Module; client: EC2Client }> | undefined;
   private iamClient: Promise<{ sdk: IamModule; client: IAMClient }> | undefined;
+  private autoScalingClient: Promise<{ sdk: AutoScalingModule; client: AutoScalingClient }> | undefined;
+  private elbv2Client: Promise<{ sdk: Elbv2Module; client: ElasticLoadBalancingV2Client }> | undefined;
+  private route53Client: Promise<{ sdk: Route53Module; client: Route53Client }> | undefined;
+  private stsClient: Promise<{ sdk: StsModule; client: STSClient }> | undefined;
 
   constructor(private readonly options: AwsCloudOptions) {
     this.clusterName = options.clusterName;
@@ -55,8 +81,35 @@ export class AwsCloud {
     return this.iamClient;
   }
 
+  /** The Auto Scaling SDK and client, imported on first use only. */
+  autoScaling(): Promise<{ sdk: AutoScalingModule; client: AutoScalingClient }> {
+    this.autoScalingClient ??= import('@aws-sdk/client-auto-scaling').then((sdk) => ({ sdk, client: this.instrument(new sdk.AutoScalingClient(this.clientConfig('AUTO_SCALING'))) }));
+    return this.autoScalingClient;
+  }
+
+  /** The Elastic Load Balancing v2 SDK and client (network load balancers), imported on first use only. */
+  elbv2(): Promise<{ sdk: Elbv2Module; client: ElasticLoadBalancingV2Client }> {
+    this.elbv2Client ??= import('@aws-sdk/client-elastic-load-balancing-v2').then((sdk) => ({
+      sdk,
+      client: this.instrument(new sdk.ElasticLoadBalancingV2Client(this.clientConfig('ELASTIC_LOAD_BALANCING_V2'))),
+    }));
+    return this.elbv2Client;
+  }
+
+  /** The Route 53 SDK and client (global; the region only picks the signing endpoint), imported on first use only. */
+  route53(): Promise<{ sdk: Route53Module; client: Route53Client }> {
+    this.route53Client ??= import('@aws-sdk/client-route-53').then((sdk) => ({ sdk, client: this.instrument(new sdk.Route53Client(this.clientConfig('ROUTE_53'))) }));
+    return this.route53Client;
+  }
+
+  /** The STS SDK and client (the caller's identity: the credentials check before a plan), imported on first use only. */
+  sts(): Promise<{ sdk: StsModule; client: STSClient }> {
+    this.stsClient ??= import('@aws-sdk/client-sts').then((sdk) => ({ sdk, client: this.instrument(new sdk.STSClient(this.clientConfig('STS'))) }));
+    return this.stsClient;
+  }
+
   /** Settings every AWS client of a run shares; `service` picks its AWS_ENDPOINT_URL_<service> override. */
-  private clientConfig(service: 'EC2' | 'IAM') {
+  private clientConfig(service: AwsService) {
     const env = this.options.env ?? process.env;
     const attempts = this.options.maxAttempts ?? Number.parseInt(env.AWS_MAX_ATTEMPTS ?? '', 10);
     return {
@@ -71,7 +124,7 @@ export class AwsCloud {
   }
 
   /** Counts the client's calls, and never lets it resend a create that takes no token after a lost answer. */
-  private instrument<T extends EC2Client | IAMClient>(client: T): T {
+  private instrument<T extends AnyAwsClient>(client: T): T {
     this.calls.attach(client);
     installUnconfirmedCreateGuard(client);
     return client;
