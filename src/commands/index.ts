@@ -24,6 +24,7 @@ import SetCluster from './set/cluster';
 import SetInstanceGroup from './set/instancegroup';
 import UnsetCluster from './unset/cluster';
 import UnsetInstanceGroup from './unset/instancegroup';
+import UpdateCluster from './update/cluster';
 
 /** Every command, by oclif id (`:` separates topics); loaded at once, so commands import their logic lazily. */
 export const COMMANDS = {
@@ -53,4 +54,5 @@ export const COMMANDS = {
   'set:instancegroup': SetInstanceGroup,
   'unset:cluster': UnsetCluster,
   'unset:instancegroup': UnsetInstanceGroup,
+  'update:cluster': UpdateCluster,
 };

@@ -7,6 +7,7 @@ import type { Route53Client } from '@aws-sdk/client-route-53';
 import type { STSClient } from '@aws-sdk/client-sts';
 import { ApiCallCounter } from './api-call-counter';
 import { AwsInventory } from './aws-inventory';
+import { preferCheapCredentialSources } from './prefer-cheap-credential-sources';
 import { installUnconfirmedCreateGuard } from './unconfirmed-create-middleware';
 
 /** The EC2 SDK module, loaded on first use. */
@@ -67,6 +68,7 @@ export class AwsCloud {
     this.clusterName = options.clusterName;
     this.region = options.region;
     this.inventory = new AwsInventory(this);
+    preferCheapCredentialSources(options.env ?? process.env);
   }
 
   /** The EC2 SDK and client; the SDK (~150 ms to load) is imported on first use only. */

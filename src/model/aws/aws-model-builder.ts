@@ -1,5 +1,6 @@
 import type { Cluster, InstanceGroup } from '../../api/types';
 import type { AnyTask } from '../../tasks/task';
+import type { AwsModelInputs } from './aws-model-inputs';
 import { buildIamTasks } from './iam-model-builder';
 import { buildNetworkTasks } from './network-model-builder';
 import { buildSecurityGroupTasks } from './security-group-model-builder';
@@ -9,7 +10,7 @@ import { buildSecurityGroupTasks } from './security-group-model-builder';
  * IAM). `instanceGroups` scope the nodes' IAM policy to their nodeup configs. Pure: no SDK, no I/O; the
  * same spec gives equal tasks.
  */
-export function buildAwsTasks(cluster: Cluster, instanceGroups: readonly InstanceGroup[] = []): AnyTask[] {
+export function buildAwsTasks(cluster: Cluster, instanceGroups: readonly InstanceGroup[] = [], _inputs?: AwsModelInputs): AnyTask[] {
   const network = buildNetworkTasks(cluster);
   const groups = buildSecurityGroupTasks(cluster, network.vpc);
   const iam = buildIamTasks(cluster, instanceGroups);

@@ -1,0 +1,54 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand, lockFlags } from '../../cli/base-command';
+
+/** `kforge update cluster [C] [--yes]`: plans, and with --yes creates, the cluster's cloud resources. */
+export default class UpdateCluster extends BaseCommand {
+  static override summary = "Create or update the cluster's cloud resources to match its spec.";
+  static override description = [
+    'Without --yes, prints the plan: what would be created, modified (each field, old -> new; a managed file as its changed lines) and deleted, and changes nothing.',
+    'With --yes, applies it while holding the cluster lock: first the keypairs and managed files (completed spec, nodeup configs) in the state store, then the cloud resources, in dependency order.',
+    'A second run with --yes changes nothing. Every run ends with a one-line summary of the AWS API calls it made.',
+    'Credentials come from the standard AWS chain (AWS_PROFILE, AWS_ACCESS_KEY_ID, instance roles); AWS_ENDPOINT_URL points the clients at another endpoint.',
+  ].join('\n\n');
+  static override examples = [
+    '<%= config.bin %> update cluster x.example.com',
+    '<%= config.bin %> update cluster x.example.com --yes',
+    '<%= config.bin %> update cluster x.example.com --detailed-exitcode   # exit 2 when changes are pending',
+    '<%= config.bin %> update cluster x.example.com -o json',
+  ];
+  static override args = { name: Args.string({ description: 'Cluster name' }) };
+  static override flags = {
+    ...lockFlags,
+    name: Flags.string({ description: 'Cluster name (alternative to the argument). Env: KFORGE_CLUSTER_NAME' }),
+    yes: Flags.boolean({ char: 'y', description: 'Apply the changes; without it, only print the plan' }),
+    'detailed-exitcode': Flags.boolean({ description: 'Exit 2 when the plan has changes (and --yes was not given), 0 when it has none, as "terraform plan -detailed-exitcode"' }),
+    output: Flags.string({ char: 'o', description: 'Output format of the plan', options: ['text', 'json'], default: 'text' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(UpdateCluster);
+    const name = this.clusterName(args.name, flags.name);
+    const started = Date.now();
+    const { openVfs } = await import('../../state/vfs/open-vfs');
+    const { updateCluster } = await import('../../ops/update-cluster');
+    const { updatePlanReport, renderUpdatePlan } = await import('../../targets/update-plan-report');
+    const { updateProgress } = await import('../../cli/update-progress');
+    const { formatCallSummary } = await import('../../cloud/aws/format-call-summary');
+    const vfs = openVfs(this.stateUrl(flags));
+    const progress = updateProgress();
+    let result;
+    try {
+      result = await updateCluster(vfs, name, { yes: flags.yes, lock: this.lockOptions(flags), progress });
+    } finally {
+      progress.stop();
+    }
+    const report = updatePlanReport(name, result.cloudPlan, result.managed);
+    if (flags.output === 'json') this.out(JSON.stringify({ ...report, applied: result.applied }, null, 2));
+    else {
+      this.out(renderUpdatePlan(report));
+      if (report.hasChanges) this.out(result.applied ? `Cluster "${name}" updated.` : 'Must specify --yes to apply changes');
+    }
+    this.status(formatCallSummary(result.cloud.calls, Date.now() - started, flags.verbose ?? false));
+    if (flags['detailed-exitcode'] && report.hasChanges && !result.applied) this.exit(2);
+  }
+}

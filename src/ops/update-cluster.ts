@@ -1,0 +1,137 @@
+import type { InstanceGroup } from '../api/types';
+import type { AwsCloud } from '../cloud/aws/aws-cloud';
+import { UsageError } from '../errors/usage-error';
+import type { AwsModelInputs } from '../model/aws/aws-model-inputs';
+import { ClusterRepository } from '../state/cluster-repository';
+import { LockOptions, withClusterLocks } from '../state/lock/cluster-lock';
+import { StatePaths } from '../state/state-paths';
+import type { Vfs } from '../state/vfs/vfs';
+import type { AnyTask } from '../tasks/task';
+import type { TaskExecutor } from '../tasks/task-executor';
+import type { TaskPlan } from '../tasks/task-plan';
+import { regionOfZone } from '../validate/validate-spec';
+import { ManagedFilesPlan, planManagedFiles, writeManagedFiles } from './plan-managed-files';
+
+/** A step of `update cluster`, in order, for progress output. */
+export type UpdateStep = 'load' | 'expand' | 'build' | 'connect' | 'find' | 'plan' | 'write managed files' | 'apply';
+
+/** What update reports while it runs: the step it is in, and tasks done of total in the find and apply steps. */
+export interface UpdateProgress {
+  step(name: UpdateStep): void;
+  task(phase: 'find' | 'apply', done: number, total: number, current: string): void;
+  retry(task: string, error: unknown): void;
+}
+
+/** How `update cluster` runs. */
+export interface UpdateClusterOptions {
+  /** Apply the plan (`--yes`); otherwise only plan. */
+  yes: boolean;
+  lock: LockOptions;
+  /** Environment of the AWS clients (AWS_ENDPOINT_URL, profiles); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Static credentials (tests); default the SDK's standard chain. */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** First retry delay of a task; default the executor's. */
+  backoffMs?: number;
+  progress?: UpdateProgress;
+}
+
+/** What `update cluster` found and did. */
+export interface UpdateClusterResult {
+  cluster: string;
+  /** The cloud resources, found and diffed. */
+  cloudPlan: TaskPlan<AwsCloud>;
+  /** The state-store objects update manages: new keysets, the completed spec, nodeup configs. */
+  managed: ManagedFilesPlan;
+  /** Whether the plan was applied (`--yes` and there were changes). */
+  applied: boolean;
+  /** The cloud of the run, with its API call counter. */
+  cloud: AwsCloud;
+}
+
+/**
+ * `update cluster`, as a pipeline of named steps: load → expand → build → connect → find → plan, and
+ * with `yes`: write managed files → apply. The whole run holds the cluster lock when it applies, so
+ * nothing changes the spec between plan and apply. Managed files (new keysets, completed spec, nodeup
+ * configs) are written before the cloud apply: an instance the apply launches must find the config its
+ * user-data names, and a crash after that point must not regenerate the PKI on the next run.
+ */
+export async function updateCluster(vfs: Vfs, name: string, options: UpdateClusterOptions): Promise<UpdateClusterResult> {
+  const run = async (): Promise<UpdateClusterResult> => {
+    const p = options.progress;
+    p?.step('load');
+    const instanceGroups = await loadInstanceGroups(vfs, name);
+    p?.step('expand');
+    const managed = await planManagedFiles(vfs, name);
+    p?.step('build');
+    const tasks = await buildTasks(managed, instanceGroups, await modelInputs(vfs, name, managed));
+    p?.step('connect');
+    const cloud = await connect(managed, options);
+    p?.step('find');
+    const executor = await makeExecutor(cloud, tasks, options);
+    const cloudPlan = await executor.plan();
+    p?.step('plan');
+    const result: UpdateClusterResult = { cluster: name, cloudPlan, managed, applied: false, cloud };
+    if (!options.yes || (!cloudPlan.hasChanges && !managed.hasChanges)) return result;
+    p?.step('write managed files');
+    if (managed.hasChanges) await writeManagedFiles(vfs, managed);
+    p?.step('apply');
+    const { applyPlan } = await import('../targets/direct-target');
+    await applyPlan(executor, cloudPlan);
+    await markApplied(vfs, name);
+    return { ...result, applied: true };
+  };
+  return options.yes ? withClusterLocks(vfs, [name], options.lock, run) : run();
+}
+
+/** Step load: the stored instance groups (the cluster itself is read by the expand step). */
+async function loadInstanceGroups(vfs: Vfs, name: string): Promise<InstanceGroup[]> {
+  return (await new ClusterRepository(vfs).get(name)).instanceGroups.map((v) => v.object);
+}
+
+/** What the builders need from the store besides the spec: nodeup config hashes and the admin SSH key. */
+async function modelInputs(vfs: Vfs, name: string, managed: ManagedFilesPlan): Promise<AwsModelInputs> {
+  const keys = await vfs.list(StatePaths.sshPublicKey(name, ''));
+  const first = keys.sort()[0];
+  const read = first ? await vfs.read(first) : undefined;
+  const sshPublicKey = first && read ? { fingerprint: first.slice(first.lastIndexOf('/') + 1), publicKey: read.data.toString('utf8').trim() } : undefined;
+  return { nodeupConfigHashes: managed.nodeupConfigHashes, sshPublicKey };
+}
+
+/** Step build: the model builders of the cluster's cloud; only AWS has them so far. */
+async function buildTasks(managed: ManagedFilesPlan, instanceGroups: InstanceGroup[], inputs: AwsModelInputs): Promise<AnyTask<AwsCloud>[]> {
+  const cloud = managed.completed.spec.cloudProvider;
+  if (cloud !== 'aws') throw new UsageError(`update cluster: cloud "${cloud}" (spec.cloudProvider) is not supported yet; kforge creates cloud resources on aws only`);
+  const { buildAwsTasks } = await import('../model/aws/aws-model-builder');
+  return buildAwsTasks(managed.completed, instanceGroups, inputs);
+}
+
+/** Step connect: the cluster's AWS, and its credentials proven by one STS call before anything is planned. */
+async function connect(managed: ManagedFilesPlan, options: UpdateClusterOptions): Promise<AwsCloud> {
+  const zone = managed.completed.spec.subnets?.find((s) => s.zone)?.zone;
+  if (!zone) throw new UsageError(`update cluster: cluster "${managed.cluster}" has no subnet with a zone (spec.subnets[].zone), so its region is unknown`);
+  const { AwsCloud } = await import('../cloud/aws/aws-cloud');
+  const { checkAwsCredentials } = await import('../cloud/aws/check-aws-credentials');
+  const cloud = new AwsCloud({ clusterName: managed.cluster, region: regionOfZone(zone, 'aws'), env: options.env, credentials: options.credentials });
+  await checkAwsCredentials(cloud);
+  return cloud;
+}
+
+/** The task executor, reporting progress. */
+async function makeExecutor(cloud: AwsCloud, tasks: AnyTask<AwsCloud>[], options: UpdateClusterOptions): Promise<TaskExecutor<AwsCloud>> {
+  const { awsTaskExecutor } = await import('../cloud/aws/aws-task-executor');
+  const done = { find: 0, apply: 0 };
+  return awsTaskExecutor(cloud, tasks, {
+    backoffMs: options.backoffMs,
+    onEvent: (e) => {
+      if (e.type === 'done') options.progress?.task(e.phase, ++done[e.phase], tasks.length, e.task);
+      if (e.type === 'retry') options.progress?.retry(e.task, e.error);
+    },
+  });
+}
+
+/** Records that the cluster has been applied (kops's kops-version.txt): from now on keys are rotated, not replaced. */
+async function markApplied(vfs: Vfs, name: string): Promise<void> {
+  const path = StatePaths.appliedMarker(name);
+  if ((await vfs.read(path)) === undefined) await vfs.write(path, Buffer.from('kforge 0.1.0\n'));
+}

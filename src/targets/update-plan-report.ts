@@ -1,0 +1,93 @@
+import type { ManagedFilesPlan } from '../ops/plan-managed-files';
+import type { Change } from '../tasks/task';
+import type { TaskPlan } from '../tasks/task-plan';
+
+/** One resource of an update plan, as `-o json` prints it. */
+export interface PlanResource {
+  /** Resource type, e.g. `Subnet`, `Keypair`, `ManagedFile`. */
+  type: string;
+  name: string;
+  action: 'create' | 'update' | 'delete' | 'none';
+  /** Fields that change (update), `from` absent when unset; for a ManagedFile, the diff instead. */
+  changes?: Array<{ field: string; from?: unknown; to?: unknown }>;
+  /** The lines that change, `- old` / `+ new` (ManagedFile updates only). */
+  diff?: string;
+}
+
+/** An update plan as data: the stable shape of `update cluster -o json`. */
+export interface UpdatePlanReport {
+  cluster: string;
+  /** Whether applying would change anything. */
+  hasChanges: boolean;
+  /** Every resource and state-store object update manages, sorted by type then name. */
+  resources: PlanResource[];
+  /** Counts by action. */
+  summary: { create: number; update: number; delete: number; unchanged: number };
+}
+
+/**
+ * The plan of `update cluster` as data: the cloud tasks, the keysets to create and the managed files,
+ * sorted by type and name, so the same state gives the same bytes. Never holds key material: keysets
+ * appear by name, managed files by path and line diff (they hold certificates, never private keys).
+ */
+export function updatePlanReport(cluster: string, cloudPlan: TaskPlan, managed: ManagedFilesPlan): UpdatePlanReport {
+  const resources: PlanResource[] = [
+    ...cloudPlan.entries.map((e): PlanResource => ({ type: e.task.kind, name: e.task.name, action: e.action, ...(e.action === 'update' ? { changes: e.changes.map(jsonChange) } : {}) })),
+    ...managed.keysetsToCreate.map((name): PlanResource => ({ type: 'Keypair', name, action: 'create' })),
+    ...managed.files.map((f): PlanResource => ({ type: 'ManagedFile', name: f.path, action: f.action, ...(f.action === 'update' && f.diff ? { diff: f.diff } : {}) })),
+  ].sort((a, b) => (a.type === b.type ? cmp(a.name, b.name) : cmp(a.type, b.type)));
+  const count = (a: PlanResource['action']): number => resources.filter((r) => r.action === a).length;
+  return {
+    cluster,
+    hasChanges: resources.some((r) => r.action !== 'none'),
+    resources,
+    summary: { create: count('create'), update: count('update'), delete: count('delete'), unchanged: count('none') },
+  };
+}
+
+/**
+ * The plan as kops prints it: "Will create resources:" grouped by type, "Will modify resources:" with
+ * each field `old -> new` (a managed file with its changed lines), "Will delete resources:"; "No changes"
+ * when there is nothing to do. The caller adds the "--yes" hint.
+ */
+export function renderUpdatePlan(report: UpdatePlanReport): string {
+  if (!report.hasChanges) return `No changes: cluster "${report.cluster}" is up to date (${report.summary.unchanged} resources)\n`;
+  const out: string[] = [];
+  const section = (title: string, action: PlanResource['action'], body: (r: PlanResource) => string[]): void => {
+    const items = report.resources.filter((r) => r.action === action);
+    if (items.length === 0) return;
+    out.push(`${title}:`);
+    let type = '';
+    for (const r of items) {
+      if (r.type !== type) out.push(`  ${(type = r.type)}`);
+      out.push(`    ${r.name}`, ...body(r).map((l) => `      ${l}`));
+    }
+    out.push('');
+  };
+  section('Will create resources', 'create', () => []);
+  section('Will modify resources', 'update', (r) => (r.diff ? r.diff.split('\n') : fieldLines(r.changes ?? [])));
+  section('Will delete resources', 'delete', () => []);
+  const s = report.summary;
+  out.push(`${s.create} to create, ${s.update} to modify, ${s.delete} to delete, ${s.unchanged} unchanged`);
+  return `${out.join('\n')}\n`;
+}
+
+function fieldLines(changes: NonNullable<PlanResource['changes']>): string[] {
+  const width = Math.max(0, ...changes.map((c) => c.field.length));
+  return changes.map((c) => `${c.field.padEnd(width)}  ${show(c.from)} -> ${show(c.to)}`);
+}
+
+function jsonChange(c: Change): { field: string; from?: unknown; to?: unknown } {
+  return { field: c.field, ...(c.from === undefined ? {} : { from: c.from }), ...(c.to === undefined ? {} : { to: c.to }) };
+}
+
+function show(v: unknown): string {
+  if (v === undefined) return '(unset)';
+  const text = JSON.stringify(v);
+  // A policy document or user-data is long; the field name says what changed, a prefix is enough to see how.
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
