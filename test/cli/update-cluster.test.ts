@@ -1,0 +1,165 @@
+import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { DescribeInternetGatewaysCommand, DescribeSecurityGroupsCommand, DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client, Filter } from '@aws-sdk/client-ec2';
+import { GetRoleCommand, IAMClient } from '@aws-sdk/client-iam';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CliResult, runCli, tempDir } from '../helpers/cli';
+import { AWS_NO_CREDENTIALS, MotoServer, startMotoServer } from '../helpers/moto-server';
+
+// `update cluster` as users run it (bin/run.js) against a real moto_server, with an S3 state store: the
+// acceptance path of issue 10.
+
+const BUCKET = 'kforge-update-state';
+const STORE = `s3://${BUCKET}`;
+const LIFE = 'life.example.com';
+const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
+
+let moto: MotoServer;
+let s3: S3Client;
+let ec2: EC2Client;
+let iam: IAMClient;
+let home: string;
+let env: NodeJS.ProcessEnv;
+
+let savedWarningSetting: string | undefined;
+
+beforeAll(async () => {
+  moto = await startMotoServer();
+  // This process's own SDK clients would otherwise print the SDK's notice about future Node versions.
+  savedWarningSetting = process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  home = tempDir('kforge-update-cli-');
+  env = {
+    ...moto.env,
+    AWS_EC2_METADATA_DISABLED: 'true',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    HOME: home,
+    AWS_PROFILE: undefined,
+    AWS_SESSION_TOKEN: undefined,
+    AWS_CONFIG_FILE: path.join(home, 'no-aws-config'),
+    AWS_SHARED_CREDENTIALS_FILE: path.join(home, 'no-aws-credentials'),
+    CI: 'true',
+  };
+  const client = { region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS };
+  s3 = new S3Client({ ...client, forcePathStyle: true });
+  ec2 = new EC2Client(client);
+  iam = new IAMClient(client);
+  await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
+});
+
+afterAll(async () => {
+  s3?.destroy();
+  ec2?.destroy();
+  iam?.destroy();
+  await moto?.stop();
+  if (home) fs.rmSync(home, { recursive: true, force: true });
+  if (savedWarningSetting === undefined) delete process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
+  else process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = savedWarningSetting;
+});
+
+const kforge = (args: string[], extra: NodeJS.ProcessEnv = {}): CliResult => runCli([...args, '--state', STORE], { env: { ...env, ...extra } });
+const tagged = (name: string): Filter[] => [
+  { Name: 'tag:KubernetesCluster', Values: [name] },
+  { Name: `tag:kubernetes.io/cluster/${name}`, Values: ['owned'] },
+];
+
+/** The `AWS API: N calls (...)` summary line's call count. */
+function apiCalls(r: CliResult): number {
+  const m = /AWS API: (\d+) calls \((\d+) throttled, (\d+) retried\) in [\d.]+ s/.exec(r.stderr);
+  if (!m) throw new Error(`no API summary in stderr:\n${r.stderr}`);
+  return Number(m[1]);
+}
+
+/** Operations of a `--verbose` summary, by name. */
+function operations(r: CliResult): Record<string, number> {
+  const summary = r.stderr.slice(r.stderr.indexOf('AWS API:'));
+  return Object.fromEntries([...summary.matchAll(/^ {2}(\w+): (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+}
+
+describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () => {
+  beforeAll(() => {
+    const created = kforge(['create', 'cluster', LIFE, '--zones', 'us-east-1a', '--cloud', 'aws', '--dns', 'none']);
+    expect(created.stderr).toBe('');
+    expect(created.status).toBe(0);
+  });
+
+  it('plans without changing anything: kops-style sections, the --yes hint, the call summary, exit 2 with --detailed-exitcode', async () => {
+    const plan = kforge(['update', 'cluster', LIFE]);
+    expect(plan.status).toBe(0);
+    expect(plan.stdout).toMatch(/^Will create resources:\n {2}IAMInstanceProfile\n {4}masters\.life\.example\.com\n/);
+    expect(plan.stdout).toContain('\n  VPC\n    life.example.com\n');
+    expect(plan.stdout).toMatch(/\d+ to create, 0 to modify, 0 to delete, \d+ unchanged\nMust specify --yes to apply changes\n$/);
+    expect(apiCalls(plan)).toBeGreaterThan(0);
+    // Plain lines in CI, one per step.
+    expect(plan.stderr).toContain('find...\n');
+    expect((await ec2.send(new DescribeVpcsCommand({ Filters: tagged(LIFE) }))).Vpcs).toEqual([]);
+    expect(kforge(['update', 'cluster', LIFE, '--detailed-exitcode']).status).toBe(2);
+
+    const json = kforge(['update', 'cluster', LIFE, '-o', 'json']);
+    expect(json.status).toBe(0);
+    const report = JSON.parse(json.stdout) as { cluster: string; hasChanges: boolean; applied: boolean; resources: Array<{ type: string; name: string; action: string }>; summary: Record<string, number> };
+    expect(report).toMatchObject({ cluster: LIFE, hasChanges: true, applied: false });
+    expect(report.resources).toContainEqual({ type: 'VPC', name: LIFE, action: 'create' });
+    expect(Object.keys(report.summary).sort()).toEqual(['create', 'delete', 'unchanged', 'update']);
+  });
+
+  it('--yes creates the resources once; a plain update then says "No changes" in at most 30 calls; a second --yes mutates nothing', async () => {
+    const applied = kforge(['update', 'cluster', LIFE, '--yes']);
+    expect(applied.status).toBe(0);
+    expect(applied.stdout).toContain(`Cluster "${LIFE}" updated.`);
+    expect(applied.stderr).toMatch(/apply\.\.\.\n {2}\[1\/\d+\] /);
+
+    const vpcs = (await ec2.send(new DescribeVpcsCommand({ Filters: tagged(LIFE) }))).Vpcs ?? [];
+    expect(vpcs).toHaveLength(1);
+    const vpcFilter = [{ Name: 'vpc-id', Values: [vpcs[0].VpcId as string] }];
+    expect((await ec2.send(new DescribeSubnetsCommand({ Filters: tagged(LIFE) }))).Subnets?.map((s) => s.VpcId)).toEqual([vpcs[0].VpcId]);
+    const groups = (await ec2.send(new DescribeSecurityGroupsCommand({ Filters: [...tagged(LIFE), ...vpcFilter] }))).SecurityGroups ?? [];
+    expect(groups.length).toBeGreaterThanOrEqual(2);
+    expect((await ec2.send(new DescribeInternetGatewaysCommand({ Filters: tagged(LIFE) }))).InternetGateways).toHaveLength(1);
+    for (const role of [`masters.${LIFE}`, `nodes.${LIFE}`]) expect((await iam.send(new GetRoleCommand({ RoleName: role }))).Role?.RoleName).toBe(role);
+    const keys = (await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: `${LIFE}/` }))).Contents?.map((o) => o.Key) ?? [];
+    expect(keys).toEqual(expect.arrayContaining([`${LIFE}/cluster-completed.spec`, `${LIFE}/igconfig/node/nodes-us-east-1a/nodeupconfig.yaml`, `${LIFE}/kforge-version.txt`]));
+
+    const noop = kforge(['update', 'cluster', LIFE, '--detailed-exitcode', '--verbose']);
+    expect(noop.status).toBe(0);
+    expect(noop.stdout).toMatch(/^No changes: cluster "life\.example\.com" is up to date \(\d+ resources\)\n$/);
+    expect(apiCalls(noop)).toBeLessThanOrEqual(30);
+
+    const again = kforge(['update', 'cluster', LIFE, '--yes', '--verbose']);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toMatch(/^No changes/);
+    expect(Object.keys(operations(again)).filter((op) => !/^(Describe|Get|List)/.test(op))).toEqual([]);
+    expect((await ec2.send(new DescribeVpcsCommand({ Filters: tagged(LIFE) }))).Vpcs).toHaveLength(1);
+  });
+
+  it('fails at once without credentials, before any plan, and leaves the store as it was', async () => {
+    const before = (await s3.send(new ListObjectsV2Command({ Bucket: BUCKET }))).Contents?.map((o) => `${o.Key}@${o.ETag}`);
+    // The S3 store needs credentials too, so the run stops at the first store read: clearly, and before any plan.
+    const r = kforge(['update', 'cluster', LIFE, '--yes'], { ...AWS_NO_CREDENTIALS });
+    expect(r.status).not.toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/no AWS credentials found/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect((await s3.send(new ListObjectsV2Command({ Bucket: BUCKET }))).Contents?.map((o) => `${o.Key}@${o.ETag}`)).toEqual(before);
+  });
+
+  it('with a local store, missing credentials fail at the STS check, before any plan is printed', () => {
+    const store = path.join(home, 'local-store');
+    const local = (args: string[], extra: NodeJS.ProcessEnv = {}): CliResult => runCli([...args, '--state', store], { env: { ...env, ...extra } });
+    expect(local(['create', 'cluster', 'n.example.com', '--zones', 'us-east-1a', '--cloud', 'aws']).status).toBe(0);
+    const r = local(['update', 'cluster', 'n.example.com'], { ...AWS_NO_CREDENTIALS });
+    expect(r.status).not.toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^(.*\.\.\.\n)*Error: no AWS credentials found: set AWS_PROFILE/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses a cluster on a cloud without model builders, naming the field', () => {
+    const gce = kforge(['create', 'cluster', 'g.example.com', '--zones', 'us-central1-a', '--cloud', 'gce']);
+    if (gce.status !== 0) throw new Error(gce.stderr);
+    const r = kforge(['update', 'cluster', 'g.example.com']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/spec\.cloudProvider/);
+    expect(r.stdout).toBe('');
+  });
+});
