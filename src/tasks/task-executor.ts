@@ -15,6 +15,12 @@ export interface TaskExecutorOptions {
   isRetryable?: (error: unknown) => boolean;
   /** Called before a task is retried, so cached cloud state can be dropped and the task finds afresh. */
   beforeRetry?: (task: AnyTask) => void;
+  /** The API family a task calls (e.g. `ec2`, `iam`), for `familyConcurrency`. Default: one family for all. */
+  familyOf?: (task: AnyTask) => string;
+  /** Tasks of one family running at once, by family; a family not listed is bounded by `concurrency` only. */
+  familyConcurrency?: Readonly<Record<string, number>>;
+  /** Time a task may spend retrying, from its first attempt; once past it, the next failure is final. Default: no limit but `maxAttempts`. */
+  taskDeadlineMs?: number;
   /** Progress events, e.g. for a progress line or a log. */
   onEvent?: (event: { type: 'start' | 'done' | 'retry'; phase: 'find' | 'apply'; task: string; attempt: number; error?: unknown }) => void;
 }
@@ -79,12 +85,21 @@ export class TaskExecutor<C> {
     const ready = this.graph.tasks.filter((t) => waiting.get(t) === 0);
     const finished = new Set<AnyTask<C>>();
     let running = 0;
+    const perFamily = new Map<string, number>();
+    const family = (t: AnyTask<C>): string => this.options.familyOf?.(t) ?? '';
+    // The first ready task whose family has room; tasks of a busy family wait without blocking the others.
+    const nextReady = (): AnyTask<C> | undefined => {
+      const i = ready.findIndex((t) => (perFamily.get(family(t)) ?? 0) < (this.options.familyConcurrency?.[family(t)] ?? Infinity));
+      return i < 0 ? undefined : ready.splice(i, 1)[0];
+    };
     let failure: { task: AnyTask<C>; error: unknown; attempts: number } | undefined;
     return new Promise<void>((resolve, reject) => {
       const pump = (): void => {
-        while (!failure && running < this.concurrency && ready.length > 0) {
-          const task = ready.shift() as AnyTask<C>;
+        while (!failure && running < this.concurrency) {
+          const task = nextReady();
+          if (!task) break;
           running++;
+          perFamily.set(family(task), (perFamily.get(family(task)) ?? 0) + 1);
           void this.attempt(phase, task, fn).then(
             () => {
               finished.add(task);
@@ -99,6 +114,7 @@ export class TaskExecutor<C> {
             },
           ).finally(() => {
             running--;
+            perFamily.set(family(task), (perFamily.get(family(task)) ?? 1) - 1);
             pump();
           });
         }
@@ -117,6 +133,7 @@ export class TaskExecutor<C> {
   /** One task with retries; rejects with the last error and the number of attempts made. */
   private async attempt(phase: 'find' | 'apply', task: AnyTask<C>, fn: (task: AnyTask<C>, attempt: number) => Promise<void>): Promise<void> {
     const emit = this.options.onEvent;
+    const deadline = this.options.taskDeadlineMs === undefined ? Infinity : Date.now() + this.options.taskDeadlineMs;
     for (let attempt = 1; ; attempt++) {
       emit?.({ type: 'start', phase, task: taskKey(task), attempt });
       try {
@@ -125,7 +142,7 @@ export class TaskExecutor<C> {
         return;
       } catch (error) {
         const retryable = this.options.isRetryable?.(error) ?? false;
-        if (!retryable || attempt >= this.maxAttempts) throw { error, attempts: attempt };
+        if (!retryable || attempt >= this.maxAttempts || Date.now() >= deadline) throw { error, attempts: attempt };
         emit?.({ type: 'retry', phase, task: taskKey(task), attempt, error });
         await new Promise((r) => setTimeout(r, this.backoffMs * 2 ** (attempt - 1)));
         this.options.beforeRetry?.(task);

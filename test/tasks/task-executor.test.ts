@@ -48,6 +48,41 @@ describe('TaskExecutor', () => {
     expect(cloud.maxRunning).toBe(3);
   });
 
+  it('bounds each API family on its own, without holding back the other families', async () => {
+    const cloud = fakeCloud();
+    const iam = Array.from({ length: 6 }, (_, i) => new FakeTask(`iam${i}`, 1, 15));
+    const ec2 = Array.from({ length: 6 }, (_, i) => new FakeTask(`ec2${i}`, 1, 15));
+    let iamRunning = 0;
+    let iamMax = 0;
+    for (const t of iam) {
+      const apply = t.apply.bind(t);
+      t.apply = async (c) => {
+        iamMax = Math.max(iamMax, ++iamRunning);
+        try {
+          await apply(c);
+        } finally {
+          iamRunning--;
+        }
+      };
+    }
+    const ex = new TaskExecutor(cloud, [...iam, ...ec2], { concurrency: 4, familyOf: (t) => t.name.replace(/\d+$/, ''), familyConcurrency: { iam: 1 } });
+    await ex.apply(await ex.plan());
+    expect(cloud.log).toHaveLength(12);
+    expect(iamMax).toBe(1);
+    // The EC2 tasks filled the other slots while IAM ran one at a time.
+    expect(cloud.maxRunning).toBe(4);
+  });
+
+  it('stops retrying a task once its deadline has passed', async () => {
+    const cloud = fakeCloud();
+    const slow = Object.assign(new FakeTask('slow', 1, 30), { failures: 10 });
+    const ex = new TaskExecutor(cloud, [slow], { isRetryable: retryable, backoffMs: 1, maxAttempts: 10, taskDeadlineMs: 50 });
+    const error = await ex.apply(await ex.plan()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TaskFailedError);
+    expect(slow.applyCalls).toBeLessThan(10);
+    expect(slow.applyCalls).toBeGreaterThanOrEqual(2);
+  });
+
   it('retries a retryable error with backoff, up to the bound, finding again before each retry', async () => {
     const cloud = fakeCloud();
     const flaky = Object.assign(new FakeTask('flaky'), { failures: 2 });

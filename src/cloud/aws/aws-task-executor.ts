@@ -3,11 +3,33 @@ import { TaskExecutor, TaskExecutorOptions } from '../../tasks/task-executor';
 import type { AwsCloud } from './aws-cloud';
 import { isRetryableAwsError } from './aws-errors';
 
+// Tasks of one API family running at once. IAM's and Route 53's request limits are low and account-wide;
+// EC2 takes more. The total stays bounded by the executor's `concurrency`.
+const FAMILY_CONCURRENCY: Readonly<Record<string, number>> = { ec2: 4, iam: 2, autoscaling: 2, elbv2: 2, route53: 1 };
+
+/** The AWS API family a task calls, from its kind. */
+export function awsApiFamily(task: { kind: string }): string {
+  if (task.kind.startsWith('IAM')) return 'iam';
+  if (task.kind === 'AutoScalingGroup') return 'autoscaling';
+  if (/^(NetworkLoadBalancer|TargetGroup|Listener)$/.test(task.kind)) return 'elbv2';
+  if (task.kind.startsWith('DNS') || task.kind.startsWith('Route53')) return 'route53';
+  return 'ec2';
+}
+
 /**
  * A TaskExecutor for AWS tasks: retryable errors are those aws-errors.ts classifies so (throttling,
  * eventual consistency, a create whose answer was lost), and a retry drops the cached inventory first so
- * the task finds what the failed attempt may have made.
+ * the task finds what the failed attempt may have made. Up to 8 attempts within 3 minutes per task: an
+ * instance profile can take tens of seconds to become visible to EC2.
  */
 export function awsTaskExecutor(cloud: AwsCloud, tasks: readonly AnyTask<AwsCloud>[], options: TaskExecutorOptions = {}): TaskExecutor<AwsCloud> {
-  return new TaskExecutor(cloud, tasks, { isRetryable: isRetryableAwsError, beforeRetry: () => cloud.inventory.invalidate(), ...options });
+  return new TaskExecutor(cloud, tasks, {
+    isRetryable: isRetryableAwsError,
+    beforeRetry: () => cloud.inventory.invalidate(),
+    familyOf: awsApiFamily,
+    familyConcurrency: FAMILY_CONCURRENCY,
+    maxAttempts: 8,
+    taskDeadlineMs: 180_000,
+    ...options,
+  });
 }
