@@ -7,7 +7,7 @@ import { LockOptions, withClusterLocks } from '../state/lock/cluster-lock';
 import { StatePaths } from '../state/state-paths';
 import type { Vfs } from '../state/vfs/vfs';
 import type { AnyTask } from '../tasks/task';
-import type { TaskExecutor } from '../tasks/task-executor';
+import type { TaskExecutor, TaskExecutorOptions } from '../tasks/task-executor';
 import type { TaskPlan } from '../tasks/task-plan';
 import { regionOfZone } from '../validate/validate-spec';
 import { ManagedFilesPlan, planManagedFiles, writeManagedFiles } from './plan-managed-files';
@@ -34,6 +34,8 @@ export interface UpdateClusterOptions {
   /** First retry delay of a task; default the executor's. */
   backoffMs?: number;
   progress?: UpdateProgress;
+  /** Every executor event, with the task it concerns (benchmarks time the critical path with it). */
+  onTaskEvent?: TaskExecutorOptions['onEvent'];
 }
 
 /** What `update cluster` found and did. */
@@ -47,6 +49,8 @@ export interface UpdateClusterResult {
   applied: boolean;
   /** The cloud of the run, with its API call counter. */
   cloud: AwsCloud;
+  /** The tasks the model built, with their dependencies. */
+  tasks: readonly AnyTask<AwsCloud>[];
 }
 
 /**
@@ -71,7 +75,7 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     const executor = await makeExecutor(cloud, tasks, options);
     const cloudPlan = await executor.plan();
     p?.step('plan');
-    const result: UpdateClusterResult = { cluster: name, cloudPlan, managed, applied: false, cloud };
+    const result: UpdateClusterResult = { cluster: name, cloudPlan, managed, applied: false, cloud, tasks };
     if (!options.yes || (!cloudPlan.hasChanges && !managed.hasChanges)) return result;
     p?.step('write managed files');
     if (managed.hasChanges) await writeManagedFiles(vfs, managed);
@@ -124,6 +128,7 @@ async function makeExecutor(cloud: AwsCloud, tasks: AnyTask<AwsCloud>[], options
   return awsTaskExecutor(cloud, tasks, {
     backoffMs: options.backoffMs,
     onEvent: (e) => {
+      options.onTaskEvent?.(e);
       if (e.type === 'done') options.progress?.task(e.phase, ++done[e.phase], tasks.length, e.task);
       if (e.type === 'retry') options.progress?.retry(e.task, e.error);
     },
