@@ -7,9 +7,11 @@ import type * as net from 'node:net';
  *   without an answer (the case that turns a successful conditional write into a 412 on retry);
  * - `drop-before`: closes the connection without forwarding;
  * - `unavailable`: answers 503 (S3's `ServiceUnavailable`) without forwarding;
- * - `delay`: forwards it after `delayMs`.
+ * - `delay`: forwards it after `delayMs`;
+ * - `throttle`: answers without forwarding as AWS does when it throttles: EC2's `RequestLimitExceeded`
+ *   (HTTP 503, EC2's XML) for EC2 requests, `Throttling` (HTTP 400, the query protocol's XML) for the others.
  */
-export type Fault = 'lose-response' | 'drop-before' | 'unavailable' | 'delay';
+export type Fault = 'lose-response' | 'drop-before' | 'unavailable' | 'delay' | 'throttle';
 
 /** A request as the fault rule sees it. */
 export interface ProxiedRequest {
@@ -19,6 +21,8 @@ export interface ProxiedRequest {
   /** 1-based count of the requests with this method seen since the last `setRule`. */
   nthOfMethod: number;
   headers: http.IncomingHttpHeaders;
+  /** The request body (an AWS query-protocol call's `Action=…&Version=…`). */
+  body: string;
 }
 
 /** Decides the fault for a request; undefined forwards it untouched. */
@@ -67,7 +71,8 @@ export async function startFaultProxy(upstream: string, delayMs = 300): Promise<
         const method = req.method ?? 'GET';
         const n = (counts.get(method) ?? 0) + 1;
         counts.set(method, n);
-        const fault = rule?.({ method, url: req.url ?? '/', nthOfMethod: n, headers: req.headers });
+        const body = Buffer.concat(chunks).toString('utf8');
+        const fault = rule?.({ method, url: req.url ?? '/', nthOfMethod: n, headers: req.headers, body });
         if (fault) applied.push(`${method} ${req.url ?? ''} ${fault}`);
         if (fault === 'drop-before') {
           req.socket.destroy();
@@ -76,6 +81,17 @@ export async function startFaultProxy(upstream: string, delayMs = 300): Promise<
         if (fault === 'unavailable') {
           res.writeHead(503, { 'content-type': 'application/xml' });
           res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>ServiceUnavailable</Code><Message>Please reduce your request rate.</Message></Error>');
+          return;
+        }
+        if (fault === 'throttle') {
+          // EC2's API version; every other query-protocol service (IAM, STS, Auto Scaling, ELBv2) uses ErrorResponse.
+          const ec2 = body.includes('Version=2016-11-15');
+          res.writeHead(ec2 ? 503 : 400, { 'content-type': 'text/xml' });
+          res.end(
+            ec2
+              ? '<?xml version="1.0" encoding="UTF-8"?><Response><Errors><Error><Code>RequestLimitExceeded</Code><Message>Request limit exceeded.</Message></Error></Errors><RequestID>fault-proxy</RequestID></Response>'
+              : '<ErrorResponse><Error><Type>Sender</Type><Code>Throttling</Code><Message>Rate exceeded</Message></Error><RequestId>fault-proxy</RequestId></ErrorResponse>',
+          );
           return;
         }
         if (fault === 'delay') await new Promise((r) => setTimeout(r, delayMs));
