@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import { newCluster } from '../../../src/create/new-cluster';
 import { saveCluster } from '../../../src/ops/save-cluster';
 import { openVfs } from '../../../src/state/vfs/open-vfs';
-import { runCliAsync, tempDir } from '../../helpers/cli';
+import { runCliAsync, startCli, tempDir } from '../../helpers/cli';
 import { FaultProxy, startFaultProxy } from '../../helpers/fault-proxy';
 import { MotoServer, startMotoServer } from '../../helpers/moto-server';
 
@@ -96,4 +96,36 @@ it('a private HA cluster in three zones converges to exactly one of each resourc
   const again = await runCliAsync(['update', 'cluster', name, '--state', store], env);
   expect(again.stdout).toMatch(/^No changes/);
   expect(await counts(name)).toEqual(want);
+});
+
+it('update --yes killed (SIGKILL) at several points converges on the next run to exactly one of each resource', async () => {
+  const name = 'crash.example.com';
+  const vfs = openVfs(store);
+  const planned = newCluster({ name, zones: ['us-east-1a', 'us-east-1b'], topology: 'private', networking: 'calico', cloud: 'aws' });
+  await saveCluster(vfs, { cluster: planned.cluster, instanceGroups: planned.instanceGroups });
+  const env = { ...moto.env, AWS_ENDPOINT_URL: proxy.endpoint, AWS_EC2_METADATA_DISABLED: 'true', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', CI: 'true' };
+  const args = ['update', 'cluster', name, '--yes', '--state', store];
+  // Each run is killed as its Nth mutating call reaches the proxy (which still forwards it, or not:
+  // both are crash points). The runs take over the dead run's lock (same host, dead pid).
+  for (const n of [2, 6, 12]) {
+    let mutating = 0;
+    let pid = -1;
+    proxy.setRule((req) => {
+      if (/Action=(Describe|Get|List)/.test(req.body) || req.method !== 'POST') return undefined;
+      if (++mutating === n) setImmediate(() => process.kill(pid, 'SIGKILL'));
+      return undefined;
+    });
+    const run = startCli(args, env);
+    pid = run.pid;
+    const killed = await run.done;
+    expect(killed.status).not.toBe(0);
+    expect(mutating).toBeGreaterThanOrEqual(n);
+  }
+  proxy.setRule(undefined);
+  const last = await runCliAsync(args, env);
+  expect(last.stderr).not.toMatch(/Error/);
+  expect(last.status).toBe(0);
+  expect(await counts(name)).toEqual({ vpcs: 1, subnets: 4, internetGateways: 1, routeTables: 3, securityGroups: 2, elasticIps: 2, natGateways: 2 });
+  const again = await runCliAsync(['update', 'cluster', name, '--state', store], env);
+  expect(again.stdout).toMatch(/^No changes/);
 });
