@@ -1,5 +1,5 @@
 import type { Address, Filter, InternetGateway, NatGateway, RouteTable, SecurityGroup, Subnet, Vpc } from '@aws-sdk/client-ec2';
-import type { InstanceProfile, Role } from '@aws-sdk/client-iam';
+import type { InstanceProfile, Role, RoleDetail } from '@aws-sdk/client-iam';
 import type { AwsCloud } from './aws-cloud';
 import { classifyAwsError } from './aws-errors';
 
@@ -117,29 +117,45 @@ export class AwsInventory {
   }
 
   /**
-   * An IAM role by name, with its tags, or undefined. IAM has no tag-filtered list, so roles are read by
-   * their kops names: one GetRole per role (2 per cluster), not a ListRoles of the whole account.
+   * An IAM role by name, with its tags, or undefined. IAM has no tag-filtered list; roles, their inline
+   * policies and instance profiles all come from ONE paged GetAccountAuthorizationDetails (roles only), so
+   * reading one role or forty costs the same.
    */
-  iamRole(name: string): Promise<Role | undefined> {
-    return this.once(`iam-role/${name}`, async () => {
-      const { sdk, client } = await this.cloud.iam();
-      return orUndefined(async () => (await client.send(new sdk.GetRoleCommand({ RoleName: name }))).Role);
-    });
+  async iamRole(name: string): Promise<Role | undefined> {
+    const detail = (await this.iamRoleDetails()).get(name);
+    return detail && { RoleName: detail.RoleName, Arn: detail.Arn, Path: detail.Path, RoleId: detail.RoleId, CreateDate: detail.CreateDate, AssumeRolePolicyDocument: detail.AssumeRolePolicyDocument, Tags: detail.Tags };
   }
 
   /** A role's inline policy document as IAM returns it (URL-encoded JSON), or undefined. */
-  iamRolePolicy(roleName: string, policyName: string): Promise<string | undefined> {
-    return this.once(`iam-role-policy/${roleName}/${policyName}`, async () => {
-      const { sdk, client } = await this.cloud.iam();
-      return orUndefined(async () => (await client.send(new sdk.GetRolePolicyCommand({ RoleName: roleName, PolicyName: policyName }))).PolicyDocument);
-    });
+  async iamRolePolicy(roleName: string, policyName: string): Promise<string | undefined> {
+    return (await this.iamRoleDetails()).get(roleName)?.RolePolicyList?.find((p) => p.PolicyName === policyName)?.PolicyDocument;
   }
 
-  /** An instance profile by name, with its roles and tags, or undefined: one GetInstanceProfile per profile. */
-  instanceProfile(name: string): Promise<InstanceProfile | undefined> {
+  /**
+   * An instance profile by name, with its roles and tags, or undefined. Profiles holding a role come with
+   * the role details; one holding none (a run stopped between its two creates), or listed without its tags,
+   * is read with its own GetInstanceProfile.
+   */
+  async instanceProfile(name: string): Promise<InstanceProfile | undefined> {
+    for (const detail of (await this.iamRoleDetails()).values()) {
+      const profile = detail.InstanceProfileList?.find((p) => p.InstanceProfileName === name);
+      if (profile?.Tags !== undefined) return profile;
+    }
     return this.once(`instance-profile/${name}`, async () => {
       const { sdk, client } = await this.cloud.iam();
       return orUndefined(async () => (await client.send(new sdk.GetInstanceProfileCommand({ InstanceProfileName: name }))).InstanceProfile);
+    });
+  }
+
+  /** Every role of the account by name, with inline policies, instance profiles and tags (one paged call). */
+  private iamRoleDetails(): Promise<Map<string, RoleDetail>> {
+    return this.once('iam-role-details', async () => {
+      const { sdk, client } = await this.cloud.iam();
+      const roles = await this.pages(async (Marker) => {
+        const out = await client.send(new sdk.GetAccountAuthorizationDetailsCommand({ Filter: ['Role'], Marker }));
+        return [out.RoleDetailList ?? [], out.IsTruncated ? out.Marker : undefined];
+      });
+      return new Map(roles.flatMap((r) => (r.RoleName ? [[r.RoleName, r] as const] : [])));
     });
   }
 

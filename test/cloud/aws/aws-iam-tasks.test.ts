@@ -66,10 +66,10 @@ describe('AWS IAM tasks against moto', () => {
     for (const k of ['IAMRole', 'IAMRolePolicy', 'IAMInstanceProfile', 'IAMInstanceProfileRole']) expect(kinds.has(k)).toBe(true);
   });
 
-  it('costs 4 calls to plan a new cluster: no policy is asked for a role that does not exist', async () => {
+  it('costs 3 calls to plan a new cluster: the account’s roles once, and each profile no role holds', async () => {
     const { cloud, hasChanges } = await run(spec('fresh.example.com'), false);
     expect(hasChanges).toBe(true);
-    expect(cloud.calls.snapshot()).toEqual({ GetInstanceProfile: 2, GetRole: 2 });
+    expect(cloud.calls.snapshot()).toEqual({ GetAccountAuthorizationDetails: 1, GetInstanceProfile: 2 });
   });
 
   it('plans creates, applies them, then plans nothing', async () => {
@@ -79,14 +79,15 @@ describe('AWS IAM tasks against moto', () => {
       for (const kind of ['IAMRole', 'IAMRolePolicy', 'IAMInstanceProfile', 'IAMInstanceProfileRole']) expect(first.text).toContain(`+ create ${kind}/${role}.${name}\n`);
     }
     expect(first.text).not.toContain('~ update');
-    // A plan of a create reads each role and profile once, and never asks for the policy of a missing role.
+    // Roles, policies and profiles come from one GetAccountAuthorizationDetails, never one call per role.
     expect(first.cloud.calls.byOperation.get('GetRolePolicy')).toBeUndefined();
+    expect(first.cloud.calls.byOperation.get('GetRole')).toBeUndefined();
 
     const second = await run(base, true);
     expect(second.hasChanges).toBe(false);
     expect(second.text).not.toMatch(/^[+~] /m);
     expect(second.cloud.calls.mutating).toBe(0);
-    expect(second.cloud.calls.snapshot()).toEqual({ GetInstanceProfile: 2, GetRole: 2, GetRolePolicy: 2 });
+    expect(second.cloud.calls.snapshot()).toEqual({ GetAccountAuthorizationDetails: 1 });
   });
 
   it('made roles, inline policies and instance profiles with the expected documents (read with a plain IAM client)', async () => {
@@ -144,12 +145,12 @@ describe('API cost of a no-op IAM plan', () => {
     }
     expect(counts[20].calls).toBe(counts[1].calls);
     expect(counts[20].byOperation).toEqual(counts[1].byOperation);
-    expect(counts[1].calls).toBe(6);
+    expect(counts[1].calls).toBe(1);
   });
 });
 
 describe('the whole AWS model with IAM', () => {
-  it('converges, and a no-op plan costs the network’s 7 calls plus IAM’s 6', async () => {
+  it('converges, and a no-op plan costs the network’s 7 calls plus IAM’s 1', async () => {
     const s = spec('whole.example.com');
     const once = async (apply: boolean) => {
       const cloud = awsCloud(s.cluster.metadata.name);
@@ -161,8 +162,8 @@ describe('the whole AWS model with IAM', () => {
     expect((await once(true)).plan.hasChanges).toBe(true);
     const { cloud, plan } = await once(false);
     expect(plan.hasChanges).toBe(false);
-    expect(cloud.calls.calls).toBe(13);
-    expect(cloud.calls.snapshot()).toMatchObject({ GetInstanceProfile: 2, GetRole: 2, GetRolePolicy: 2 });
+    expect(cloud.calls.calls).toBe(8);
+    expect(cloud.calls.snapshot()).toMatchObject({ GetAccountAuthorizationDetails: 1 });
   });
 });
 
