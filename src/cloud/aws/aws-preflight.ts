@@ -1,14 +1,17 @@
 import type { Cluster, InstanceGroup } from '../../api/types';
 import type { FieldError } from '../../errors/field-error';
-import { DEFAULT_MACHINE_TYPE } from '../../model/aws/instance-group-model-builder';
+import { DEFAULT_IMAGE, DEFAULT_MACHINE_TYPE } from '../../model/aws/instance-group-model-builder';
 import type { AwsCloud } from './aws-cloud';
 import { AwsPreflightError } from './aws-preflight-error';
+import { pickImage } from './image-ref';
 
 /**
  * Checks, before any mutating call, that the region offers every instance type the instance groups ask
- * for and has every zone the subnets and groups name: ONE DescribeInstanceTypeOfferings for all machine
- * types and ONE DescribeAvailabilityZones, whatever the number of groups. Throws AwsPreflightError naming
- * each field (`InstanceGroup/<ig> spec.machineType`, `Cluster/<c> spec.subnets[i].zone`); all problems at once.
+ * for, has every zone the subnets and groups name, and has every image they name: ONE
+ * DescribeInstanceTypeOfferings for all machine types, ONE DescribeAvailabilityZones, and the inventory's
+ * image load (shared with the launch templates' find, so a plan on the same AwsCloud pays nothing more),
+ * whatever the number of groups. Throws AwsPreflightError naming each field (`InstanceGroup/<ig>
+ * spec.machineType`, `InstanceGroup/<ig> spec.image`, `Cluster/<c> spec.subnets[i].zone`); all problems at once.
  */
 export async function awsPreflight(cloud: AwsCloud, cluster: Cluster, instanceGroups: readonly InstanceGroup[]): Promise<void> {
   const { sdk, client } = await cloud.ec2();
@@ -30,7 +33,8 @@ export async function awsPreflight(cloud: AwsCloud, cluster: Cluster, instanceGr
     const out = await client.send(new sdk.DescribeAvailabilityZonesCommand({}));
     return new Set((out.AvailabilityZones ?? []).filter((z) => z.State === undefined || z.State === 'available').flatMap((z) => (z.ZoneName ? [z.ZoneName] : [])));
   };
-  const [offered, zones] = await Promise.all([offeredLoad(), zonesLoad()]);
+  const imageRefs = [...new Set(instanceGroups.map((ig) => ig.spec.image ?? DEFAULT_IMAGE))].sort();
+  const [offered, zones, images] = await Promise.all([offeredLoad(), zonesLoad(), imageRefs.length > 0 ? cloud.inventory.images(imageRefs) : []]);
 
   const errors: FieldError[] = [];
   const clusterObject = `Cluster/${cluster.metadata.name}`;
@@ -41,6 +45,8 @@ export async function awsPreflight(cloud: AwsCloud, cluster: Cluster, instanceGr
     const object = `InstanceGroup/${ig.metadata.name}`;
     const type = ig.spec.machineType ?? DEFAULT_MACHINE_TYPE;
     if (!offered.has(type)) errors.push({ object, path: 'spec.machineType', message: `instance type "${type}" is not offered in region ${cloud.region}` });
+    const image = ig.spec.image ?? DEFAULT_IMAGE;
+    if (!pickImage(images, image)) errors.push({ object, path: 'spec.image', message: `no image "${image}" is visible to this account in region ${cloud.region}` });
     (ig.spec.zones ?? []).forEach((z, j) => {
       if (!zones.has(z)) errors.push({ object, path: `spec.zones[${j}]`, message: `zone "${z}" is not an available zone of region ${cloud.region} for this account` });
     });

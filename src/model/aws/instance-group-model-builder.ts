@@ -61,6 +61,7 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
     const name = keyPairName(c, inputs.sshPublicKey.fingerprint);
     keyPair = new Ec2KeyPairTask(name, { publicKey: inputs.sshPublicKey.publicKey, tags: clusterTags(c, name, labels) });
   }
+  // The same list awsPreflight resolves, so both share the inventory's one image load.
   const imageRefs = [...new Set(instanceGroups.map((ig) => ig.spec.image ?? DEFAULT_IMAGE))].sort();
 
   const launchTemplates: LaunchTemplateTask[] = [];

@@ -5,6 +5,7 @@ import { taskKey } from '../../../tasks/task';
 import type { AnyTask, Change } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
 import type { AwsCloud } from '../aws-cloud';
+import { classifyAwsError } from '../aws-errors';
 import { tagList, tagMap, TagMap } from '../aws-tags';
 import { ImageNotFoundError } from '../image-not-found-error';
 import { pickImage } from '../image-ref';
@@ -119,17 +120,29 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
   async apply(cloud: AwsCloud, actual: LaunchTemplateActual | undefined, changes: readonly Change[]): Promise<void> {
     const { sdk, client } = await cloud.ec2();
     if (!actual) {
-      const out = await client.send(
-        new sdk.CreateLaunchTemplateCommand({
-          LaunchTemplateName: this.name,
-          ClientToken: cloud.clientToken(taskKey(this)),
-          LaunchTemplateData: this.data(),
-          TagSpecifications: this.tagSpec('launch-template', this.desired.tags),
-        }),
-      );
-      if (!out.LaunchTemplate?.LaunchTemplateId) throw new Error('CreateLaunchTemplate returned no LaunchTemplateId');
-      this.id.set(out.LaunchTemplate.LaunchTemplateId);
-      return;
+      try {
+        const out = await client.send(
+          new sdk.CreateLaunchTemplateCommand({
+            LaunchTemplateName: this.name,
+            ClientToken: cloud.clientToken(taskKey(this)),
+            LaunchTemplateData: this.data(),
+            TagSpecifications: this.tagSpec('launch-template', this.desired.tags),
+          }),
+        );
+        if (!out.LaunchTemplate?.LaunchTemplateId) throw new Error('CreateLaunchTemplate returned no LaunchTemplateId');
+        this.id.set(out.LaunchTemplate.LaunchTemplateId);
+        return;
+      } catch (e) {
+        // A resent create whose token was not honoured (moto ignores it) meets the template the first one
+        // made: find it again by its tags and bring it up to date. An untagged template of that name is
+        // not ours, and the error stands.
+        if (classifyAwsError(e) !== 'already-exists') throw e;
+        cloud.inventory.invalidate();
+        const found = await this.find(cloud);
+        if (!found) throw e;
+        await this.apply(cloud, found, this.diff(found));
+        return;
+      }
     }
     if (changes.some((c) => !c.field.startsWith('tags.'))) {
       const data = this.data();
