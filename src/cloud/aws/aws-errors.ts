@@ -9,6 +9,7 @@ export type AwsErrorKind =
   | 'invalid-credentials'
   | 'no-credentials'
   | 'throttled'
+  | 'quota-exceeded'
   | 'dependency-violation'
   | 'concurrent-modification'
   | 'unreachable'
@@ -39,6 +40,10 @@ const BY_NAME: ReadonlyArray<[AwsErrorKind, ReadonlySet<string>]> = [
       'InvalidRoute.NotFound',
       'InvalidAllocationID.NotFound',
       'InvalidNatGatewayID.NotFound',
+      'InvalidVolume.NotFound',
+      'InvalidKeyPair.NotFound',
+      'InvalidLaunchTemplateId.NotFound',
+      'InvalidLaunchTemplateName.NotFoundException',
     ]),
   ],
   ['precondition-failed', new Set(['PreconditionFailed'])],
@@ -56,6 +61,8 @@ const BY_NAME: ReadonlyArray<[AwsErrorKind, ReadonlySet<string>]> = [
       'RouteAlreadyExists',
       'InvalidGroup.Duplicate',
       'Resource.AlreadyAssociated',
+      'InvalidKeyPair.Duplicate',
+      'InvalidLaunchTemplateName.AlreadyExistsException',
     ]),
   ],
   [
@@ -66,6 +73,29 @@ const BY_NAME: ReadonlyArray<[AwsErrorKind, ReadonlySet<string>]> = [
   [
     'throttled',
     new Set(['SlowDown', 'Throttling', 'ThrottlingException', 'RequestLimitExceeded', 'TooManyRequestsException', 'RequestThrottled', 'RequestThrottledException']),
+  ],
+  // An account quota on a count of resources (vCPUs, instances, volumes, addresses, ASGs, …): retrying does
+  // not help, raising the quota or asking for less does. (RequestLimitExceeded, a rate, is throttling above.)
+  [
+    'quota-exceeded',
+    new Set([
+      'VcpuLimitExceeded',
+      'InstanceLimitExceeded',
+      'VolumeLimitExceeded',
+      'AddressLimitExceeded',
+      'LimitExceeded',
+      'LimitExceededException',
+      'MaxSpotInstanceCountExceeded',
+      'ResourceLimitExceeded',
+      'VpcLimitExceeded',
+      'RouteLimitExceeded',
+      'SecurityGroupLimitExceeded',
+      'RulesPerSecurityGroupLimitExceeded',
+      'NatGatewayLimitExceeded',
+      'InternetGatewayLimitExceeded',
+      'KeyPairLimitExceeded',
+      'LaunchTemplateLimitExceeded',
+    ]),
   ],
   ['dependency-violation', new Set(['DependencyViolation'])],
   // IAM: another request changed the same entity at the same moment; the next attempt succeeds.

@@ -1,7 +1,13 @@
-import type { Address, Filter, InternetGateway, NatGateway, RouteTable, SecurityGroup, Subnet, Vpc } from '@aws-sdk/client-ec2';
+import type { AutoScalingGroup } from '@aws-sdk/client-auto-scaling';
+import type { Address, Filter, Image, InternetGateway, KeyPairInfo, LaunchTemplate, LaunchTemplateVersion, NatGateway, RouteTable, SecurityGroup, Subnet, Volume, Vpc } from '@aws-sdk/client-ec2';
 import type { InstanceProfile, Role, RoleDetail } from '@aws-sdk/client-iam';
 import type { AwsCloud } from './aws-cloud';
 import { classifyAwsError } from './aws-errors';
+import { parseImageRef } from './image-ref';
+
+// The largest page the launch template APIs give (AWS's maximum). Asked for explicitly: without it the
+// default page is 15, and moto 5.2.1 then cuts the list at 15 without a NextToken.
+const MAX_LAUNCH_TEMPLATE_PAGE = 200;
 
 /** The VPC attributes kforge manages, which DescribeVpcs does not return. */
 export interface VpcAttributes {
@@ -116,6 +122,99 @@ export class AwsInventory {
     });
   }
 
+  /** The cluster's EBS volumes (the etcd volumes). */
+  volumes(): Promise<Volume[]> {
+    return this.once('volumes', async () => {
+      const { sdk, client } = await this.cloud.ec2();
+      return this.pages(async (NextToken) => {
+        const out = await client.send(new sdk.DescribeVolumesCommand({ Filters: this.clusterFilters(), NextToken }));
+        return [out.Volumes ?? [], out.NextToken];
+      });
+    });
+  }
+
+  /** The cluster's EC2 key pairs (DescribeKeyPairs has no pages). */
+  keyPairs(): Promise<KeyPairInfo[]> {
+    return this.once('key-pairs', async () => {
+      const { sdk, client } = await this.cloud.ec2();
+      return (await client.send(new sdk.DescribeKeyPairsCommand({ Filters: this.clusterFilters() }))).KeyPairs ?? [];
+    });
+  }
+
+  /** The cluster's launch templates (their data is in launchTemplateVersions()). */
+  launchTemplates(): Promise<LaunchTemplate[]> {
+    return this.once('launch-templates', async () => {
+      const { sdk, client } = await this.cloud.ec2();
+      return this.pages(async (NextToken) => {
+        const out = await client.send(new sdk.DescribeLaunchTemplatesCommand({ Filters: this.clusterFilters(), MaxResults: MAX_LAUNCH_TEMPLATE_PAGE, NextToken }));
+        return [out.LaunchTemplates ?? [], out.NextToken];
+      });
+    });
+  }
+
+  /**
+   * The latest version of each of the cluster's launch templates. Versions take no tag filter, but without a
+   * template id `$Latest` describes the latest version of every template of the account in one (paged) call;
+   * the cluster's are kept. No call at all while the cluster has no template (the plan of a new cluster).
+   */
+  launchTemplateVersions(): Promise<LaunchTemplateVersion[]> {
+    return this.once('launch-template-versions', async () => {
+      const ids = new Set((await this.launchTemplates()).map((t) => t.LaunchTemplateId));
+      if (ids.size === 0) return [];
+      const { sdk, client } = await this.cloud.ec2();
+      const all = await this.pages(async (NextToken) => {
+        const out = await client.send(new sdk.DescribeLaunchTemplateVersionsCommand({ Versions: ['$Latest'], MaxResults: MAX_LAUNCH_TEMPLATE_PAGE, NextToken }));
+        return [out.LaunchTemplateVersions ?? [], out.NextToken];
+      });
+      return all.filter((v) => ids.has(v.LaunchTemplateId));
+    });
+  }
+
+  /**
+   * The cluster's Auto Scaling groups, with their instances and tags: one DescribeAutoScalingGroups filtered
+   * by `tag:KubernetesCluster` (the API takes tag filters by key and value), then the `owned` tag is checked
+   * here because its key names the cluster.
+   */
+  autoScalingGroups(): Promise<AutoScalingGroup[]> {
+    return this.once('auto-scaling-groups', async () => {
+      const { sdk, client } = await this.cloud.autoScaling();
+      const name = this.cloud.clusterName;
+      const all = await this.pages(async (NextToken) => {
+        const out = await client.send(new sdk.DescribeAutoScalingGroupsCommand({ Filters: [{ Name: 'tag:KubernetesCluster', Values: [name] }], MaxRecords: 100, NextToken }));
+        return [out.AutoScalingGroups ?? [], out.NextToken];
+      });
+      return all.filter((g) => g.Tags?.some((t) => t.Key === `kubernetes.io/cluster/${name}` && t.Value === 'owned'));
+    });
+  }
+
+  /**
+   * The images `refs` name (`ami-…` ids, `<owner>/<name>` or a bare name), all at once: one DescribeImages
+   * by id for the ids and one filtered by name for the names, whatever the number of instance groups.
+   * Callers pass the model's whole list, so every launch template shares one load.
+   */
+  images(refs: readonly string[]): Promise<Image[]> {
+    const sorted = [...new Set(refs)].sort();
+    return this.once(`images/${sorted.join(',')}`, async () => {
+      const { sdk, client } = await this.cloud.ec2();
+      const ids = sorted.filter((r) => /^ami-[0-9a-f]+$/.test(r));
+      const names = sorted.filter((r) => !ids.includes(r)).map((r) => parseImageRef(r).name);
+      const loads: Promise<Image[]>[] = [];
+      if (ids.length > 0) {
+        loads.push(this.pages(async (NextToken) => {
+          const out = await client.send(new sdk.DescribeImagesCommand({ Filters: [{ Name: 'image-id', Values: ids }], NextToken }));
+          return [out.Images ?? [], out.NextToken];
+        }));
+      }
+      if (names.length > 0) {
+        loads.push(this.pages(async (NextToken) => {
+          const out = await client.send(new sdk.DescribeImagesCommand({ Filters: [{ Name: 'name', Values: [...new Set(names)] }], NextToken }));
+          return [out.Images ?? [], out.NextToken];
+        }));
+      }
+      return (await Promise.all(loads)).flat();
+    });
+  }
+
   /**
    * An IAM role by name, with its tags, or undefined. IAM has no tag-filtered list; roles, their inline
    * policies and instance profiles all come from ONE paged GetAccountAuthorizationDetails (roles only), so
@@ -197,3 +296,4 @@ async function orUndefined<T>(read: () => Promise<T | undefined>): Promise<T | u
     throw e;
   }
 }
+

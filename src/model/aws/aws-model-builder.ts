@@ -1,18 +1,30 @@
 import type { Cluster, InstanceGroup } from '../../api/types';
 import type { AnyTask } from '../../tasks/task';
 import type { AwsModelInputs } from './aws-model-inputs';
+import { buildEtcdVolumeTasks } from './etcd-volume-model-builder';
 import { buildIamTasks } from './iam-model-builder';
+import { buildInstanceGroupTasks, InstanceGroupModelDeps } from './instance-group-model-builder';
 import { buildNetworkTasks } from './network-model-builder';
 import { buildSecurityGroupTasks } from './security-group-model-builder';
 
 /**
  * Every AWS task of a completed cluster spec, from the model builders in order (network, security groups,
- * IAM). `instanceGroups` scope the nodes' IAM policy to their nodeup configs. Pure: no SDK, no I/O; the
- * same spec gives equal tasks.
+ * IAM, etcd volumes, instance groups: key pair, launch templates, Auto Scaling groups). `instanceGroups`
+ * scope the nodes' IAM policy and get a launch template and an ASG each, for which `inputs` must hold
+ * their nodeup config hashes. `targetGroups` (by instance group name) are the load balancer target groups
+ * a group's ASG registers with. Without instance groups, only the network, security groups and IAM. Pure: no SDK, no I/O; the same spec gives equal tasks.
  */
-export function buildAwsTasks(cluster: Cluster, instanceGroups: readonly InstanceGroup[] = [], _inputs?: AwsModelInputs): AnyTask[] {
+export function buildAwsTasks(
+  cluster: Cluster,
+  instanceGroups: readonly InstanceGroup[] = [],
+  inputs: AwsModelInputs = { nodeupConfigHashes: {} },
+  targetGroups?: InstanceGroupModelDeps['targetGroups'],
+): AnyTask[] {
   const network = buildNetworkTasks(cluster);
   const groups = buildSecurityGroupTasks(cluster, network.vpc);
   const iam = buildIamTasks(cluster, instanceGroups);
-  return [...network.tasks, ...groups.tasks, ...iam.tasks];
+  // Without instance groups there is nothing to run and no zone for the etcd members: infrastructure only.
+  const volumes = instanceGroups.length > 0 ? buildEtcdVolumeTasks(cluster, instanceGroups) : [];
+  const compute = buildInstanceGroupTasks(cluster, instanceGroups, { subnets: network.subnets, securityGroups: groups, iam, targetGroups }, inputs);
+  return [...network.tasks, ...groups.tasks, ...iam.tasks, ...volumes, ...compute.tasks];
 }

@@ -29,7 +29,7 @@ const s3Statements = (doc: IamPolicyDocument): IamStatement[] => doc.Statement.f
 describe('IAM model builder', () => {
   it('builds a role, inline policy, instance profile and attachment for the control plane and for nodes', () => {
     const { cluster, instanceGroups } = spec();
-    const graph = new TaskGraph(buildAwsTasks(cluster, instanceGroups));
+    const graph = new TaskGraph(buildAwsTasks(cluster, instanceGroups, { nodeupConfigHashes: Object.fromEntries(instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)])) }));
     const lines = graph
       .order()
       .filter((t) => t.kind.startsWith('IAM'))

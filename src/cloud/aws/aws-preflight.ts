@@ -1,0 +1,55 @@
+import type { Cluster, InstanceGroup } from '../../api/types';
+import type { FieldError } from '../../errors/field-error';
+import { DEFAULT_IMAGE, DEFAULT_MACHINE_TYPE } from '../../model/aws/instance-group-model-builder';
+import type { AwsCloud } from './aws-cloud';
+import { AwsPreflightError } from './aws-preflight-error';
+import { pickImage } from './image-ref';
+
+/**
+ * Checks, before any mutating call, that the region offers every instance type the instance groups ask
+ * for, has every zone the subnets and groups name, and has every image they name: ONE
+ * DescribeInstanceTypeOfferings for all machine types, ONE DescribeAvailabilityZones, and the inventory's
+ * image load (shared with the launch templates' find, so a plan on the same AwsCloud pays nothing more),
+ * whatever the number of groups. Throws AwsPreflightError naming each field (`InstanceGroup/<ig>
+ * spec.machineType`, `InstanceGroup/<ig> spec.image`, `Cluster/<c> spec.subnets[i].zone`); all problems at once.
+ */
+export async function awsPreflight(cloud: AwsCloud, cluster: Cluster, instanceGroups: readonly InstanceGroup[]): Promise<void> {
+  const { sdk, client } = await cloud.ec2();
+  const types = [...new Set(instanceGroups.map((ig) => ig.spec.machineType ?? DEFAULT_MACHINE_TYPE))].sort();
+  const offeredLoad = async (): Promise<Set<string>> => {
+    const offered = new Set<string>();
+    if (types.length === 0) return offered;
+    let NextToken: string | undefined;
+    do {
+      const out = await client.send(
+        new sdk.DescribeInstanceTypeOfferingsCommand({ LocationType: 'region', Filters: [{ Name: 'instance-type', Values: types }], NextToken }),
+      );
+      for (const o of out.InstanceTypeOfferings ?? []) if (o.InstanceType) offered.add(o.InstanceType);
+      NextToken = out.NextToken || undefined;
+    } while (NextToken);
+    return offered;
+  };
+  const zonesLoad = async (): Promise<Set<string>> => {
+    const out = await client.send(new sdk.DescribeAvailabilityZonesCommand({}));
+    return new Set((out.AvailabilityZones ?? []).filter((z) => z.State === undefined || z.State === 'available').flatMap((z) => (z.ZoneName ? [z.ZoneName] : [])));
+  };
+  const imageRefs = [...new Set(instanceGroups.map((ig) => ig.spec.image ?? DEFAULT_IMAGE))].sort();
+  const [offered, zones, images] = await Promise.all([offeredLoad(), zonesLoad(), imageRefs.length > 0 ? cloud.inventory.images(imageRefs) : []]);
+
+  const errors: FieldError[] = [];
+  const clusterObject = `Cluster/${cluster.metadata.name}`;
+  (cluster.spec.subnets ?? []).forEach((s, i) => {
+    if (s.zone && !zones.has(s.zone)) errors.push({ object: clusterObject, path: `spec.subnets[${i}].zone`, message: `zone "${s.zone}" is not an available zone of region ${cloud.region} for this account` });
+  });
+  for (const ig of instanceGroups) {
+    const object = `InstanceGroup/${ig.metadata.name}`;
+    const type = ig.spec.machineType ?? DEFAULT_MACHINE_TYPE;
+    if (!offered.has(type)) errors.push({ object, path: 'spec.machineType', message: `instance type "${type}" is not offered in region ${cloud.region}` });
+    const image = ig.spec.image ?? DEFAULT_IMAGE;
+    if (!pickImage(images, image)) errors.push({ object, path: 'spec.image', message: `no image "${image}" is visible to this account in region ${cloud.region}` });
+    (ig.spec.zones ?? []).forEach((z, j) => {
+      if (!zones.has(z)) errors.push({ object, path: `spec.zones[${j}]`, message: `zone "${z}" is not an available zone of region ${cloud.region} for this account` });
+    });
+  }
+  if (errors.length > 0) throw new AwsPreflightError(errors, cloud.region);
+}

@@ -1,0 +1,153 @@
+import { diffFields } from '../../../tasks/diff-fields';
+import type { AnyTask, Change } from '../../../tasks/task';
+import type { TaskOutput } from '../../../tasks/task-output';
+import type { AwsCloud } from '../aws-cloud';
+import { tagMap, TagMap } from '../aws-tags';
+import { AwsTask } from './aws-task';
+import type { LaunchTemplateTask } from './launch-template-task';
+import type { SubnetTask } from './subnet-task';
+
+/** A task with an ARN output that an Auto Scaling group registers its instances with (a load balancer target group). */
+export interface TargetGroupRef {
+  kind: string;
+  name: string;
+  arn: TaskOutput<string>;
+}
+
+/** What an instance group's Auto Scaling group should be. */
+export interface AutoScalingGroupSpec {
+  launchTemplate: LaunchTemplateTask;
+  subnets: readonly SubnetTask[];
+  minSize: number;
+  maxSize: number;
+  /** Tags of the group, all propagated to its instances at launch. */
+  tags: TagMap;
+  /** Target groups the instances join; when absent, whatever is attached is left alone. */
+  targetGroups?: readonly (TargetGroupRef & AnyTask<AwsCloud>)[];
+}
+
+/** The actual state of an Auto Scaling group. */
+export interface AutoScalingGroupActual {
+  minSize?: number;
+  maxSize?: number;
+  desiredCapacity?: number;
+  subnetIds: string[];
+  /** `<template name>@<version>`. */
+  launchTemplate?: string;
+  targetGroupArns: string[];
+  tags: TagMap;
+  /** Tags not propagated at launch, to be fixed by CreateOrUpdateTags. */
+  unpropagated: string[];
+}
+
+// The version the group launches: the latest, so a new template version reaches new instances without
+// touching the group (kops's choice).
+const LAUNCH_VERSION = '$Latest';
+
+/**
+ * An instance group's Auto Scaling group (kops's AutoscalingGroup), named `<ig>.<cluster>`, launching the
+ * group's template in the group's subnets. The desired capacity is set to MinSize at create only: later
+ * the cluster autoscaler (or a person) owns it, and kforge keeps it inside [MinSize, MaxSize] only
+ * through AWS's own clamping.
+ */
+export class AutoScalingGroupTask extends AwsTask<AutoScalingGroupActual> {
+  readonly kind = 'AutoScalingGroup';
+
+  constructor(
+    name: string,
+    readonly desired: AutoScalingGroupSpec,
+  ) {
+    super(name);
+  }
+
+  override dependencies(): readonly AnyTask<AwsCloud>[] {
+    const d = this.desired;
+    return [d.launchTemplate, ...d.subnets, ...(d.targetGroups ?? [])];
+  }
+
+  async find(cloud: AwsCloud): Promise<AutoScalingGroupActual | undefined> {
+    const g = (await cloud.inventory.autoScalingGroups()).find((x) => x.AutoScalingGroupName === this.name);
+    if (!g) return undefined;
+    const lt = g.LaunchTemplate ?? g.MixedInstancesPolicy?.LaunchTemplate?.LaunchTemplateSpecification;
+    return {
+      minSize: g.MinSize,
+      maxSize: g.MaxSize,
+      desiredCapacity: g.DesiredCapacity,
+      subnetIds: (g.VPCZoneIdentifier ?? '').split(',').filter(Boolean).sort(),
+      launchTemplate: lt ? `${lt.LaunchTemplateName}@${lt.Version}` : undefined,
+      targetGroupArns: [...(g.TargetGroupARNs ?? [])].sort(),
+      tags: tagMap(g.Tags),
+      unpropagated: (g.Tags ?? []).filter((t) => !t.PropagateAtLaunch && t.Key !== undefined).map((t) => t.Key as string),
+    };
+  }
+
+  diff(actual: AutoScalingGroupActual | undefined): Change[] {
+    const d = this.desired;
+    const subnetIds = d.subnets.map((s) => s.id.peek());
+    const arns = d.targetGroups?.map((t) => t.arn.peek());
+    const changes = diffFields(actual as unknown as Record<string, unknown>, {
+      minSize: d.minSize,
+      maxSize: d.maxSize,
+      subnetIds: subnetIds.every((s) => s !== undefined) ? [...subnetIds].sort() : undefined,
+      launchTemplate: `${d.launchTemplate.name}@${LAUNCH_VERSION}`,
+      targetGroupArns: arns?.every((a) => a !== undefined) ? [...arns].sort() : undefined,
+      tags: d.tags,
+    });
+    // A tag with the right value that does not propagate would leave new instances without it.
+    for (const key of actual?.unpropagated ?? []) {
+      if (key in d.tags && !changes.some((c) => c.field === `tags.${key}`)) changes.push({ field: `tags.${key}.propagateAtLaunch`, from: false, to: true });
+    }
+    return changes;
+  }
+
+  async apply(cloud: AwsCloud, actual: AutoScalingGroupActual | undefined, changes: readonly Change[]): Promise<void> {
+    const { sdk, client } = await cloud.autoScaling();
+    const d = this.desired;
+    const launchTemplate = { LaunchTemplateName: d.launchTemplate.name, Version: LAUNCH_VERSION };
+    const subnets = d.subnets.map((s) => s.id.get()).join(',');
+    if (!actual) {
+      // CreateAutoScalingGroup takes no token; a resend after a lost answer meets AlreadyExists, and the
+      // executor's retry finds the group.
+      await client.send(
+        new sdk.CreateAutoScalingGroupCommand({
+          AutoScalingGroupName: this.name,
+          MinSize: d.minSize,
+          MaxSize: d.maxSize,
+          DesiredCapacity: d.minSize,
+          VPCZoneIdentifier: subnets,
+          LaunchTemplate: launchTemplate,
+          TargetGroupARNs: d.targetGroups?.map((t) => t.arn.get()),
+          Tags: this.asgTags(d.tags),
+        }),
+      );
+      return;
+    }
+    const changed = new Set(changes.map((c) => c.field));
+    if (['minSize', 'maxSize', 'subnetIds', 'launchTemplate'].some((f) => changed.has(f))) {
+      // No DesiredCapacity: AWS raises it to a new MinSize (or lowers it to a new MaxSize) by itself.
+      await client.send(
+        new sdk.UpdateAutoScalingGroupCommand({ AutoScalingGroupName: this.name, MinSize: d.minSize, MaxSize: d.maxSize, VPCZoneIdentifier: subnets, LaunchTemplate: launchTemplate }),
+      );
+    }
+    if (changed.has('targetGroupArns') && d.targetGroups) {
+      const want = d.targetGroups.map((t) => t.arn.get());
+      const add = want.filter((a) => !actual.targetGroupArns.includes(a));
+      const remove = actual.targetGroupArns.filter((a) => !want.includes(a));
+      if (add.length > 0) await client.send(new sdk.AttachLoadBalancerTargetGroupsCommand({ AutoScalingGroupName: this.name, TargetGroupARNs: add }));
+      if (remove.length > 0) await client.send(new sdk.DetachLoadBalancerTargetGroupsCommand({ AutoScalingGroupName: this.name, TargetGroupARNs: remove }));
+    }
+    const tags: TagMap = {};
+    for (const c of changes) {
+      const m = /^tags\.(.*?)(\.propagateAtLaunch)?$/.exec(c.field);
+      if (m) tags[m[1]] = d.tags[m[1]];
+    }
+    if (Object.keys(tags).length > 0) await client.send(new sdk.CreateOrUpdateTagsCommand({ Tags: this.asgTags(tags) }));
+  }
+
+  /** Tags in the Auto Scaling form: every one propagated to the instances at launch, as kops does. */
+  private asgTags(tags: TagMap): { ResourceId: string; ResourceType: string; Key: string; Value: string; PropagateAtLaunch: boolean }[] {
+    return Object.keys(tags)
+      .sort()
+      .map((Key) => ({ ResourceId: this.name, ResourceType: 'auto-scaling-group', Key, Value: tags[Key], PropagateAtLaunch: true }));
+  }
+}

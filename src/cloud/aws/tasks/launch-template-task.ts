@@ -1,0 +1,230 @@
+import { createHash } from 'node:crypto';
+import type { LaunchTemplateVersion, RequestLaunchTemplateData } from '@aws-sdk/client-ec2';
+import { diffFields } from '../../../tasks/diff-fields';
+import { taskKey } from '../../../tasks/task';
+import type { AnyTask, Change } from '../../../tasks/task';
+import { TaskOutput } from '../../../tasks/task-output';
+import type { AwsCloud } from '../aws-cloud';
+import { classifyAwsError } from '../aws-errors';
+import { tagList, tagMap, TagMap } from '../aws-tags';
+import { ImageNotFoundError } from '../image-not-found-error';
+import { pickImage } from '../image-ref';
+import { AwsTask } from './aws-task';
+import type { Ec2KeyPairTask } from './ec2-key-pair-task';
+import type { IamInstanceProfileTask } from './iam-instance-profile-task';
+import type { SecurityGroupTask } from './security-group-task';
+
+/** The root volume of an instance group's instances. */
+export interface RootVolumeSpec {
+  /** GiB. */
+  size: number;
+  volumeType: string;
+  encrypted: boolean;
+  iops?: number;
+  throughput?: number;
+}
+
+/** What an instance group's launch template should hold. */
+export interface LaunchTemplateSpec {
+  /** The instance group, for messages (`InstanceGroup/<ig> spec.image`). */
+  instanceGroup: string;
+  /** `ami-…`, `<owner>/<name>` or a name. */
+  image: string;
+  /** Every image the model needs, so that all templates resolve theirs with one load. */
+  imageRefs: readonly string[];
+  instanceType: string;
+  rootVolume: RootVolumeSpec;
+  httpTokens: 'required' | 'optional';
+  httpPutResponseHopLimit: number;
+  securityGroup: SecurityGroupTask;
+  instanceProfile: IamInstanceProfileTask;
+  keyPair?: Ec2KeyPairTask;
+  /** The boot script, plain text (sent base64). */
+  userData: string;
+  /** Tags of the instances and their volumes. */
+  instanceTags: TagMap;
+  /** Tags of the template itself. */
+  tags: TagMap;
+}
+
+/** The actual state of a launch template: its latest version's data, flattened to the fields kforge sets. */
+export interface LaunchTemplateActual {
+  id: string;
+  latestVersion: number;
+  imageId?: string;
+  instanceType?: string;
+  rootVolume?: Record<string, unknown>;
+  metadataOptions?: Record<string, unknown>;
+  securityGroupIds?: string[];
+  instanceProfile?: string;
+  keyName?: string;
+  userDataSha256?: string;
+  instanceTags?: string[];
+  tags: TagMap;
+}
+
+/**
+ * An instance group's launch template (kops's LaunchTemplate), named `<ig>.<cluster>`. A change makes a
+ * new version with the full data and makes it the default; the template itself is never replaced (kops
+ * PR #10151), so the ASG, which launches `$Latest`, picks the change up for new instances.
+ */
+export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
+  readonly kind = 'LaunchTemplate';
+  /** The template id, once it exists. */
+  readonly id = new TaskOutput<string>(`LaunchTemplate/${this.name} id`);
+  /** The image found for the group at find; its root device name places the root volume. */
+  private image: { id: string; rootDevice: string } | undefined;
+
+  constructor(
+    name: string,
+    readonly desired: LaunchTemplateSpec,
+  ) {
+    super(name);
+  }
+
+  override dependencies(): readonly AnyTask<AwsCloud>[] {
+    const d = this.desired;
+    return d.keyPair ? [d.securityGroup, d.instanceProfile, d.keyPair] : [d.securityGroup, d.instanceProfile];
+  }
+
+  async find(cloud: AwsCloud): Promise<LaunchTemplateActual | undefined> {
+    const d = this.desired;
+    const image = pickImage(await cloud.inventory.images(d.imageRefs), d.image);
+    if (!image?.ImageId) throw new ImageNotFoundError(d.instanceGroup, d.image);
+    this.image = { id: image.ImageId, rootDevice: image.RootDeviceName ?? '/dev/sda1' };
+
+    const t = (await cloud.inventory.launchTemplates()).find((x) => x.LaunchTemplateName === this.name);
+    if (!t?.LaunchTemplateId) return undefined;
+    this.id.set(t.LaunchTemplateId);
+    const v = (await cloud.inventory.launchTemplateVersions()).find((x) => x.LaunchTemplateId === t.LaunchTemplateId);
+    return { id: t.LaunchTemplateId, latestVersion: v?.VersionNumber ?? t.LatestVersionNumber ?? 1, ...flatten(v), tags: tagMap(t.Tags) };
+  }
+
+  diff(actual: LaunchTemplateActual | undefined): Change[] {
+    const d = this.desired;
+    const sg = d.securityGroup.id.peek();
+    return diffFields(actual as unknown as Record<string, unknown>, {
+      imageId: this.image?.id,
+      instanceType: d.instanceType,
+      rootVolume: this.rootVolume(),
+      metadataOptions: { httpPutResponseHopLimit: d.httpPutResponseHopLimit, httpTokens: d.httpTokens },
+      securityGroupIds: sg ? [sg] : undefined,
+      instanceProfile: d.instanceProfile.name,
+      keyName: d.keyPair?.keyName,
+      userDataSha256: sha256(d.userData),
+      instanceTags: tagStrings(d.instanceTags),
+      tags: d.tags,
+    });
+  }
+
+  async apply(cloud: AwsCloud, actual: LaunchTemplateActual | undefined, changes: readonly Change[]): Promise<void> {
+    const { sdk, client } = await cloud.ec2();
+    if (!actual) {
+      try {
+        const out = await client.send(
+          new sdk.CreateLaunchTemplateCommand({
+            LaunchTemplateName: this.name,
+            ClientToken: cloud.clientToken(taskKey(this)),
+            LaunchTemplateData: this.data(),
+            TagSpecifications: this.tagSpec('launch-template', this.desired.tags),
+          }),
+        );
+        if (!out.LaunchTemplate?.LaunchTemplateId) throw new Error('CreateLaunchTemplate returned no LaunchTemplateId');
+        this.id.set(out.LaunchTemplate.LaunchTemplateId);
+        return;
+      } catch (e) {
+        // A resent create whose token was not honoured (moto ignores it) meets the template the first one
+        // made: find it again by its tags and bring it up to date. An untagged template of that name is
+        // not ours, and the error stands.
+        if (classifyAwsError(e) !== 'already-exists') throw e;
+        cloud.inventory.invalidate();
+        const found = await this.find(cloud);
+        if (!found) throw e;
+        await this.apply(cloud, found, this.diff(found));
+        return;
+      }
+    }
+    if (changes.some((c) => !c.field.startsWith('tags.'))) {
+      const data = this.data();
+      // The full data every time, never SourceVersion: a version must not inherit fields the model dropped
+      // (and moto does not merge a source version). The token is per content, so a resend makes no twin.
+      const out = await client.send(
+        new sdk.CreateLaunchTemplateVersionCommand({
+          LaunchTemplateId: actual.id,
+          LaunchTemplateData: data,
+          ClientToken: cloud.clientToken(`${taskKey(this)}@${sha256(JSON.stringify(data))}`),
+        }),
+      );
+      const version = out.LaunchTemplateVersion?.VersionNumber;
+      if (version === undefined) throw new Error('CreateLaunchTemplateVersion returned no VersionNumber');
+      await client.send(new sdk.ModifyLaunchTemplateCommand({ LaunchTemplateId: actual.id, DefaultVersion: String(version) }));
+    }
+    await this.updateTags(cloud, actual.id, changes);
+  }
+
+  /** The root volume as compared: the device comes from the image. */
+  private rootVolume(): Record<string, unknown> | undefined {
+    if (!this.image) return undefined;
+    const r = this.desired.rootVolume;
+    return { deviceName: this.image.rootDevice, encrypted: r.encrypted, iops: r.iops, size: r.size, throughput: r.throughput, volumeType: r.volumeType };
+  }
+
+  /** The full launch template data of the desired state. */
+  private data(): RequestLaunchTemplateData {
+    const d = this.desired;
+    if (!this.image) throw new Error(`LaunchTemplate/${this.name}: the image was not resolved (find did not run)`);
+    const r = d.rootVolume;
+    const instanceTags = tagList(d.instanceTags);
+    return {
+      ImageId: this.image.id,
+      InstanceType: d.instanceType as never,
+      BlockDeviceMappings: [
+        { DeviceName: this.image.rootDevice, Ebs: { VolumeSize: r.size, VolumeType: r.volumeType as never, Encrypted: r.encrypted, Iops: r.iops, Throughput: r.throughput, DeleteOnTermination: true } },
+      ],
+      MetadataOptions: { HttpEndpoint: 'enabled', HttpTokens: d.httpTokens, HttpPutResponseHopLimit: d.httpPutResponseHopLimit },
+      SecurityGroupIds: [d.securityGroup.id.get()],
+      IamInstanceProfile: { Name: d.instanceProfile.name },
+      KeyName: d.keyPair?.keyName,
+      UserData: Buffer.from(d.userData, 'utf8').toString('base64'),
+      TagSpecifications: [
+        { ResourceType: 'instance', Tags: instanceTags },
+        { ResourceType: 'volume', Tags: instanceTags },
+      ],
+    };
+  }
+}
+
+/** The fields kforge sets, read from a version's data. */
+function flatten(v: LaunchTemplateVersion | undefined): Omit<LaunchTemplateActual, 'id' | 'latestVersion' | 'tags'> {
+  const data = v?.LaunchTemplateData;
+  if (!data) return {};
+  const root = data.BlockDeviceMappings?.[0];
+  const ebs = root?.Ebs;
+  const instance = data.TagSpecifications?.find((t) => t.ResourceType === 'instance');
+  return {
+    imageId: data.ImageId,
+    instanceType: data.InstanceType,
+    rootVolume: root
+      ? { deviceName: root.DeviceName, encrypted: ebs?.Encrypted, iops: ebs?.Iops, size: ebs?.VolumeSize, throughput: ebs?.Throughput, volumeType: ebs?.VolumeType }
+      : undefined,
+    metadataOptions: data.MetadataOptions
+      ? { httpPutResponseHopLimit: data.MetadataOptions.HttpPutResponseHopLimit, httpTokens: data.MetadataOptions.HttpTokens }
+      : undefined,
+    securityGroupIds: data.SecurityGroupIds,
+    instanceProfile: data.IamInstanceProfile?.Name,
+    keyName: data.KeyName,
+    userDataSha256: data.UserData ? sha256(Buffer.from(data.UserData, 'base64').toString('utf8')) : undefined,
+    instanceTags: instance ? tagStrings(tagMap(instance.Tags)) : undefined,
+  };
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Tags as sorted `key=value` strings: compared as a whole (a stray instance tag is a change) and readable in a plan. */
+function tagStrings(tags: TagMap): string[] {
+  return Object.keys(tags)
+    .sort()
+    .map((k) => `${k}=${tags[k]}`);
+}

@@ -1,0 +1,129 @@
+import type { Cluster, InstanceGroup } from '../../api/types';
+import { clusterTags, TagMap } from '../../cloud/aws/aws-tags';
+import { AutoScalingGroupTask, TargetGroupRef } from '../../cloud/aws/tasks/auto-scaling-group-task';
+import { Ec2KeyPairTask, keyPairName } from '../../cloud/aws/tasks/ec2-key-pair-task';
+import { LaunchTemplateTask } from '../../cloud/aws/tasks/launch-template-task';
+import type { SubnetTask } from '../../cloud/aws/tasks/subnet-task';
+import { isControlPlane, normalizedRole } from '../../expand/expand-context';
+import type { AnyTask } from '../../tasks/task';
+import type { AwsModelInputs } from './aws-model-inputs';
+import type { IamTasks } from './iam-model-builder';
+import { MissingModelInputError } from './missing-model-input-error';
+import { renderUserData } from './render-user-data';
+import type { SecurityGroupTasks } from './security-group-model-builder';
+import { UnsupportedModelError } from './unsupported-model-error';
+
+/** kops's default image on AWS: Canonical's Ubuntu 24.04 LTS (amd64, gp3 root), owner 099720109477. */
+export const DEFAULT_IMAGE = '099720109477/ubuntu/images/hvm-ssd-gp3/ubuntu-noble-24.04-amd64-server-20250610';
+// kops's defaults (pkg/model/awsmodel, cloudup defaults): machine type, root volume sizes in GiB.
+/** kops's default machine type on AWS, for control plane and nodes alike. */
+export const DEFAULT_MACHINE_TYPE = 't3.medium';
+const DEFAULT_ROOT_VOLUME_GIB = { controlPlane: 64, node: 128 };
+const DEFAULT_MIN_SIZE = { controlPlane: 1, node: 2 };
+
+/** The compute tasks of a cluster: one launch template and one Auto Scaling group per instance group, and the SSH key pair. */
+export interface InstanceGroupTasks {
+  launchTemplates: LaunchTemplateTask[];
+  autoScalingGroups: AutoScalingGroupTask[];
+  keyPair?: Ec2KeyPairTask;
+  tasks: AnyTask[];
+}
+
+/** What the instance-group builder takes from the other builders. */
+export interface InstanceGroupModelDeps {
+  subnets: readonly SubnetTask[];
+  securityGroups: Pick<SecurityGroupTasks, 'controlPlane' | 'nodes'>;
+  iam: Pick<IamTasks, 'controlPlaneProfile' | 'nodesProfile'>;
+  /** Target groups per instance group name (the API load balancer's, for the control plane); none by default. */
+  targetGroups?: Readonly<Record<string, readonly (TargetGroupRef & AnyTask)[]>>;
+}
+
+/**
+ * kops's AutoscalingGroupModelBuilder for AWS, pure: per instance group a launch template
+ * `<ig>.<cluster>` (image, machine type, encrypted gp3 root volume, IMDSv2, the role's security group and
+ * instance profile, the key pair, user-data that boots nodeup) and an Auto Scaling group of the same name
+ * in the group's subnets; plus the cluster's SSH key pair when a key was given.
+ */
+export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readonly InstanceGroup[], deps: InstanceGroupModelDeps, inputs: AwsModelInputs): InstanceGroupTasks {
+  const c = cluster.metadata.name;
+  const spec = cluster.spec;
+  const labels: TagMap = { ...(spec.cloudLabels ?? {}) };
+  const subnetByName = new Map(deps.subnets.map((s) => [s.name, s]));
+  const zone = spec.subnets?.find((s) => s.zone)?.zone;
+  if (!zone) throw new UnsupportedModelError('spec.subnets', 'a cluster without a zone');
+  // An AWS zone is its region plus one letter.
+  const region = zone.replace(/[a-z]$/, '');
+  const configBase = spec.configBase;
+  if (!configBase) throw new MissingModelInputError('spec.configBase (a completed spec)');
+
+  let keyPair: Ec2KeyPairTask | undefined;
+  if (inputs.sshPublicKey) {
+    const name = keyPairName(c, inputs.sshPublicKey.fingerprint);
+    keyPair = new Ec2KeyPairTask(name, { publicKey: inputs.sshPublicKey.publicKey, tags: clusterTags(c, name, labels) });
+  }
+  // The same list awsPreflight resolves, so both share the inventory's one image load.
+  const imageRefs = [...new Set(instanceGroups.map((ig) => ig.spec.image ?? DEFAULT_IMAGE))].sort();
+
+  const launchTemplates: LaunchTemplateTask[] = [];
+  const autoScalingGroups: AutoScalingGroupTask[] = [];
+  for (const ig of [...instanceGroups].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))) {
+    const igName = ig.metadata.name;
+    const object = `InstanceGroup/${igName}`;
+    if (ig.spec.manager === 'Karpenter') throw new UnsupportedModelError(`${object} spec.manager`, 'Karpenter');
+    if (ig.spec.role === 'Bastion' || ig.spec.role === 'APIServer') throw new UnsupportedModelError(`${object} spec.role`, `the ${ig.spec.role} role`);
+    if (ig.spec.mixedInstancesPolicy) throw new UnsupportedModelError(`${object} spec.mixedInstancesPolicy`, 'a mixed instances policy');
+    const cp = isControlPlane(ig);
+    const role = normalizedRole(ig);
+    const hash = inputs.nodeupConfigHashes[igName];
+    if (!hash) throw new MissingModelInputError(`the sha256 of ${object}'s nodeupconfig.yaml (AwsModelInputs.nodeupConfigHashes["${igName}"])`);
+    const subnets = (ig.spec.subnets ?? []).map((s, i) => {
+      const task = subnetByName.get(`${s}.${c}`);
+      if (!task) throw new UnsupportedModelError(`${object} spec.subnets[${i}]`, `a subnet (${s}) that is not in the cluster's spec.subnets`);
+      return task;
+    });
+    if (subnets.length === 0) throw new UnsupportedModelError(`${object} spec.subnets`, 'an instance group without subnets');
+
+    const name = `${igName}.${c}`;
+    const roleTags: TagMap = cp ? { 'k8s.io/role/control-plane': '1', 'k8s.io/role/master': '1' } : { 'k8s.io/role/node': '1' };
+    const nodeLabels = ig.spec.nodeLabels ?? {};
+    // The cluster autoscaler reads a group's labels from these tags to scale a group up from zero.
+    const autoscalerLabels = Object.fromEntries(Object.keys(nodeLabels).map((k) => [`k8s.io/cluster-autoscaler/node-template/label/${k}`, nodeLabels[k]]));
+    const groupTags = clusterTags(c, name, { ...labels, ...(ig.spec.cloudLabels ?? {}) }, { ...autoscalerLabels, ...roleTags, 'kops.k8s.io/instancegroup': igName });
+    const rootType = ig.spec.rootVolumeType ?? 'gp3';
+    const lt = new LaunchTemplateTask(name, {
+      instanceGroup: igName,
+      image: ig.spec.image ?? DEFAULT_IMAGE,
+      imageRefs,
+      instanceType: ig.spec.machineType ?? DEFAULT_MACHINE_TYPE,
+      rootVolume: {
+        size: ig.spec.rootVolumeSize ?? (cp ? DEFAULT_ROOT_VOLUME_GIB.controlPlane : DEFAULT_ROOT_VOLUME_GIB.node),
+        volumeType: rootType,
+        // Encrypted unless the group says no (kops leaves it to the account default; kforge errs on the safe side).
+        encrypted: ig.spec.rootVolumeEncryption ?? true,
+        iops: ig.spec.rootVolumeIops,
+        throughput: rootType === 'gp3' ? ig.spec.rootVolumeThroughput : undefined,
+      },
+      httpTokens: ig.spec.instanceMetadata?.httpTokens ?? 'required',
+      httpPutResponseHopLimit: ig.spec.instanceMetadata?.httpPutResponseHopLimit ?? 1,
+      securityGroup: cp ? deps.securityGroups.controlPlane : deps.securityGroups.nodes,
+      instanceProfile: cp ? deps.iam.controlPlaneProfile : deps.iam.nodesProfile,
+      keyPair,
+      userData: renderUserData({ clusterName: c, configBase, region, instanceGroup: igName, role, nodeupConfigHash: hash }),
+      instanceTags: groupTags,
+      tags: clusterTags(c, name, labels, { ...roleTags, 'kops.k8s.io/instancegroup': igName }),
+    });
+    const minSize = ig.spec.minSize ?? (cp ? DEFAULT_MIN_SIZE.controlPlane : DEFAULT_MIN_SIZE.node);
+    const asg = new AutoScalingGroupTask(name, {
+      launchTemplate: lt,
+      subnets,
+      minSize,
+      maxSize: ig.spec.maxSize ?? minSize,
+      tags: groupTags,
+      targetGroups: deps.targetGroups?.[igName],
+    });
+    launchTemplates.push(lt);
+    autoScalingGroups.push(asg);
+  }
+  const tasks: AnyTask[] = [...(keyPair ? [keyPair] : []), ...launchTemplates, ...autoScalingGroups];
+  return { launchTemplates, autoScalingGroups, keyPair, tasks };
+}

@@ -1,0 +1,370 @@
+import { AutoScalingClient, DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
+import { CreateTargetGroupCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { DescribeInstancesCommand, DescribeKeyPairsCommand, DescribeLaunchTemplatesCommand, DescribeLaunchTemplateVersionsCommand, DescribeSecurityGroupsCommand, DescribeVolumesCommand, DescribeVpcsCommand, EC2Client, Filter } from '@aws-sdk/client-ec2';
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import type { Cluster, InstanceGroup } from '../../../src/api/types';
+import { AwsCloud } from '../../../src/cloud/aws/aws-cloud';
+import { classifyAwsError } from '../../../src/cloud/aws/aws-errors';
+import { awsPreflight } from '../../../src/cloud/aws/aws-preflight';
+import { awsTaskExecutor } from '../../../src/cloud/aws/aws-task-executor';
+import { newCluster } from '../../../src/create/new-cluster';
+import { normalizedRole } from '../../../src/expand/expand-context';
+import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
+import type { AwsModelInputs } from '../../../src/model/aws/aws-model-inputs';
+import { completeCluster, derivedFiles } from '../../../src/ops/expand-cluster';
+import { StatePaths } from '../../../src/state/state-paths';
+import { applyPlan } from '../../../src/targets/direct-target';
+import { renderPlan } from '../../../src/targets/dry-run-target';
+import type { AnyTask, Change, Task } from '../../../src/tasks/task';
+import { TaskOutput } from '../../../src/tasks/task-output';
+import { MotoServer, startMotoServer } from '../../helpers/moto-server';
+import { losingProxy } from './losing-proxy';
+
+const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
+// moto 5.2.1 knows no Ubuntu 24.04 image (only Canonical's 14.04 and 16.04 of 2017), so the groups name one it has.
+const MOTO_IMAGE = '099720109477/ubuntu/images/hvm-ssd/ubuntu-xenial-16.04-amd64-server-20170721';
+let moto: MotoServer;
+let ec2: EC2Client;
+let autoScaling: AutoScalingClient;
+
+beforeAll(async () => {
+  moto = await startMotoServer();
+  ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS });
+  autoScaling = new AutoScalingClient({ region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS });
+});
+
+afterAll(async () => {
+  ec2?.destroy();
+  autoScaling?.destroy();
+  await moto?.stop();
+});
+
+interface Spec {
+  cluster: Cluster;
+  instanceGroups: InstanceGroup[];
+  inputs: AwsModelInputs;
+}
+
+/** An OpenSSH `ssh-rsa` public key and its kops fingerprint (md5 of the key blob). */
+function sshKey(): { publicKey: string; fingerprint: string } {
+  const jwk = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ format: 'jwk' });
+  const field = (b: Buffer): Buffer => Buffer.concat([Buffer.from([b.length >>> 24, (b.length >>> 16) & 255, (b.length >>> 8) & 255, b.length & 255]), b]);
+  const mpint = (b64url: string): Buffer => {
+    const b = Buffer.from(b64url, 'base64url');
+    return field(b[0] & 0x80 ? Buffer.concat([Buffer.from([0]), b]) : b);
+  };
+  const blob = Buffer.concat([field(Buffer.from('ssh-rsa')), mpint(jwk.e as string), mpint(jwk.n as string)]);
+  return { publicKey: `ssh-rsa ${blob.toString('base64')} test@example\n`, fingerprint: createHash('md5').update(blob).digest('hex') };
+}
+const SSH_KEY = sshKey();
+
+/** A completed three-zone cluster (one control-plane group, three node groups) plus `extraGroups` node groups, with real nodeup config hashes. */
+function spec(name: string, edit: (s: Spec) => void = () => {}, extraGroups = 0): Spec {
+  const { cluster, instanceGroups } = newCluster({ name, zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'], cloudLabels: { team: 'infra' } });
+  const template = instanceGroups.find((ig) => ig.spec.role === 'Node') as InstanceGroup;
+  for (let i = 0; i < extraGroups; i++) instanceGroups.push({ ...template, metadata: { ...template.metadata, name: `extra-${i}` }, spec: { ...template.spec } });
+  for (const ig of instanceGroups) ig.spec.image = MOTO_IMAGE;
+  const completed = completeCluster(cluster, instanceGroups, 's3://kforge-state/team');
+  const s: Spec = { cluster: completed, instanceGroups, inputs: { nodeupConfigHashes: {}, sshPublicKey: SSH_KEY } };
+  edit(s);
+  const files = derivedFiles(s.cluster, s.instanceGroups);
+  s.inputs = {
+    ...s.inputs,
+    nodeupConfigHashes: Object.fromEntries(
+      s.instanceGroups.map((ig) => [ig.metadata.name, createHash('sha256').update(files.get(StatePaths.nodeupConfig(name, normalizedRole(ig), ig.metadata.name)) as string).digest('hex')]),
+    ),
+  };
+  return s;
+}
+
+function awsCloud(name: string, endpoint = moto.endpoint): AwsCloud {
+  return new AwsCloud({ clusterName: name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: endpoint }, credentials: CREDENTIALS, maxAttempts: 2 });
+}
+
+/** Finds, plans and (optionally) applies the whole AWS model in a fresh run, as a command would. */
+async function run(s: Spec, apply: boolean, endpoint?: string): Promise<{ cloud: AwsCloud; text: string; hasChanges: boolean }> {
+  const cloud = awsCloud(s.cluster.metadata.name, endpoint);
+  const executor = awsTaskExecutor(cloud, buildAwsTasks(s.cluster, s.instanceGroups, s.inputs), { backoffMs: 20 });
+  const plan = await executor.plan();
+  const text = renderPlan(plan);
+  if (apply) await applyPlan(executor, plan);
+  return { cloud, text, hasChanges: plan.hasChanges };
+}
+
+const tagFilter = (name: string): Filter[] => [{ Name: 'tag:KubernetesCluster', Values: [name] }];
+const tags = (list: { Key?: string; Value?: string }[] | undefined): Record<string, string> => Object.fromEntries((list ?? []).map((t) => [t.Key ?? '', t.Value ?? '']));
+
+describe('AWS compute tasks against moto', () => {
+  const name = 'compute.example.com';
+  const base = spec(name);
+
+  it('creates volumes, a key pair, launch templates and ASGs, then plans no changes and mutates nothing', async () => {
+    const first = await run(base, true);
+    expect(first.hasChanges).toBe(true);
+    for (const key of [
+      `EBSVolume/a.etcd-main.${name}`,
+      `EBSVolume/a.etcd-events.${name}`,
+      `LaunchTemplate/control-plane-us-east-1a.${name}`,
+      `AutoScalingGroup/nodes-us-east-1c.${name}`,
+      `EC2KeyPair/kubernetes.${name}-${SSH_KEY.fingerprint.match(/../g)?.join(':')}`,
+    ]) {
+      expect(first.text).toContain(`+ create ${key}\n`);
+    }
+
+    const second = await run(base, true);
+    expect(second.text).toMatch(/^No changes \(\d+ resources\)$/m);
+    expect(second.hasChanges).toBe(false);
+    expect(second.cloud.calls.mutating).toBe(0);
+    console.log(`no-op plan of the whole model: ${second.cloud.calls.calls} calls ${JSON.stringify(second.cloud.calls.snapshot())}`);
+  });
+
+  it('made one VPC, tagged encrypted gp3 etcd volumes, templates and groups with running instances', async () => {
+    expect((await ec2.send(new DescribeVpcsCommand({ Filters: tagFilter(name) }))).Vpcs).toHaveLength(1);
+
+    const volumes = (await ec2.send(new DescribeVolumesCommand({ Filters: tagFilter(name) }))).Volumes ?? [];
+    expect(volumes.map((v) => tags(v.Tags).Name).sort()).toEqual([`a.etcd-events.${name}`, `a.etcd-main.${name}`]);
+    for (const v of volumes) {
+      expect({ type: v.VolumeType, size: v.Size, encrypted: v.Encrypted, zone: v.AvailabilityZone }).toEqual({ type: 'gp3', size: 20, encrypted: true, zone: 'us-east-1a' });
+    }
+    const main = tags(volumes.find((v) => tags(v.Tags).Name === `a.etcd-main.${name}`)?.Tags);
+    expect(main).toEqual({
+      KubernetesCluster: name,
+      [`kubernetes.io/cluster/${name}`]: 'owned',
+      Name: `a.etcd-main.${name}`,
+      'k8s.io/etcd/main': 'a/a',
+      'k8s.io/role/control-plane': '1',
+      'k8s.io/role/master': '1',
+      team: 'infra',
+    });
+
+    const keyPairs = (await ec2.send(new DescribeKeyPairsCommand({ Filters: tagFilter(name) }))).KeyPairs ?? [];
+    expect(keyPairs.map((k) => k.KeyName)).toEqual([`kubernetes.${name}-${SSH_KEY.fingerprint.match(/../g)?.join(':')}`]);
+
+    const templates = (await ec2.send(new DescribeLaunchTemplatesCommand({ Filters: tagFilter(name) }))).LaunchTemplates ?? [];
+    const groupNames = ['control-plane-us-east-1a', 'nodes-us-east-1a', 'nodes-us-east-1b', 'nodes-us-east-1c'];
+    expect(templates.map((t) => t.LaunchTemplateName).sort()).toEqual(groupNames.map((g) => `${g}.${name}`));
+    const sgs = (await ec2.send(new DescribeSecurityGroupsCommand({ Filters: tagFilter(name) }))).SecurityGroups ?? [];
+    const sgName = new Map(sgs.map((g) => [g.GroupId, g.GroupName]));
+    const cp = (await ec2.send(new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateName: `control-plane-us-east-1a.${name}`, Versions: ['$Latest'] }))).LaunchTemplateVersions?.[0]
+      ?.LaunchTemplateData;
+    expect(cp?.ImageId).toBe('ami-785db401');
+    expect(cp?.InstanceType).toBe('t3.medium');
+    expect(cp?.MetadataOptions).toMatchObject({ HttpTokens: 'required', HttpPutResponseHopLimit: 1 });
+    expect(cp?.BlockDeviceMappings?.[0]?.Ebs).toMatchObject({ VolumeSize: 64, VolumeType: 'gp3', Encrypted: true });
+    expect(cp?.SecurityGroupIds?.map((id) => sgName.get(id))).toEqual([`masters.${name}`]);
+    expect(cp?.IamInstanceProfile?.Name).toBe(`masters.${name}`);
+    expect(cp?.KeyName).toBe(keyPairs[0].KeyName);
+    const script = Buffer.from(cp?.UserData ?? '', 'base64').toString('utf8');
+    expect(script).toContain(`NodeupConfigHash: ${base.inputs.nodeupConfigHashes['control-plane-us-east-1a']}\n`);
+    expect(script).toContain('InstanceGroupRole: ControlPlane\n');
+    const node = (await ec2.send(new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateName: `nodes-us-east-1b.${name}`, Versions: ['$Latest'] }))).LaunchTemplateVersions?.[0]?.LaunchTemplateData;
+    expect(node?.BlockDeviceMappings?.[0]?.Ebs?.VolumeSize).toBe(128);
+    expect(node?.SecurityGroupIds?.map((id) => sgName.get(id))).toEqual([`nodes.${name}`]);
+    expect(node?.IamInstanceProfile?.Name).toBe(`nodes.${name}`);
+
+    const groups = (await autoScaling.send(new DescribeAutoScalingGroupsCommand({ Filters: [{ Name: 'tag:KubernetesCluster', Values: [name] }] }))).AutoScalingGroups ?? [];
+    expect(groups.map((g) => g.AutoScalingGroupName).sort()).toEqual(groupNames.map((g) => `${g}.${name}`));
+    for (const g of groups) {
+      expect(g.LaunchTemplate).toMatchObject({ LaunchTemplateName: g.AutoScalingGroupName, Version: '$Latest' });
+      expect(g.Instances?.length).toBe(g.MinSize);
+      expect(g.DesiredCapacity).toBe(g.MinSize);
+      expect(g.Tags?.every((t) => t.PropagateAtLaunch)).toBe(true);
+    }
+    const cpGroup = tags(groups.find((g) => g.AutoScalingGroupName === `control-plane-us-east-1a.${name}`)?.Tags);
+    expect(cpGroup).toMatchObject({ 'k8s.io/role/control-plane': '1', 'kops.k8s.io/instancegroup': 'control-plane-us-east-1a', Name: `control-plane-us-east-1a.${name}` });
+
+    const reservations = (await ec2.send(new DescribeInstancesCommand({ Filters: [...tagFilter(name), { Name: 'instance-state-name', Values: ['running'] }] }))).Reservations ?? [];
+    const instances = reservations.flatMap((r) => r.Instances ?? []);
+    expect(instances).toHaveLength(groups.reduce((n, g) => n + (g.MinSize ?? 0), 0));
+    for (const i of instances) expect(tags(i.Tags)['kops.k8s.io/instancegroup']).toMatch(/^(control-plane|nodes)-us-east-1[abc]$/);
+  });
+
+  it('makes a new launch template version for a new machine type, never a new template', async () => {
+    const bigger = spec(name, (s) => {
+      const ig = s.instanceGroups.find((g) => g.metadata.name === 'nodes-us-east-1a') as InstanceGroup;
+      ig.spec.machineType = 't3.large';
+    });
+    const plan = await run(bigger, true);
+    expect(plan.text).toContain(`~ update LaunchTemplate/nodes-us-east-1a.${name}: instanceType: "t3.medium" -> "t3.large"\n`);
+    expect(plan.text).not.toContain('+ create');
+    expect(plan.cloud.calls.byOperation.get('CreateLaunchTemplate')).toBeUndefined();
+    expect(plan.cloud.calls.byOperation.get('CreateLaunchTemplateVersion')).toBe(1);
+    const templates = (await ec2.send(new DescribeLaunchTemplatesCommand({ Filters: tagFilter(name) }))).LaunchTemplates ?? [];
+    expect(templates).toHaveLength(4);
+    const changed = templates.find((t) => t.LaunchTemplateName === `nodes-us-east-1a.${name}`);
+    expect({ latest: changed?.LatestVersionNumber, default: changed?.DefaultVersionNumber }).toEqual({ latest: 2, default: 2 });
+    const data = (await ec2.send(new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateId: changed?.LaunchTemplateId, Versions: ['2'] }))).LaunchTemplateVersions?.[0]?.LaunchTemplateData;
+    // The full data, not just the changed field (no SourceVersion).
+    expect(data).toMatchObject({ InstanceType: 't3.large', ImageId: 'ami-785db401', IamInstanceProfile: { Name: `nodes.${name}` } });
+    const again = await run(bigger, false);
+    expect(again.hasChanges).toBe(false);
+  });
+
+  it('changes sizes in place and leaves the desired capacity to AWS and the autoscaler', async () => {
+    const grown = spec(name, (s) => {
+      const ig = s.instanceGroups.find((g) => g.metadata.name === 'nodes-us-east-1b') as InstanceGroup;
+      ig.spec.machineType = 't3.large';
+      ig.spec.maxSize = 3;
+    });
+    const plan = await run(grown, true);
+    expect(plan.text).toContain(`~ update AutoScalingGroup/nodes-us-east-1b.${name}: maxSize: 1 -> 3\n`);
+    expect(plan.cloud.calls.byOperation.get('UpdateAutoScalingGroup')).toBe(1);
+    const g = (await autoScaling.send(new DescribeAutoScalingGroupsCommand({ AutoScalingGroupNames: [`nodes-us-east-1b.${name}`] }))).AutoScalingGroups?.[0];
+    expect({ min: g?.MinSize, max: g?.MaxSize, desired: g?.DesiredCapacity }).toEqual({ min: 1, max: 3, desired: 1 });
+  });
+});
+
+/** A stand-in for the load balancer helper's TargetGroup task: an existing target group's ARN as its output. */
+class FakeTargetGroupTask implements Task<AwsCloud, { arn: string }> {
+  readonly kind = 'TargetGroup';
+  readonly arn = new TaskOutput<string>('TargetGroup arn');
+  constructor(
+    readonly name: string,
+    private readonly value: string,
+  ) {}
+  dependencies(): readonly AnyTask<AwsCloud>[] {
+    return [];
+  }
+  async find(): Promise<{ arn: string }> {
+    this.arn.set(this.value);
+    return { arn: this.value };
+  }
+  diff(): Change[] {
+    return [];
+  }
+  check(): void {}
+  async apply(): Promise<void> {}
+  renderTerraform(): void {}
+}
+
+describe('target groups', () => {
+  it('an ASG registers with the target groups it is given, and attaches one added later', async () => {
+    const clusterName = 'tg.example.com';
+    const s = spec(clusterName);
+    await run(s, true);
+    const vpcId = (await ec2.send(new DescribeVpcsCommand({ Filters: tagFilter(clusterName) }))).Vpcs?.[0]?.VpcId;
+    const elbv2 = new ElasticLoadBalancingV2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS });
+    try {
+      const arn = (await elbv2.send(new CreateTargetGroupCommand({ Name: 'tcp-tg-example-com', Protocol: 'TCP', Port: 443, VpcId: vpcId, TargetType: 'instance' }))).TargetGroups?.[0]
+        ?.TargetGroupArn as string;
+      const tg = new FakeTargetGroupTask('tcp-tg-example-com', arn);
+      const once = async (apply: boolean) => {
+        const cloud = awsCloud(clusterName);
+        const tasks = [...buildAwsTasks(s.cluster, s.instanceGroups, s.inputs, { 'control-plane-us-east-1a': [tg] }), tg];
+        const executor = awsTaskExecutor(cloud, tasks, { backoffMs: 20 });
+        const plan = await executor.plan();
+        if (apply) await applyPlan(executor, plan);
+        return { cloud, text: renderPlan(plan) };
+      };
+      const first = await once(true);
+      expect(first.text).toContain(`~ update AutoScalingGroup/control-plane-us-east-1a.${clusterName}: targetGroupArns: [] -> ["${arn}"]\n`);
+      expect(first.cloud.calls.byOperation.get('AttachLoadBalancerTargetGroups')).toBe(1);
+      const group = (await autoScaling.send(new DescribeAutoScalingGroupsCommand({ AutoScalingGroupNames: [`control-plane-us-east-1a.${clusterName}`] }))).AutoScalingGroups?.[0];
+      expect(group?.TargetGroupARNs).toEqual([arn]);
+      const second = await once(false);
+      expect(second.text).toMatch(/^No changes/m);
+    } finally {
+      elbv2.destroy();
+    }
+  });
+});
+
+describe('bad input', () => {
+  it('an unknown image fails the plan, naming the group and field, before anything is made', async () => {
+    const s = spec('noimage.example.com', (x) => ((x.instanceGroups[1].spec.image = '099720109477/no/such/image'), undefined));
+    const cloud = awsCloud('noimage.example.com');
+    const failure = await awsTaskExecutor(cloud, buildAwsTasks(s.cluster, s.instanceGroups, s.inputs), { backoffMs: 20 })
+      .plan()
+      .then(
+        () => undefined,
+        (e: unknown) => e as { message: string; cause?: { code?: string } },
+      );
+    expect(failure?.message).toMatch(/InstanceGroup\/nodes-us-east-1a spec\.image: no image "099720109477\/no\/such\/image"/);
+    expect(failure?.cause?.code).toBe('IMAGE_NOT_FOUND');
+    expect(cloud.calls.mutating).toBe(0);
+  });
+
+  it('preflight reports unknown instance types and images and a zone the account lacks, all at once, in 3 calls', async () => {
+    const s = spec('preflight.example.com');
+    s.instanceGroups[0].spec.machineType = 'x9.huge';
+    s.instanceGroups[3].spec.image = 'amazon/no-such-image';
+    s.instanceGroups[2].spec.machineType = 'x9.tiny';
+    (s.cluster.spec.subnets ?? [])[2].zone = 'us-east-1z';
+    const cloud = awsCloud('preflight.example.com');
+    const error = await awsPreflight(cloud, s.cluster, s.instanceGroups).then(
+      () => undefined,
+      (e: unknown) => e as { code: string; message: string },
+    );
+    expect(error?.code).toBe('PREFLIGHT_FAILED');
+    expect(error?.message).toContain('InstanceGroup/control-plane-us-east-1a: spec.machineType: instance type "x9.huge" is not offered in region us-east-1');
+    expect(error?.message).toContain('InstanceGroup/nodes-us-east-1b: spec.machineType: instance type "x9.tiny"');
+    expect(error?.message).toContain('Cluster/preflight.example.com: spec.subnets[2].zone: zone "us-east-1z" is not an available zone');
+    expect(error?.message).toContain('InstanceGroup/nodes-us-east-1c: spec.image: no image "amazon/no-such-image" is visible to this account in region us-east-1');
+    expect(error?.message).toMatch(/\(4 problems\)/);
+    expect(cloud.calls.snapshot()).toEqual({ DescribeAvailabilityZones: 1, DescribeImages: 1, DescribeInstanceTypeOfferings: 1 });
+    await expect(awsPreflight(awsCloud('preflight.example.com'), spec('preflight.example.com').cluster, spec('preflight.example.com').instanceGroups)).resolves.toBeUndefined();
+  });
+
+  it('a missing nodeup config hash is an error naming the group', () => {
+    const s = spec('nohash.example.com');
+    expect(() => buildAwsTasks(s.cluster, s.instanceGroups, { nodeupConfigHashes: {} })).toThrow(expect.objectContaining({ code: 'MISSING_MODEL_INPUT' }));
+  });
+
+  it('quota errors have their own category', () => {
+    for (const name of ['VcpuLimitExceeded', 'InstanceLimitExceeded', 'VolumeLimitExceeded', 'AddressLimitExceeded', 'LimitExceeded']) {
+      expect(classifyAwsError({ name, $metadata: { httpStatusCode: 400 } })).toBe('quota-exceeded');
+    }
+    expect(classifyAwsError({ name: 'RequestLimitExceeded' })).toBe('throttled');
+  });
+});
+
+describe('a create whose answer is lost', () => {
+  // CreateVolume is left out: its ClientToken makes a resend return the same volume on AWS, but moto 5.2.1
+  // ignores the token and makes a second volume.
+  it.each([
+    ['ImportKeyPair', 'key pairs'],
+    ['CreateLaunchTemplate', 'launch templates'],
+    ['CreateAutoScalingGroup', 'Auto Scaling groups'],
+  ])('%s: is found again or made once (%s)', async (action) => {
+    const clusterName = `lost-${action.toLowerCase()}.example.com`;
+    const s = spec(clusterName);
+    const proxy = await losingProxy(moto.endpoint, `Action=${action}&`);
+    try {
+      await run(s, true, proxy.endpoint);
+      expect(proxy.lost).toBe(1);
+    } finally {
+      await proxy.stop();
+    }
+    const volumes = (await ec2.send(new DescribeVolumesCommand({ Filters: tagFilter(clusterName) }))).Volumes ?? [];
+    expect(volumes).toHaveLength(2);
+    const keyPairs = (await ec2.send(new DescribeKeyPairsCommand({ Filters: tagFilter(clusterName) }))).KeyPairs ?? [];
+    expect(keyPairs).toHaveLength(1);
+    const templates = (await ec2.send(new DescribeLaunchTemplatesCommand({ Filters: tagFilter(clusterName) }))).LaunchTemplates ?? [];
+    expect(templates).toHaveLength(4);
+    const groups = (await autoScaling.send(new DescribeAutoScalingGroupsCommand({ Filters: [{ Name: 'tag:KubernetesCluster', Values: [clusterName] }] }))).AutoScalingGroups ?? [];
+    expect(groups).toHaveLength(4);
+    expect((await run(s, false)).hasChanges).toBe(false);
+  });
+});
+
+describe('API cost of a no-op plan of the whole model', () => {
+  it('is the same for 1 and for 20 instance groups', async () => {
+    const counts: Record<number, { calls: number; byOperation: Record<string, number> }> = {};
+    for (const groups of [1, 20]) {
+      const clusterName = `igcost${groups}.example.com`;
+      // One control-plane group plus node groups: 1 means the control plane only.
+      const s = spec(clusterName, (x) => (x.instanceGroups = x.instanceGroups.filter((ig) => ig.spec.role === 'ControlPlane' || ig.metadata.name.startsWith('extra-'))), groups - 1);
+      expect(s.instanceGroups).toHaveLength(groups);
+      await run(s, true);
+      const noop = await run(s, false);
+      expect(noop.text.split('\n').filter((l) => /^[+~] /.test(l))).toEqual([]);
+      expect(noop.hasChanges).toBe(false);
+      counts[groups] = { calls: noop.cloud.calls.calls, byOperation: noop.cloud.calls.snapshot() };
+    }
+    console.log(`no-op plan: ${counts[1].calls} calls for 1 instance group, ${counts[20].calls} for 20: ${JSON.stringify(counts[20].byOperation)}`);
+    expect(counts[20].byOperation).toEqual(counts[1].byOperation);
+    expect(counts[20].calls).toBe(counts[1].calls);
+    // The network's 7, IAM's 6, and one each for images, volumes, key pairs, templates, their versions and ASGs.
+    expect(counts[1].calls).toBe(14);
+  });
+});

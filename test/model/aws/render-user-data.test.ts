@@ -1,0 +1,93 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { newCluster } from '../../../src/create/new-cluster';
+import { normalizedRole } from '../../../src/expand/expand-context';
+import { renderUserData } from '../../../src/model/aws/render-user-data';
+import { derivedFiles, completeCluster } from '../../../src/ops/expand-cluster';
+import { StatePaths } from '../../../src/state/state-paths';
+import { expectGolden } from '../../helpers/golden';
+
+/** shellcheck's path, installed with apt when missing (the test harness's rule for apt tools). */
+function shellcheck(): string {
+  const found = spawnSync('sh', ['-c', 'command -v shellcheck'], { encoding: 'utf8' }).stdout.trim();
+  if (found) return found;
+  const install = spawnSync('sh', ['-c', 'apt-get install -y --no-install-recommends shellcheck || (apt-get update && apt-get install -y --no-install-recommends shellcheck)'], { encoding: 'utf8' });
+  const after = spawnSync('sh', ['-c', 'command -v shellcheck'], { encoding: 'utf8' }).stdout.trim();
+  if (!after) throw new Error(`shellcheck is not installed and apt-get could not install it (status ${install.status}):\n${install.stderr.slice(-2000)}`);
+  return after;
+}
+
+const NAME = 'userdata.example.com';
+
+/** The user-data of every instance group of a new three-zone cluster, with the real nodeup config hashes or `fixedHash`. */
+function userData(fixedHash?: string): Map<string, string> {
+  const { cluster, instanceGroups } = newCluster({ name: NAME, zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'] });
+  const completed = completeCluster(cluster, instanceGroups, 's3://kforge-state/team');
+  const files = derivedFiles(completed, instanceGroups);
+  const out = new Map<string, string>();
+  for (const ig of instanceGroups) {
+    const config = files.get(StatePaths.nodeupConfig(NAME, normalizedRole(ig), ig.metadata.name)) as string;
+    out.set(
+      ig.metadata.name,
+      renderUserData({
+        clusterName: NAME,
+        configBase: completed.spec.configBase as string,
+        region: 'us-east-1',
+        instanceGroup: ig.metadata.name,
+        role: normalizedRole(ig),
+        nodeupConfigHash: fixedHash ?? createHash('sha256').update(config).digest('hex'),
+      }),
+    );
+  }
+  return out;
+}
+
+describe('user-data', () => {
+  const all = userData();
+  const controlPlane = all.get('control-plane-us-east-1a') as string;
+  const node = all.get('nodes-us-east-1a') as string;
+
+  it('passes shellcheck for a control-plane and a node group', () => {
+    const bin = shellcheck();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kforge-userdata-'));
+    try {
+      for (const [name, text] of [['control-plane.sh', controlPlane], ['node.sh', node]]) {
+        const file = path.join(dir, name);
+        fs.writeFileSync(file, text);
+        // Throws with shellcheck's findings on any warning (exit status 1).
+        execFileSync(bin, ['--severity=style', '--shell=bash', file], { encoding: 'utf8' });
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is small and carries no secret: only the boot config and nodeup’s URL and hash', () => {
+    for (const text of [controlPlane, node]) {
+      expect(Buffer.byteLength(text)).toBeLessThan(16 * 1024);
+      expect(text).not.toContain('PRIVATE KEY');
+      expect(text).not.toMatch(/AWS_SECRET_ACCESS_KEY|aws_secret|BEGIN [A-Z ]*KEY/i);
+    }
+    expect(controlPlane).toContain('InstanceGroupRole: ControlPlane\n');
+    expect(node).toContain('InstanceGroupRole: Node\n');
+    expect(node).toContain(`ConfigBase: s3://kforge-state/team/${NAME}\n`);
+    expect(node).toMatch(/^NodeupConfigHash: [0-9a-f]{64}$/m);
+    expect(node).not.toMatch(/\{\{/);
+  });
+
+  it('renders the same bytes as the golden files', () => {
+    // A fixed hash: the golden pins the script, not the nodeup config (its own goldens pin that).
+    const fixed = userData('ab'.repeat(32));
+    expectGolden('user-data/control-plane.sh', fixed.get('control-plane-us-east-1a') as string);
+    expectGolden('user-data/node.sh', fixed.get('nodes-us-east-1a') as string);
+  });
+
+  it('refuses a value that would need quoting in the script', () => {
+    expect(() =>
+      renderUserData({ clusterName: NAME, configBase: 's3://b/x; rm -rf /', region: 'us-east-1', instanceGroup: 'a', role: 'Node', nodeupConfigHash: '0'.repeat(64) }),
+    ).toThrow(expect.objectContaining({ code: 'INVALID_USER_DATA_VALUE' }));
+  });
+});
