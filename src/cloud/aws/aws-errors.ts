@@ -39,6 +39,14 @@ const BY_NAME: ReadonlyArray<[AwsErrorKind, ReadonlySet<string>]> = [
       'InvalidRoute.NotFound',
       'InvalidAllocationID.NotFound',
       'InvalidNatGatewayID.NotFound',
+      // ELBv2 and Route 53 (the SDK names the exception; the code is the wire name).
+      'LoadBalancerNotFound',
+      'LoadBalancerNotFoundException',
+      'TargetGroupNotFound',
+      'TargetGroupNotFoundException',
+      'ListenerNotFound',
+      'ListenerNotFoundException',
+      'NoSuchHostedZone',
     ]),
   ],
   ['precondition-failed', new Set(['PreconditionFailed'])],
@@ -56,6 +64,13 @@ const BY_NAME: ReadonlyArray<[AwsErrorKind, ReadonlySet<string>]> = [
       'RouteAlreadyExists',
       'InvalidGroup.Duplicate',
       'Resource.AlreadyAssociated',
+      // ELBv2: a load balancer, target group or listener of that name or port is there.
+      'DuplicateLoadBalancerName',
+      'DuplicateLoadBalancerNameException',
+      'DuplicateTargetGroupName',
+      'DuplicateTargetGroupNameException',
+      'DuplicateListener',
+      'DuplicateListenerException',
     ]),
   ],
   [

@@ -1,7 +1,16 @@
 import type { Address, Filter, InternetGateway, NatGateway, RouteTable, SecurityGroup, Subnet, Vpc } from '@aws-sdk/client-ec2';
+import type { Listener, LoadBalancer, TargetGroup } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { InstanceProfile, Role } from '@aws-sdk/client-iam';
+import type { HostedZone, ResourceRecordSet, RRType } from '@aws-sdk/client-route-53';
 import type { AwsCloud } from './aws-cloud';
 import { classifyAwsError } from './aws-errors';
+import { tagMap, TagMap } from './aws-tags';
+
+/** An ELBv2 resource with its tags (ELBv2 returns them from a separate DescribeTags). */
+export interface Elbv2Tagged<T> {
+  resource: T;
+  tags: TagMap;
+}
 
 /** The VPC attributes kforge manages, which DescribeVpcs does not return. */
 export interface VpcAttributes {
@@ -141,6 +150,121 @@ export class AwsInventory {
       const { sdk, client } = await this.cloud.iam();
       return orUndefined(async () => (await client.send(new sdk.GetInstanceProfileCommand({ InstanceProfileName: name }))).InstanceProfile);
     });
+  }
+
+  // ELBv2 and Route 53 have no tag-filtered Describe: the API endpoint's resources are read by the names the
+  // model gives them (known before any call), and ELBv2 ownership is confirmed by the cluster tags.
+
+  /**
+   * This cluster's load balancers among `names` (at most 20), with their tags: one DescribeLoadBalancers by
+   * Names and one DescribeTags. A load balancer of that name without both cluster tags is not returned.
+   */
+  loadBalancers(names: readonly string[]): Promise<Elbv2Tagged<LoadBalancer>[]> {
+    return this.once(`load-balancers/${[...names].sort().join(',')}`, async () => {
+      const { sdk, client } = await this.cloud.elbv2();
+      const found = await this.byNames(names, (Names, Marker) =>
+        client.send(new sdk.DescribeLoadBalancersCommand({ Names, Marker })).then((o) => [o.LoadBalancers ?? [], o.NextMarker] as [LoadBalancer[], string | undefined]),
+      );
+      return this.owned(found, (lb) => lb.LoadBalancerArn);
+    });
+  }
+
+  /** This cluster's target groups among `names` (at most 20), with their tags: one DescribeTargetGroups by Names and one DescribeTags. */
+  targetGroups(names: readonly string[]): Promise<Elbv2Tagged<TargetGroup>[]> {
+    return this.once(`target-groups/${[...names].sort().join(',')}`, async () => {
+      const { sdk, client } = await this.cloud.elbv2();
+      const found = await this.byNames(names, (Names, Marker) =>
+        client.send(new sdk.DescribeTargetGroupsCommand({ Names, Marker })).then((o) => [o.TargetGroups ?? [], o.NextMarker] as [TargetGroup[], string | undefined]),
+      );
+      return this.owned(found, (tg) => tg.TargetGroupArn);
+    });
+  }
+
+  /** A load balancer's listeners: one DescribeListeners per load balancer (one per cluster). */
+  listeners(loadBalancerArn: string): Promise<Listener[]> {
+    return this.once(`listeners/${loadBalancerArn}`, async () => {
+      const { sdk, client } = await this.cloud.elbv2();
+      try {
+        return await this.pages(async (Marker) => {
+          const out = await client.send(new sdk.DescribeListenersCommand({ LoadBalancerArn: loadBalancerArn, Marker }));
+          return [out.Listeners ?? [], out.NextMarker];
+        });
+      } catch (e) {
+        if (classifyAwsError(e) === 'not-found') return [];
+        throw e;
+      }
+    });
+  }
+
+  /**
+   * The hosted zones `dnsZone` names: by id (no dot, GetHostedZone) or by name (ListHostedZonesByName, one
+   * call), keeping only private or only public zones of that exact name. Empty when there is none.
+   */
+  hostedZones(dnsZone: string, privateZone: boolean): Promise<HostedZone[]> {
+    return this.once(`hosted-zones/${dnsZone}/${privateZone}`, async () => {
+      const { sdk, client } = await this.cloud.route53();
+      if (!dnsZone.includes('.')) {
+        const zone = await orUndefined(async () => (await client.send(new sdk.GetHostedZoneCommand({ Id: dnsZone }))).HostedZone);
+        return zone ? [zone] : [];
+      }
+      const fqdn = `${dnsZone.toLowerCase().replace(/\.$/, '')}.`;
+      const out = await client.send(new sdk.ListHostedZonesByNameCommand({ DNSName: fqdn }));
+      return (out.HostedZones ?? []).filter((z) => z.Name?.toLowerCase() === fqdn && (z.Config?.PrivateZone === true) === privateZone);
+    });
+  }
+
+  /**
+   * A zone's records at and below `subtree` (a DNS name): ListResourceRecordSets from that name, paged only
+   * while the records are still inside it, so a large zone costs one call too. Names end with a dot.
+   */
+  resourceRecordSets(zoneId: string, subtree: string): Promise<ResourceRecordSet[]> {
+    const root = `${subtree.toLowerCase().replace(/\.$/, '')}.`;
+    return this.once(`record-sets/${zoneId}/${root}`, async () => {
+      const { sdk, client } = await this.cloud.route53();
+      const all: ResourceRecordSet[] = [];
+      let start: { name?: string; type?: string } = { name: root };
+      for (;;) {
+        const out = await client.send(
+          new sdk.ListResourceRecordSetsCommand({ HostedZoneId: zoneId, StartRecordName: start.name, StartRecordType: start.type as RRType | undefined }),
+        );
+        const page = out.ResourceRecordSets ?? [];
+        all.push(...page);
+        const last = page[page.length - 1]?.Name?.toLowerCase();
+        // Route 53 sorts by name with the labels reversed, so a subtree is contiguous from its root: once a
+        // page ends outside it, nothing further is ours.
+        if (!out.IsTruncated || !out.NextRecordName || (last !== undefined && last !== root && !last.endsWith(`.${root}`))) break;
+        start = { name: out.NextRecordName, type: out.NextRecordType };
+      }
+      return all.filter((r) => {
+        const n = r.Name?.toLowerCase() ?? '';
+        return n === root || n.endsWith(`.${root}`);
+      });
+    });
+  }
+
+  /** Reads by names, treating "not found" as none: with several names, one missing fails the call, so each is then read alone. */
+  private async byNames<T>(names: readonly string[], read: (names: string[], marker: string | undefined) => Promise<[T[], string | undefined]>): Promise<T[]> {
+    if (names.length === 0) return [];
+    try {
+      return await this.pages((marker) => read([...names], marker));
+    } catch (e) {
+      if (classifyAwsError(e) !== 'not-found') throw e;
+      if (names.length === 1) return [];
+      return (await Promise.all(names.map((n) => this.byNames([n], read)))).flat();
+    }
+  }
+
+  /** The resources with both cluster tags, from one DescribeTags (ELBv2 takes up to 20 ARNs). */
+  private async owned<T>(items: T[], arn: (t: T) => string | undefined): Promise<Elbv2Tagged<T>[]> {
+    const arns = items.map(arn).filter((a): a is string => a !== undefined);
+    if (arns.length === 0) return [];
+    const { sdk, client } = await this.cloud.elbv2();
+    const out = await client.send(new sdk.DescribeTagsCommand({ ResourceArns: arns }));
+    const tags = new Map((out.TagDescriptions ?? []).map((d) => [d.ResourceArn, tagMap(d.Tags)]));
+    const c = this.cloud.clusterName;
+    return items
+      .map((resource) => ({ resource, tags: tags.get(arn(resource)) ?? {} }))
+      .filter((t) => t.tags.KubernetesCluster === c && t.tags[`kubernetes.io/cluster/${c}`] === 'owned');
   }
 
   /** Drops everything cached, so the next find reads the cloud again (before a retry, or after an apply). */

@@ -1,5 +1,6 @@
 import type { Cluster, InstanceGroup } from '../../api/types';
 import type { AnyTask } from '../../tasks/task';
+import { buildApiEndpointTasks } from './api-endpoint-model-builder';
 import { buildIamTasks } from './iam-model-builder';
 import { buildNetworkTasks } from './network-model-builder';
 import { buildSecurityGroupTasks } from './security-group-model-builder';
@@ -12,6 +13,8 @@ import { buildSecurityGroupTasks } from './security-group-model-builder';
 export function buildAwsTasks(cluster: Cluster, instanceGroups: readonly InstanceGroup[] = []): AnyTask[] {
   const network = buildNetworkTasks(cluster);
   const groups = buildSecurityGroupTasks(cluster, network.vpc);
+  // The API load balancer and DNS records; endpoint.controlPlaneTargetGroups are for the control-plane ASGs.
+  const endpoint = buildApiEndpointTasks(cluster, network, groups);
   const iam = buildIamTasks(cluster, instanceGroups);
-  return [...network.tasks, ...groups.tasks, ...iam.tasks];
+  return [...network.tasks, ...groups.tasks, ...endpoint.tasks, ...iam.tasks];
 }

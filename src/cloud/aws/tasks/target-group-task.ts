@@ -1,0 +1,107 @@
+import { diffFields } from '../../../tasks/diff-fields';
+import type { AnyTask, Change } from '../../../tasks/task';
+import { TaskOutput } from '../../../tasks/task-output';
+import type { AwsCloud } from '../aws-cloud';
+import { tagList, TagMap } from '../aws-tags';
+import { AwsTask } from './aws-task';
+import { addElbv2Tags } from './elbv2-tags';
+import type { VpcTask } from './vpc-task';
+
+/** The actual state of a target group. */
+export interface TargetGroupActual {
+  arn: string;
+  vpcId?: string;
+  protocol?: string;
+  port?: number;
+  healthCheckProtocol?: string;
+  healthCheckIntervalSeconds?: number;
+  healthyThreshold?: number;
+  unhealthyThreshold?: number;
+  tags: TagMap;
+}
+
+/** What the model wants of a target group: instances on a TCP port, health-checked by TCP connect. */
+export interface TargetGroupSpec {
+  vpc: VpcTask;
+  protocol: 'TCP';
+  port: number;
+  healthCheckProtocol: 'TCP';
+  healthCheckIntervalSeconds: number;
+  healthyThreshold: number;
+  unhealthyThreshold: number;
+  tags: TagMap;
+}
+
+/**
+ * A target group of the API load balancer (kops's TargetGroup, `tcp-<cluster>-<hash>`): the control-plane
+ * Auto Scaling groups register their instances in it through `arn`. Its name is its ELB name (32
+ * characters at most); found by name and confirmed as the cluster's by its tags.
+ */
+export class TargetGroupTask extends AwsTask<TargetGroupActual> {
+  readonly kind = 'TargetGroup';
+  /** The target group's ARN, once it exists: what an Auto Scaling group's TargetGroupARNs takes. */
+  readonly arn = new TaskOutput<string>(`TargetGroup/${this.name} ARN`);
+  protected override readonly immutable = {
+    vpcId: 'a target group cannot move to another VPC',
+    protocol: 'a target group keeps its protocol',
+    port: 'a target group keeps its port',
+  };
+
+  constructor(
+    name: string,
+    readonly desired: TargetGroupSpec,
+  ) {
+    super(name);
+  }
+
+  override dependencies(): readonly AnyTask<AwsCloud>[] {
+    return [this.desired.vpc];
+  }
+
+  async find(cloud: AwsCloud): Promise<TargetGroupActual | undefined> {
+    const found = (await cloud.inventory.targetGroups([this.name])).find((t) => t.resource.TargetGroupName === this.name);
+    if (!found?.resource.TargetGroupArn) return undefined;
+    const tg = found.resource;
+    this.arn.set(found.resource.TargetGroupArn);
+    return {
+      arn: found.resource.TargetGroupArn,
+      vpcId: tg.VpcId,
+      protocol: tg.Protocol,
+      port: tg.Port,
+      healthCheckProtocol: tg.HealthCheckProtocol,
+      healthCheckIntervalSeconds: tg.HealthCheckIntervalSeconds,
+      healthyThreshold: tg.HealthyThresholdCount,
+      unhealthyThreshold: tg.UnhealthyThresholdCount,
+      tags: found.tags,
+    };
+  }
+
+  diff(actual: TargetGroupActual | undefined): Change[] {
+    const { vpc, ...rest } = this.desired;
+    return diffFields(actual as unknown as Record<string, unknown>, { ...rest, vpcId: vpc.id.peek() });
+  }
+
+  async apply(cloud: AwsCloud, actual: TargetGroupActual | undefined, changes: readonly Change[]): Promise<void> {
+    const { sdk, client } = await cloud.elbv2();
+    const d = this.desired;
+    const health = {
+      HealthCheckProtocol: d.healthCheckProtocol,
+      HealthCheckIntervalSeconds: d.healthCheckIntervalSeconds,
+      HealthyThresholdCount: d.healthyThreshold,
+      UnhealthyThresholdCount: d.unhealthyThreshold,
+    };
+    if (actual) {
+      const healthFields = ['healthCheckProtocol', 'healthCheckIntervalSeconds', 'healthyThreshold', 'unhealthyThreshold'];
+      if (changes.some((c) => healthFields.includes(c.field))) await client.send(new sdk.ModifyTargetGroupCommand({ TargetGroupArn: actual.arn, ...health }));
+      await addElbv2Tags(cloud, actual.arn, changes);
+      return;
+    }
+    // CreateTargetGroup is idempotent by name for the same settings: a resent create returns the same group.
+    const out = await client.send(
+      new sdk.CreateTargetGroupCommand({ Name: this.name, Protocol: d.protocol, Port: d.port, VpcId: d.vpc.id.get(), TargetType: 'instance', ...health, Tags: tagList(d.tags) }),
+    );
+    const arn = out.TargetGroups?.[0]?.TargetGroupArn;
+    if (!arn) throw new Error('CreateTargetGroup returned no TargetGroupArn');
+    this.arn.set(arn);
+  }
+}

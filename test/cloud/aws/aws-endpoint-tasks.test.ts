@@ -1,0 +1,192 @@
+import { DescribeListenersCommand, DescribeLoadBalancersCommand, DescribeTagsCommand, DescribeTargetGroupsCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { ChangeResourceRecordSetsCommand, CreateHostedZoneCommand, ListResourceRecordSetsCommand, Route53Client } from '@aws-sdk/client-route-53';
+import type { Cluster } from '../../../src/api/types';
+import { AwsCloud } from '../../../src/cloud/aws/aws-cloud';
+import { awsResourceName32 } from '../../../src/cloud/aws/aws-resource-name32';
+import { awsTaskExecutor } from '../../../src/cloud/aws/aws-task-executor';
+import { DnsZoneNotFoundError } from '../../../src/cloud/aws/dns-zone-not-found-error';
+import { newCluster } from '../../../src/create/new-cluster';
+import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
+import { completeCluster } from '../../../src/ops/expand-cluster';
+import { TaskFailedError } from '../../../src/tasks/task-failed-error';
+import { applyPlan } from '../../../src/targets/direct-target';
+import { renderPlan } from '../../../src/targets/dry-run-target';
+import { MotoServer, startMotoServer } from '../../helpers/moto-server';
+
+const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
+let moto: MotoServer;
+let elbv2: ElasticLoadBalancingV2Client;
+let route53: Route53Client;
+
+beforeAll(async () => {
+  moto = await startMotoServer();
+  elbv2 = new ElasticLoadBalancingV2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS });
+  route53 = new Route53Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS });
+});
+
+afterAll(async () => {
+  elbv2?.destroy();
+  route53?.destroy();
+  await moto?.stop();
+});
+
+type Options = Parameters<typeof newCluster>[0];
+
+function cluster(name: string, options: Partial<Options> = {}): Cluster {
+  const { cluster: c, instanceGroups } = newCluster({ name, zones: ['us-east-1a', 'us-east-1b'], cloudLabels: { team: 'infra' }, ...options });
+  return completeCluster(c, instanceGroups, 'memfs://store');
+}
+
+/** Finds, plans and (optionally) applies the cluster's tasks in a fresh run, as a command would. */
+async function run(c: Cluster, apply: boolean): Promise<{ cloud: AwsCloud; text: string; hasChanges: boolean }> {
+  const cloud = new AwsCloud({ clusterName: c.metadata.name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: CREDENTIALS, maxAttempts: 2 });
+  // IAM has its own test; its calls would blur the numbers here.
+  const tasks = buildAwsTasks(c).filter((t) => !t.kind.startsWith('IAM'));
+  const executor = awsTaskExecutor(cloud, tasks, { backoffMs: 20 });
+  const plan = await executor.plan();
+  const text = renderPlan(plan);
+  if (apply) await applyPlan(executor, plan);
+  return { cloud, text, hasChanges: plan.hasChanges };
+}
+
+const ELBV2_AND_ROUTE53 = /^(Describe(LoadBalancers|TargetGroups|Listeners|Tags)|ListHostedZonesByName|GetHostedZone|ListResourceRecordSets)$/;
+
+/** The ELBv2 and Route 53 calls of a run (the network's own are counted in aws-network-tasks.test.ts). */
+function endpointCalls(cloud: AwsCloud): Record<string, number> {
+  return Object.fromEntries(Object.entries(cloud.calls.snapshot()).filter(([op]) => ELBV2_AND_ROUTE53.test(op)));
+}
+
+describe('API load balancer (--dns none)', () => {
+  const name = 'nlb.example.com';
+  const spec = cluster(name, { dns: 'none' });
+
+  it('plans one NLB, one target group, one listener; applies; then plans nothing with a fixed number of calls', async () => {
+    const first = await run(spec, true);
+    expect(first.text).toContain(`+ create NetworkLoadBalancer/api-nlb-example-com\n`);
+    expect(first.text).toContain(`+ create TargetGroup/${awsResourceName32(name, 'tcp')}\n`);
+    expect(first.text).toContain(`+ create Listener/api-nlb-example-com-443\n`);
+    expect(first.text).toContain(`+ create SecurityGroupRule/https-elb-to-master\n`);
+    expect(first.text).not.toContain('DNSRecord');
+    expect(first.cloud.calls.byOperation.get('CreateLoadBalancer')).toBe(1);
+    expect(first.cloud.calls.byOperation.get('CreateTargetGroup')).toBe(1);
+    expect(first.cloud.calls.byOperation.get('CreateListener')).toBe(1);
+
+    const second = await run(spec, true);
+    expect(second.hasChanges).toBe(false);
+    expect(second.text).toMatch(/^No changes \(\d+ resources\)$/m);
+    expect(second.cloud.calls.mutating).toBe(0);
+    // One DescribeLoadBalancers and one DescribeTags for the NLB, the same for the target group, one DescribeListeners.
+    expect(endpointCalls(second.cloud)).toEqual({ DescribeLoadBalancers: 1, DescribeTargetGroups: 1, DescribeTags: 2, DescribeListeners: 1 });
+    // The network's 7 plus those 5.
+    expect(second.cloud.calls.calls).toBe(12);
+  });
+
+  it('made them with kops names, scheme, subnets and tags (read with a plain ELBv2 client)', async () => {
+    const lbName = awsResourceName32(name, 'api');
+    expect(lbName).toMatch(/^api-nlb-example-com-[0-9a-v]{6}$/);
+    const lbs = (await elbv2.send(new DescribeLoadBalancersCommand({ Names: [lbName] }))).LoadBalancers ?? [];
+    expect(lbs).toHaveLength(1);
+    const lb = lbs[0];
+    expect(lb.Type).toBe('network');
+    expect(lb.Scheme).toBe('internet-facing');
+    expect(lb.AvailabilityZones?.map((z) => z.ZoneName).sort()).toEqual(['us-east-1a', 'us-east-1b']);
+    const tgs = (await elbv2.send(new DescribeTargetGroupsCommand({ Names: [awsResourceName32(name, 'tcp')] }))).TargetGroups ?? [];
+    expect(tgs).toHaveLength(1);
+    expect(tgs[0]).toMatchObject({ Protocol: 'TCP', Port: 443, HealthCheckProtocol: 'TCP', VpcId: lb.VpcId });
+    const tags = (await elbv2.send(new DescribeTagsCommand({ ResourceArns: [lb.LoadBalancerArn ?? '', tgs[0].TargetGroupArn ?? ''] }))).TagDescriptions ?? [];
+    const byArn = new Map(tags.map((d) => [d.ResourceArn, Object.fromEntries((d.Tags ?? []).map((t) => [t.Key, t.Value]))]));
+    const owned = { KubernetesCluster: name, [`kubernetes.io/cluster/${name}`]: 'owned', team: 'infra' };
+    expect(byArn.get(lb.LoadBalancerArn)).toEqual({ ...owned, Name: `api.${name}` });
+    expect(byArn.get(tgs[0].TargetGroupArn)).toEqual({ ...owned, Name: awsResourceName32(name, 'tcp') });
+    const listeners = (await elbv2.send(new DescribeListenersCommand({ LoadBalancerArn: lb.LoadBalancerArn }))).Listeners ?? [];
+    expect(listeners.map((l) => `${l.Protocol} ${l.Port} -> ${l.DefaultActions?.[0]?.TargetGroupArn === tgs[0].TargetGroupArn}`)).toEqual(['TCP 443 -> true']);
+  });
+
+  it('refuses to change the scheme of the load balancer', async () => {
+    const internal = cluster(name, { dns: 'none', apiLoadBalancerType: 'internal', topology: 'private', networking: 'calico' });
+    await expect(run(internal, false)).rejects.toThrow(/NetworkLoadBalancer\/api-nlb-example-com: cannot change scheme from "internet-facing" to "internal"/);
+  });
+});
+
+describe('API DNS records (--dns public)', () => {
+  it('writes placeholders api.<c> and api.internal.<c> in the zone, and leaves them alone afterwards', async () => {
+    await route53.send(new CreateHostedZoneCommand({ Name: 'example.org', CallerReference: 'kforge-test-public' }));
+    const name = 'dns.example.org';
+    const spec = cluster(name, { dns: 'public', dnsZone: 'example.org' });
+    const first = await run(spec, true);
+    expect(first.text).toContain(`+ create DNSRecord/api.${name}\n`);
+    expect(first.text).toContain(`+ create DNSRecord/api.internal.${name}\n`);
+    expect(first.text).not.toContain('NetworkLoadBalancer');
+
+    const zoneId = await zoneIdOf('example.org.');
+    const records = await aRecords(zoneId);
+    expect(records).toEqual({ [`api.${name}.`]: '203.0.113.123', [`api.internal.${name}.`]: '203.0.113.123' });
+
+    // dns-controller replaces the placeholder with the control plane's address: kforge keeps its hands off.
+    await route53.send(
+      new ChangeResourceRecordSetsCommand({
+        HostedZoneId: zoneId,
+        ChangeBatch: { Changes: [{ Action: 'UPSERT', ResourceRecordSet: { Name: `api.${name}`, Type: 'A', TTL: 60, ResourceRecords: [{ Value: '172.20.32.10' }] } }] },
+      }),
+    );
+    const second = await run(spec, true);
+    expect(second.hasChanges).toBe(false);
+    expect(second.cloud.calls.mutating).toBe(0);
+    expect(endpointCalls(second.cloud)).toEqual({ ListHostedZonesByName: 1, ListResourceRecordSets: 1 });
+    expect((await aRecords(zoneId))[`api.${name}.`]).toBe('172.20.32.10');
+  });
+
+  it('aliases api.<c> to the load balancer when there is one, and converges', async () => {
+    const name = 'alias.example.org';
+    const spec = cluster(name, { dns: 'public', dnsZone: 'example.org', apiLoadBalancerType: 'public' });
+    const first = await run(spec, true);
+    expect(first.text).toContain(`+ create NetworkLoadBalancer/api-alias-example-org\n`);
+    const zoneId = await zoneIdOf('example.org.');
+    const sets = (await route53.send(new ListResourceRecordSetsCommand({ HostedZoneId: zoneId }))).ResourceRecordSets ?? [];
+    const api = sets.find((r) => r.Name === `api.${name}.` && r.Type === 'A');
+    const lb = (await elbv2.send(new DescribeLoadBalancersCommand({ Names: [awsResourceName32(name, 'api')] }))).LoadBalancers?.[0];
+    expect(api?.AliasTarget?.DNSName?.replace(/\.$/, '').toLowerCase()).toBe(lb?.DNSName?.toLowerCase());
+    expect(api?.AliasTarget?.HostedZoneId).toBe(lb?.CanonicalHostedZoneId);
+    expect((await aRecords(zoneId))[`api.internal.${name}.`]).toBe('203.0.113.123');
+
+    const second = await run(spec, true);
+    expect(second.hasChanges).toBe(false);
+    expect(second.cloud.calls.mutating).toBe(0);
+    expect(endpointCalls(second.cloud)).toEqual({
+      DescribeLoadBalancers: 1,
+      DescribeTargetGroups: 1,
+      DescribeTags: 2,
+      DescribeListeners: 1,
+      ListHostedZonesByName: 1,
+      ListResourceRecordSets: 1,
+    });
+  });
+
+  it('refuses a zone that does not exist, naming spec.dnsZone, before any change', async () => {
+    const spec = cluster('nozone.example.net', { dns: 'public', dnsZone: 'example.net' });
+    const cloud = new AwsCloud({ clusterName: spec.metadata.name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: CREDENTIALS, maxAttempts: 2 });
+    const executor = awsTaskExecutor(cloud, buildAwsTasks(spec), { backoffMs: 20 });
+    const error = await executor.plan().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TaskFailedError);
+    const cause = (error as TaskFailedError).cause;
+    expect(cause).toBeInstanceOf(DnsZoneNotFoundError);
+    expect((cause as DnsZoneNotFoundError).code).toBe('DNS_ZONE_NOT_FOUND');
+    expect((error as Error).message).toMatch(/spec\.dnsZone: no public Route 53 hosted zone "example\.net"/);
+    expect(cloud.calls.mutating).toBe(0);
+  });
+});
+
+async function zoneIdOf(fqdn: string): Promise<string> {
+  const { ListHostedZonesByNameCommand } = await import('@aws-sdk/client-route-53');
+  const zones = (await route53.send(new ListHostedZonesByNameCommand({ DNSName: fqdn }))).HostedZones ?? [];
+  return (zones.find((z) => z.Name === fqdn)?.Id ?? '').replace(/^\/hostedzone\//, '');
+}
+
+/** The zone's plain A records, name → first value. */
+async function aRecords(zoneId: string): Promise<Record<string, string>> {
+  const sets = (await route53.send(new ListResourceRecordSetsCommand({ HostedZoneId: zoneId }))).ResourceRecordSets ?? [];
+  return Object.fromEntries(sets.filter((r) => r.Type === 'A' && r.ResourceRecords?.length).map((r) => [r.Name ?? '', r.ResourceRecords?.[0]?.Value ?? '']));
+}
