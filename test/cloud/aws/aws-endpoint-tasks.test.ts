@@ -1,5 +1,6 @@
 import { DescribeListenersCommand, DescribeLoadBalancersCommand, DescribeTagsCommand, DescribeTargetGroupsCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ChangeResourceRecordSetsCommand, CreateHostedZoneCommand, ListResourceRecordSetsCommand, Route53Client } from '@aws-sdk/client-route-53';
+import { CreateVpcCommand, EC2Client } from '@aws-sdk/client-ec2';
 import type { Cluster } from '../../../src/api/types';
 import { AwsCloud } from '../../../src/cloud/aws/aws-cloud';
 import { awsResourceName32 } from '../../../src/cloud/aws/aws-resource-name32';
@@ -17,16 +18,19 @@ const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
 let moto: MotoServer;
 let elbv2: ElasticLoadBalancingV2Client;
 let route53: Route53Client;
+let ec2: EC2Client;
 
 beforeAll(async () => {
   moto = await startMotoServer();
   elbv2 = new ElasticLoadBalancingV2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS });
   route53 = new Route53Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS });
+  ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS });
 });
 
 afterAll(async () => {
   elbv2?.destroy();
   route53?.destroy();
+  ec2?.destroy();
   await moto?.stop();
 });
 
@@ -108,7 +112,7 @@ describe('API load balancer (--dns none)', () => {
   });
 });
 
-describe('API DNS records (--dns public)', () => {
+describe('API DNS records (--dns public and private)', () => {
   it('writes placeholders api.<c> and api.internal.<c> in the zone, and leaves them alone afterwards', async () => {
     await route53.send(new CreateHostedZoneCommand({ Name: 'example.org', CallerReference: 'kforge-test-public' }));
     const name = 'dns.example.org';
@@ -160,6 +164,46 @@ describe('API DNS records (--dns public)', () => {
       ListHostedZonesByName: 1,
       ListResourceRecordSets: 1,
     });
+  });
+
+  it('turns the placeholder into an alias when the API moves behind a load balancer', async () => {
+    const name = 'moved.example.org';
+    await run(cluster(name, { dns: 'public', dnsZone: 'example.org' }), true);
+    const behindLb = cluster(name, { dns: 'public', dnsZone: 'example.org', apiLoadBalancerType: 'public' });
+    const plan = await run(behindLb, true);
+    expect(plan.text).toContain(`~ update DNSRecord/api.${name}: aliasDnsName: ["203.0.113.123"] -> "<api-moved-example-org>"`);
+    expect(plan.cloud.calls.byOperation.get('ChangeResourceRecordSets')).toBe(1);
+    const zoneId = await zoneIdOf('example.org.');
+    const sets = (await route53.send(new ListResourceRecordSetsCommand({ HostedZoneId: zoneId }))).ResourceRecordSets ?? [];
+    expect(sets.filter((r) => r.Name === `api.${name}.`).map((r) => `${r.Type} ${r.AliasTarget ? 'alias' : 'plain'}`)).toEqual(['A alias']);
+    // The internal name keeps its placeholder (no useForInternalApi), and the next run changes nothing.
+    expect((await aRecords(zoneId))[`api.internal.${name}.`]).toBe('203.0.113.123');
+    expect((await run(behindLb, false)).hasChanges).toBe(false);
+  });
+
+  it('with --dns private, uses the private zone even when a public zone has the same name', async () => {
+    const vpc = await ec2.send(new CreateVpcCommand({ CidrBlock: '10.9.0.0/16' }));
+    await route53.send(new CreateHostedZoneCommand({ Name: 'internal.test', CallerReference: 'kforge-pub' }));
+    const priv = await route53.send(
+      new CreateHostedZoneCommand({
+        Name: 'internal.test',
+        CallerReference: 'kforge-priv',
+        VPC: { VPCId: vpc.Vpc?.VpcId, VPCRegion: 'us-east-1' },
+        HostedZoneConfig: { PrivateZone: true, Comment: 'private' },
+      }),
+    );
+    const name = 'priv.internal.test';
+    const spec = cluster(name, { dns: 'private', dnsZone: 'internal.test', topology: 'private', networking: 'calico' });
+    await run(spec, true);
+    const privId = (priv.HostedZone?.Id ?? '').replace(/^\/hostedzone\//, '');
+    const sets = (await route53.send(new ListResourceRecordSetsCommand({ HostedZoneId: privId }))).ResourceRecordSets ?? [];
+    expect(sets.filter((r) => r.Name?.endsWith(`${name}.`)).map((r) => `${r.Name} ${r.AliasTarget ? 'alias' : (r.ResourceRecords?.[0]?.Value ?? '')}`).sort()).toEqual([
+      `api.internal.${name}. 203.0.113.123`,
+      `api.${name}. alias`,
+    ]);
+    const again = await run(spec, false);
+    expect(again.hasChanges).toBe(false);
+    expect(endpointCalls(again.cloud)).toMatchObject({ ListHostedZonesByName: 1, ListResourceRecordSets: 1 });
   });
 
   it('refuses a zone that does not exist, naming spec.dnsZone, before any change', async () => {
