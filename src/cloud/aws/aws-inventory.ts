@@ -10,6 +10,8 @@ import { tagMap, TagMap } from './aws-tags';
 export interface Elbv2Tagged<T> {
   resource: T;
   tags: TagMap;
+  /** Whether both cluster tags say it is this cluster's: only then may kforge change or delete it. */
+  owned: boolean;
 }
 
 /** The VPC attributes kforge manages, which DescribeVpcs does not return. */
@@ -156,8 +158,9 @@ export class AwsInventory {
   // model gives them (known before any call), and ELBv2 ownership is confirmed by the cluster tags.
 
   /**
-   * This cluster's load balancers among `names` (at most 20), with their tags: one DescribeLoadBalancers by
-   * Names and one DescribeTags. A load balancer of that name without both cluster tags is not returned.
+   * The load balancers among `names` (at most 20), with their tags: one DescribeLoadBalancers by Names and
+   * one DescribeTags. One of that name without both cluster tags comes back with `owned: false` (ELB names
+   * are per account and region: a task must refuse it rather than adopt it or make another).
    */
   loadBalancers(names: readonly string[]): Promise<Elbv2Tagged<LoadBalancer>[]> {
     return this.once(`load-balancers/${[...names].sort().join(',')}`, async () => {
@@ -165,18 +168,18 @@ export class AwsInventory {
       const found = await this.byNames(names, (Names, Marker) =>
         client.send(new sdk.DescribeLoadBalancersCommand({ Names, Marker })).then((o) => [o.LoadBalancers ?? [], o.NextMarker] as [LoadBalancer[], string | undefined]),
       );
-      return this.owned(found, (lb) => lb.LoadBalancerArn);
+      return this.withTags(found, (lb) => lb.LoadBalancerArn);
     });
   }
 
-  /** This cluster's target groups among `names` (at most 20), with their tags: one DescribeTargetGroups by Names and one DescribeTags. */
+  /** The target groups among `names` (at most 20), with their tags and `owned`: one DescribeTargetGroups by Names and one DescribeTags. */
   targetGroups(names: readonly string[]): Promise<Elbv2Tagged<TargetGroup>[]> {
     return this.once(`target-groups/${[...names].sort().join(',')}`, async () => {
       const { sdk, client } = await this.cloud.elbv2();
       const found = await this.byNames(names, (Names, Marker) =>
         client.send(new sdk.DescribeTargetGroupsCommand({ Names, Marker })).then((o) => [o.TargetGroups ?? [], o.NextMarker] as [TargetGroup[], string | undefined]),
       );
-      return this.owned(found, (tg) => tg.TargetGroupArn);
+      return this.withTags(found, (tg) => tg.TargetGroupArn);
     });
   }
 
@@ -254,17 +257,18 @@ export class AwsInventory {
     }
   }
 
-  /** The resources with both cluster tags, from one DescribeTags (ELBv2 takes up to 20 ARNs). */
-  private async owned<T>(items: T[], arn: (t: T) => string | undefined): Promise<Elbv2Tagged<T>[]> {
+  /** The resources with their tags, from one DescribeTags (ELBv2 takes up to 20 ARNs), and whether both cluster tags are there. */
+  private async withTags<T>(items: T[], arn: (t: T) => string | undefined): Promise<Elbv2Tagged<T>[]> {
     const arns = items.map(arn).filter((a): a is string => a !== undefined);
     if (arns.length === 0) return [];
     const { sdk, client } = await this.cloud.elbv2();
     const out = await client.send(new sdk.DescribeTagsCommand({ ResourceArns: arns }));
     const tags = new Map((out.TagDescriptions ?? []).map((d) => [d.ResourceArn, tagMap(d.Tags)]));
     const c = this.cloud.clusterName;
-    return items
-      .map((resource) => ({ resource, tags: tags.get(arn(resource)) ?? {} }))
-      .filter((t) => t.tags.KubernetesCluster === c && t.tags[`kubernetes.io/cluster/${c}`] === 'owned');
+    return items.map((resource) => {
+      const t = tags.get(arn(resource)) ?? {};
+      return { resource, tags: t, owned: t.KubernetesCluster === c && t[`kubernetes.io/cluster/${c}`] === 'owned' };
+    });
   }
 
   /** Drops everything cached, so the next find reads the cloud again (before a retry, or after an apply). */

@@ -1,11 +1,12 @@
-import { DescribeListenersCommand, DescribeLoadBalancersCommand, DescribeTagsCommand, DescribeTargetGroupsCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { CreateLoadBalancerCommand, DescribeListenersCommand, DescribeLoadBalancersCommand, DescribeTagsCommand, DescribeTargetGroupsCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ChangeResourceRecordSetsCommand, CreateHostedZoneCommand, ListResourceRecordSetsCommand, Route53Client } from '@aws-sdk/client-route-53';
-import { CreateVpcCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { CreateSubnetCommand, CreateVpcCommand, EC2Client } from '@aws-sdk/client-ec2';
 import type { Cluster } from '../../../src/api/types';
 import { AwsCloud } from '../../../src/cloud/aws/aws-cloud';
 import { awsResourceName32 } from '../../../src/cloud/aws/aws-resource-name32';
 import { awsTaskExecutor } from '../../../src/cloud/aws/aws-task-executor';
 import { DnsZoneNotFoundError } from '../../../src/cloud/aws/dns-zone-not-found-error';
+import type { ResourceNotOwnedError } from '../../../src/cloud/aws/resource-not-owned-error';
 import { newCluster } from '../../../src/create/new-cluster';
 import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
 import { completeCluster } from '../../../src/ops/expand-cluster';
@@ -109,6 +110,22 @@ describe('API load balancer (--dns none)', () => {
   it('refuses to change the scheme of the load balancer', async () => {
     const internal = cluster(name, { dns: 'none', apiLoadBalancerType: 'internal', topology: 'private', networking: 'calico' });
     await expect(run(internal, false)).rejects.toThrow(/NetworkLoadBalancer\/api-nlb-example-com: cannot change scheme from "internet-facing" to "internal"/);
+  });
+});
+
+describe('a load balancer of the same name that is not the cluster’s', () => {
+  it('is refused with NOT_OWNED, not adopted, before any change', async () => {
+    const name = 'foreign.example.com';
+    const vpc = await ec2.send(new CreateVpcCommand({ CidrBlock: '10.8.0.0/16' }));
+    const subnet = await ec2.send(new CreateSubnetCommand({ VpcId: vpc.Vpc?.VpcId, CidrBlock: '10.8.0.0/24', AvailabilityZone: 'us-east-1a' }));
+    await elbv2.send(new CreateLoadBalancerCommand({ Name: awsResourceName32(name, 'api'), Type: 'network', Subnets: [subnet.Subnet?.SubnetId ?? ''] }));
+    const error = await run(cluster(name, { dns: 'none' }), false).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TaskFailedError);
+    expect(((error as TaskFailedError).cause as ResourceNotOwnedError).code).toBe('NOT_OWNED');
+    expect((error as Error).message).toContain(`NetworkLoadBalancer/api-foreign-example-com: a load balancer named "${awsResourceName32(name, 'api')}" exists but is not tagged as cluster ${name}'s`);
   });
 });
 

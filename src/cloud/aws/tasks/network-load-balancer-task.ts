@@ -1,8 +1,9 @@
 import { diffFields } from '../../../tasks/diff-fields';
-import type { AnyTask, Change } from '../../../tasks/task';
+import { AnyTask, Change, taskKey } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
 import type { AwsCloud } from '../aws-cloud';
 import { tagList, TagMap } from '../aws-tags';
+import { ResourceNotOwnedError } from '../resource-not-owned-error';
 import { AwsTask } from './aws-task';
 import { addElbv2Tags } from './elbv2-tags';
 import type { SubnetTask } from './subnet-task';
@@ -60,6 +61,7 @@ export class NetworkLoadBalancerTask extends AwsTask<NetworkLoadBalancerActual> 
   async find(cloud: AwsCloud): Promise<NetworkLoadBalancerActual | undefined> {
     const found = (await cloud.inventory.loadBalancers([this.desired.loadBalancerName])).find((l) => l.resource.LoadBalancerName === this.desired.loadBalancerName);
     if (!found?.resource.LoadBalancerArn) return undefined;
+    if (!found.owned) throw new ResourceNotOwnedError(taskKey(this), `a load balancer named "${this.desired.loadBalancerName}"`, cloud.clusterName);
     const lb = found.resource;
     this.arn.set(found.resource.LoadBalancerArn);
     if (lb.DNSName) this.dnsName.set(lb.DNSName);

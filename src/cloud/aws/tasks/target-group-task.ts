@@ -1,8 +1,9 @@
 import { diffFields } from '../../../tasks/diff-fields';
-import type { AnyTask, Change } from '../../../tasks/task';
+import { AnyTask, Change, taskKey } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
 import type { AwsCloud } from '../aws-cloud';
 import { tagList, TagMap } from '../aws-tags';
+import { ResourceNotOwnedError } from '../resource-not-owned-error';
 import { AwsTask } from './aws-task';
 import { addElbv2Tags } from './elbv2-tags';
 import type { VpcTask } from './vpc-task';
@@ -61,6 +62,7 @@ export class TargetGroupTask extends AwsTask<TargetGroupActual> {
   async find(cloud: AwsCloud): Promise<TargetGroupActual | undefined> {
     const found = (await cloud.inventory.targetGroups([this.name])).find((t) => t.resource.TargetGroupName === this.name);
     if (!found?.resource.TargetGroupArn) return undefined;
+    if (!found.owned) throw new ResourceNotOwnedError(taskKey(this), `a target group named "${this.name}"`, cloud.clusterName);
     const tg = found.resource;
     this.arn.set(found.resource.TargetGroupArn);
     return {
