@@ -172,6 +172,15 @@ export class AwsInventory {
     });
   }
 
+  /** A load balancer's attributes (`load_balancing.cross_zone.enabled` → `true`): one DescribeLoadBalancerAttributes per load balancer. */
+  loadBalancerAttributes(loadBalancerArn: string): Promise<Record<string, string>> {
+    return this.once(`load-balancer-attributes/${loadBalancerArn}`, async () => {
+      const { sdk, client } = await this.cloud.elbv2();
+      const out = await client.send(new sdk.DescribeLoadBalancerAttributesCommand({ LoadBalancerArn: loadBalancerArn }));
+      return Object.fromEntries((out.Attributes ?? []).filter((a) => a.Key !== undefined).map((a) => [a.Key as string, a.Value ?? '']));
+    });
+  }
+
   /** The target groups among `names` (at most 20), with their tags and `owned`: one DescribeTargetGroups by Names and one DescribeTags. */
   targetGroups(names: readonly string[]): Promise<Elbv2Tagged<TargetGroup>[]> {
     return this.once(`target-groups/${[...names].sort().join(',')}`, async () => {

@@ -45,13 +45,13 @@ export function buildApiEndpointTasks(cluster: Cluster, network: NetworkTasks, s
     if (lbSpec.securityGroupOverride) throw new UnsupportedModelError(`${f}.securityGroupOverride`, 'load balancer security groups');
     if (lbSpec.additionalSecurityGroups?.length) throw new UnsupportedModelError(`${f}.additionalSecurityGroups`, 'load balancer security groups');
     if (lbSpec.accessLog) throw new UnsupportedModelError(`${f}.accessLog`, 'load balancer access logs');
-    if (lbSpec.crossZoneLoadBalancing) throw new UnsupportedModelError(`${f}.crossZoneLoadBalancing`, 'cross-zone load balancing');
 
     const dashed = c.replace(/\./g, '-');
     nlb = new NetworkLoadBalancerTask(`api-${dashed}`, {
       loadBalancerName: awsResourceName32(c, 'api'),
       scheme: lbSpec.type === 'Internal' ? 'internal' : 'internet-facing',
       subnets: loadBalancerSubnets(cluster, network, lbSpec.type),
+      crossZoneLoadBalancing: lbSpec.crossZoneLoadBalancing === true,
       // kops names the load balancer's Name tag after the API's DNS name, not after the ELB name.
       tags: clusterTags(c, `api.${c}`, labels),
     });

@@ -1,4 +1,4 @@
-import { CreateLoadBalancerCommand, DescribeListenersCommand, DescribeLoadBalancersCommand, DescribeTagsCommand, DescribeTargetGroupsCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { CreateLoadBalancerCommand, DescribeListenersCommand, DescribeLoadBalancerAttributesCommand, DescribeLoadBalancersCommand, DescribeTagsCommand, DescribeTargetGroupsCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ChangeResourceRecordSetsCommand, CreateHostedZoneCommand, ListResourceRecordSetsCommand, Route53Client } from '@aws-sdk/client-route-53';
 import { CreateSubnetCommand, CreateVpcCommand, EC2Client } from '@aws-sdk/client-ec2';
 import type { Cluster } from '../../../src/api/types';
@@ -54,7 +54,7 @@ async function run(c: Cluster, apply: boolean): Promise<{ cloud: AwsCloud; text:
   return { cloud, text, hasChanges: plan.hasChanges };
 }
 
-const ELBV2_AND_ROUTE53 = /^(Describe(LoadBalancers|TargetGroups|Listeners|Tags)|ListHostedZonesByName|GetHostedZone|ListResourceRecordSets)$/;
+const ELBV2_AND_ROUTE53 = /^(Describe(LoadBalancers|LoadBalancerAttributes|TargetGroups|Listeners|Tags)|ListHostedZonesByName|GetHostedZone|ListResourceRecordSets)$/;
 
 /** The ELBv2 and Route 53 calls of a run (the network's own are counted in aws-network-tasks.test.ts). */
 function endpointCalls(cloud: AwsCloud): Record<string, number> {
@@ -80,10 +80,11 @@ describe('API load balancer (--dns none)', () => {
     expect(second.hasChanges).toBe(false);
     expect(second.text).toMatch(/^No changes \(\d+ resources\)$/m);
     expect(second.cloud.calls.mutating).toBe(0);
-    // One DescribeLoadBalancers and one DescribeTags for the NLB, the same for the target group, one DescribeListeners.
-    expect(endpointCalls(second.cloud)).toEqual({ DescribeLoadBalancers: 1, DescribeTargetGroups: 1, DescribeTags: 2, DescribeListeners: 1 });
-    // The network's 7 plus those 5.
-    expect(second.cloud.calls.calls).toBe(12);
+    // DescribeLoadBalancers, DescribeTags and DescribeLoadBalancerAttributes for the NLB, DescribeTargetGroups and
+    // DescribeTags for the target group, DescribeListeners for the listener.
+    expect(endpointCalls(second.cloud)).toEqual({ DescribeLoadBalancers: 1, DescribeLoadBalancerAttributes: 1, DescribeTargetGroups: 1, DescribeTags: 2, DescribeListeners: 1 });
+    // The network's 7 plus those 6.
+    expect(second.cloud.calls.calls).toBe(13);
   });
 
   it('made them with kops names, scheme, subnets and tags (read with a plain ELBv2 client)', async () => {
@@ -105,6 +106,23 @@ describe('API load balancer (--dns none)', () => {
     expect(byArn.get(tgs[0].TargetGroupArn)).toEqual({ ...owned, Name: awsResourceName32(name, 'tcp') });
     const listeners = (await elbv2.send(new DescribeListenersCommand({ LoadBalancerArn: lb.LoadBalancerArn }))).Listeners ?? [];
     expect(listeners.map((l) => `${l.Protocol} ${l.Port} -> ${l.DefaultActions?.[0]?.TargetGroupArn === tgs[0].TargetGroupArn}`)).toEqual(['TCP 443 -> true']);
+  });
+
+  it('turns cross-zone load balancing on and off', async () => {
+    const attribute = async (): Promise<string | undefined> => {
+      const lb = (await elbv2.send(new DescribeLoadBalancersCommand({ Names: [awsResourceName32(name, 'api')] }))).LoadBalancers?.[0];
+      const attrs = (await elbv2.send(new DescribeLoadBalancerAttributesCommand({ LoadBalancerArn: lb?.LoadBalancerArn }))).Attributes ?? [];
+      return attrs.find((a) => a.Key === 'load_balancing.cross_zone.enabled')?.Value;
+    };
+    const crossZone = cluster(name, { dns: 'none' });
+    (crossZone.spec.api as { loadBalancer: { crossZoneLoadBalancing?: boolean } }).loadBalancer.crossZoneLoadBalancing = true;
+    const on = await run(crossZone, true);
+    expect(on.text).toContain('~ update NetworkLoadBalancer/api-nlb-example-com: crossZoneLoadBalancing: false -> true\n');
+    expect(await attribute()).toBe('true');
+    expect((await run(crossZone, false)).hasChanges).toBe(false);
+    const off = await run(spec, true);
+    expect(off.text).toContain('crossZoneLoadBalancing: true -> false');
+    expect(await attribute()).toBe('false');
   });
 
   it('refuses to change the scheme of the load balancer', async () => {
@@ -175,6 +193,7 @@ describe('API DNS records (--dns public and private)', () => {
     expect(second.cloud.calls.mutating).toBe(0);
     expect(endpointCalls(second.cloud)).toEqual({
       DescribeLoadBalancers: 1,
+      DescribeLoadBalancerAttributes: 1,
       DescribeTargetGroups: 1,
       DescribeTags: 2,
       DescribeListeners: 1,

@@ -8,6 +8,9 @@ import { AwsTask } from './aws-task';
 import { addElbv2Tags } from './elbv2-tags';
 import type { SubnetTask } from './subnet-task';
 
+// The load balancer attribute that spreads each zone's traffic over the targets of every zone.
+const CROSS_ZONE = 'load_balancing.cross_zone.enabled';
+
 /** The actual state of a network load balancer. */
 export interface NetworkLoadBalancerActual {
   arn: string;
@@ -15,6 +18,7 @@ export interface NetworkLoadBalancerActual {
   type?: string;
   /** Subnet ids, sorted. */
   subnets: string[];
+  crossZoneLoadBalancing: boolean;
   tags: TagMap;
 }
 
@@ -25,6 +29,8 @@ export interface NetworkLoadBalancerSpec {
   scheme: 'internet-facing' | 'internal';
   /** One subnet per zone. */
   subnets: SubnetTask[];
+  /** `spec.api.loadBalancer.crossZoneLoadBalancing`; kops's default (and AWS's for NLBs) is off. */
+  crossZoneLoadBalancing: boolean;
   tags: TagMap;
 }
 
@@ -67,18 +73,33 @@ export class NetworkLoadBalancerTask extends AwsTask<NetworkLoadBalancerActual> 
     if (lb.DNSName) this.dnsName.set(lb.DNSName);
     if (lb.CanonicalHostedZoneId) this.canonicalHostedZoneId.set(lb.CanonicalHostedZoneId);
     const subnets = (lb.AvailabilityZones ?? []).map((z) => z.SubnetId).filter((s): s is string => s !== undefined);
-    return { arn: found.resource.LoadBalancerArn, scheme: lb.Scheme, type: lb.Type, subnets: subnets.sort(), tags: found.tags };
+    const attributes = await cloud.inventory.loadBalancerAttributes(found.resource.LoadBalancerArn);
+    return {
+      arn: found.resource.LoadBalancerArn,
+      scheme: lb.Scheme,
+      type: lb.Type,
+      subnets: subnets.sort(),
+      crossZoneLoadBalancing: attributes[CROSS_ZONE] === 'true',
+      tags: found.tags,
+    };
   }
 
   diff(actual: NetworkLoadBalancerActual | undefined): Change[] {
     const d = this.desired;
-    return diffFields(actual as unknown as Record<string, unknown>, { scheme: d.scheme, type: 'network', subnets: this.subnetIds(), tags: d.tags });
+    return diffFields(actual as unknown as Record<string, unknown>, {
+      scheme: d.scheme,
+      type: 'network',
+      subnets: this.subnetIds(),
+      crossZoneLoadBalancing: d.crossZoneLoadBalancing,
+      tags: d.tags,
+    });
   }
 
   async apply(cloud: AwsCloud, actual: NetworkLoadBalancerActual | undefined, changes: readonly Change[]): Promise<void> {
     const { sdk, client } = await cloud.elbv2();
     if (actual) {
       if (changes.some((c) => c.field === 'subnets')) await client.send(new sdk.SetSubnetsCommand({ LoadBalancerArn: actual.arn, Subnets: this.subnetIds() }));
+      if (changes.some((c) => c.field === 'crossZoneLoadBalancing')) await this.setCrossZone(cloud, actual.arn);
       await addElbv2Tags(cloud, actual.arn, changes);
       return;
     }
@@ -99,6 +120,15 @@ export class NetworkLoadBalancerTask extends AwsTask<NetworkLoadBalancerActual> 
     this.arn.set(lb.LoadBalancerArn);
     if (lb.DNSName) this.dnsName.set(lb.DNSName);
     if (lb.CanonicalHostedZoneId) this.canonicalHostedZoneId.set(lb.CanonicalHostedZoneId);
+    // A new NLB has cross-zone load balancing off; only turning it on needs a call.
+    if (d.crossZoneLoadBalancing) await this.setCrossZone(cloud, lb.LoadBalancerArn);
+  }
+
+  /** Sets cross-zone load balancing to the desired value. */
+  private async setCrossZone(cloud: AwsCloud, arn: string): Promise<void> {
+    const { sdk, client } = await cloud.elbv2();
+    const Value = String(this.desired.crossZoneLoadBalancing);
+    await client.send(new sdk.ModifyLoadBalancerAttributesCommand({ LoadBalancerArn: arn, Attributes: [{ Key: CROSS_ZONE, Value }] }));
   }
 
   /** The subnets' ids, sorted; a subnet not made yet shows by its name, so the plan still shows the change. */
