@@ -14,6 +14,7 @@ import { TaskFailedError } from '../../../src/tasks/task-failed-error';
 import { applyPlan } from '../../../src/targets/direct-target';
 import { renderPlan } from '../../../src/targets/dry-run-target';
 import { MotoServer, startMotoServer } from '../../helpers/moto-server';
+import { losingProxy } from './losing-proxy';
 
 const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
 let moto: MotoServer;
@@ -43,8 +44,8 @@ function cluster(name: string, options: Partial<Options> = {}): Cluster {
 }
 
 /** Finds, plans and (optionally) applies the cluster's tasks in a fresh run, as a command would. */
-async function run(c: Cluster, apply: boolean): Promise<{ cloud: AwsCloud; text: string; hasChanges: boolean }> {
-  const cloud = new AwsCloud({ clusterName: c.metadata.name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: CREDENTIALS, maxAttempts: 2 });
+async function run(c: Cluster, apply: boolean, endpoint = moto.endpoint): Promise<{ cloud: AwsCloud; text: string; hasChanges: boolean }> {
+  const cloud = new AwsCloud({ clusterName: c.metadata.name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: endpoint }, credentials: CREDENTIALS, maxAttempts: 2 });
   // IAM has its own test; its calls would blur the numbers here.
   const tasks = buildAwsTasks(c).filter((t) => !t.kind.startsWith('IAM'));
   const executor = awsTaskExecutor(cloud, tasks, { backoffMs: 20 });
@@ -270,3 +271,39 @@ async function aRecords(zoneId: string): Promise<Record<string, string>> {
   const sets = (await route53.send(new ListResourceRecordSetsCommand({ HostedZoneId: zoneId }))).ResourceRecordSets ?? [];
   return Object.fromEntries(sets.filter((r) => r.Type === 'A' && r.ResourceRecords?.length).map((r) => [r.Name ?? '', r.ResourceRecords?.[0]?.Value ?? '']));
 }
+
+describe('creates whose answer is lost', () => {
+  it('a lost CreateLoadBalancer is found by name and tags, not made twice', async () => {
+    const name = 'lostlb.example.com';
+    const proxy = await losingProxy(moto.endpoint, 'Action=CreateLoadBalancer');
+    try {
+      const { cloud } = await run(cluster(name, { dns: 'none' }), true, proxy.endpoint);
+      expect(proxy.lost).toBe(1);
+      expect(cloud.calls.byOperation.get('CreateLoadBalancer')).toBe(1);
+    } finally {
+      await proxy.stop();
+    }
+    const lbs = (await elbv2.send(new DescribeLoadBalancersCommand({ Names: [awsResourceName32(name, 'api')] }))).LoadBalancers ?? [];
+    expect(lbs).toHaveLength(1);
+    expect((await run(cluster(name, { dns: 'none' }), false)).hasChanges).toBe(false);
+  });
+
+  it('a placeholder CREATE the SDK resends after a lost answer succeeds (the record is there)', async () => {
+    await route53.send(new CreateHostedZoneCommand({ Name: 'lost.example', CallerReference: 'kforge-lost' }));
+    const name = 'c.lost.example';
+    const spec = cluster(name, { dns: 'public', dnsZone: 'lost.example' });
+    const proxy = await losingProxy(moto.endpoint, '<Value>203.0.113.123</Value>');
+    try {
+      const { cloud } = await run(spec, true, proxy.endpoint);
+      expect(proxy.lost).toBe(1);
+      // The SDK resent the first CREATE (an attempt more than calls), which failed as the record was there;
+      // the task looked again (a second ListResourceRecordSets) and took that as done.
+      expect(cloud.calls.attempts).toBe(cloud.calls.calls + 1);
+      expect(cloud.calls.snapshot()).toMatchObject({ ChangeResourceRecordSets: 2, ListResourceRecordSets: 2 });
+    } finally {
+      await proxy.stop();
+    }
+    expect(await aRecords(await zoneIdOf('lost.example.'))).toEqual({ [`api.${name}.`]: '203.0.113.123', [`api.internal.${name}.`]: '203.0.113.123' });
+    expect((await run(spec, false)).hasChanges).toBe(false);
+  });
+});

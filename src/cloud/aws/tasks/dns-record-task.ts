@@ -88,9 +88,18 @@ export class DnsRecordTask extends AwsTask<DnsRecordActual> {
           };
     // CREATE for a placeholder: it must never overwrite what dns-controller wrote since the find.
     const Action = 'placeholder' in t ? 'CREATE' : 'UPSERT';
-    await client.send(
-      new sdk.ChangeResourceRecordSetsCommand({ HostedZoneId, ChangeBatch: { Comment: 'kforge: Kubernetes API', Changes: [{ Action, ResourceRecordSet: record }] } }),
-    );
+    try {
+      await client.send(
+        new sdk.ChangeResourceRecordSetsCommand({ HostedZoneId, ChangeBatch: { Comment: 'kforge: Kubernetes API', Changes: [{ Action, ResourceRecordSet: record }] } }),
+      );
+    } catch (e) {
+      // The SDK resends this call after a lost answer (it is not a Create* the guard stops), and a resent
+      // CREATE fails because the first one worked; dns-controller may also have written the record since the
+      // find. Either way a record that is there now is the state we want, so look again before failing.
+      if (Action !== 'CREATE') throw e;
+      cloud.inventory.invalidate();
+      if ((await this.find(cloud)) === undefined) throw e;
+    }
   }
 
   /** The id of the one hosted zone `spec.dnsZone` names, or a DnsZoneNotFoundError (while planning, so nothing has changed yet). */
