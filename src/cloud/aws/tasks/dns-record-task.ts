@@ -53,7 +53,7 @@ export class DnsRecordTask extends AwsTask<DnsRecordActual> {
   async find(cloud: AwsCloud): Promise<DnsRecordActual | undefined> {
     const zoneId = await this.zoneId(cloud);
     const fqdn = `${this.name.toLowerCase()}.`;
-    const r = (await cloud.inventory.resourceRecordSets(zoneId, this.desired.subtree)).find((x) => x.Type === 'A' && unescape(x.Name) === fqdn && !x.SetIdentifier);
+    const r = (await cloud.inventory.resourceRecordSets(zoneId, this.desired.subtree)).find((x) => x.Type === 'A' && unescapeName(x.Name) === fqdn && !x.SetIdentifier);
     if (!r) {
       // The executor re-diffs before applying: remember the zone so apply need not look it up again.
       this.zone = zoneId;
@@ -125,6 +125,6 @@ function normalize(name: string): string {
 }
 
 /** Route 53 escapes some characters in names as `\NNN` (octal); the model's names use none but `*`. */
-function unescape(name: string | undefined): string {
+function unescapeName(name: string | undefined): string {
   return (name ?? '').toLowerCase().replace(/\\(\d{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
 }
