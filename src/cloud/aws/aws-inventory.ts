@@ -192,6 +192,15 @@ export class AwsInventory {
     });
   }
 
+  /** A target group's attributes (`deregistration_delay.timeout_seconds` → `30`): one DescribeTargetGroupAttributes per target group. */
+  targetGroupAttributes(targetGroupArn: string): Promise<Record<string, string>> {
+    return this.once(`target-group-attributes/${targetGroupArn}`, async () => {
+      const { sdk, client } = await this.cloud.elbv2();
+      const out = await client.send(new sdk.DescribeTargetGroupAttributesCommand({ TargetGroupArn: targetGroupArn }));
+      return Object.fromEntries((out.Attributes ?? []).filter((a) => a.Key !== undefined).map((a) => [a.Key as string, a.Value ?? '']));
+    });
+  }
+
   /** A load balancer's listeners: one DescribeListeners per load balancer (one per cluster). */
   listeners(loadBalancerArn: string): Promise<Listener[]> {
     return this.once(`listeners/${loadBalancerArn}`, async () => {

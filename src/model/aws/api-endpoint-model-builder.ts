@@ -64,6 +64,8 @@ export function buildApiEndpointTasks(cluster: Cluster, network: NetworkTasks, s
       healthCheckIntervalSeconds: 10,
       healthyThreshold: 2,
       unhealthyThreshold: 2,
+      // kops's: a control-plane instance leaving the group is drained in 30 s, and its connections are cut then.
+      attributes: { 'deregistration_delay.timeout_seconds': '30', 'deregistration_delay.connection_termination.enabled': 'true' },
       tags: clusterTags(c, tgName, labels),
     });
     const listener = new ListenerTask(`api-${dashed}-443`, { loadBalancer: nlb, port: 443, targetGroup: tg });

@@ -1,4 +1,4 @@
-import { CreateLoadBalancerCommand, DescribeListenersCommand, DescribeLoadBalancerAttributesCommand, DescribeLoadBalancersCommand, DescribeTagsCommand, DescribeTargetGroupsCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { CreateLoadBalancerCommand, DescribeListenersCommand, DescribeLoadBalancerAttributesCommand, DescribeTargetGroupAttributesCommand, DescribeLoadBalancersCommand, DescribeTagsCommand, DescribeTargetGroupsCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ChangeResourceRecordSetsCommand, CreateHostedZoneCommand, ListResourceRecordSetsCommand, Route53Client } from '@aws-sdk/client-route-53';
 import { CreateSubnetCommand, CreateVpcCommand, EC2Client } from '@aws-sdk/client-ec2';
 import type { Cluster } from '../../../src/api/types';
@@ -55,7 +55,7 @@ async function run(c: Cluster, apply: boolean, endpoint = moto.endpoint): Promis
   return { cloud, text, hasChanges: plan.hasChanges };
 }
 
-const ELBV2_AND_ROUTE53 = /^(Describe(LoadBalancers|LoadBalancerAttributes|TargetGroups|Listeners|Tags)|ListHostedZonesByName|GetHostedZone|ListResourceRecordSets)$/;
+const ELBV2_AND_ROUTE53 = /^(Describe(LoadBalancers|LoadBalancerAttributes|TargetGroups|TargetGroupAttributes|Listeners|Tags)|ListHostedZonesByName|GetHostedZone|ListResourceRecordSets)$/;
 
 /** The ELBv2 and Route 53 calls of a run (the network's own are counted in aws-network-tasks.test.ts). */
 function endpointCalls(cloud: AwsCloud): Record<string, number> {
@@ -81,11 +81,18 @@ describe('API load balancer (--dns none)', () => {
     expect(second.hasChanges).toBe(false);
     expect(second.text).toMatch(/^No changes \(\d+ resources\)$/m);
     expect(second.cloud.calls.mutating).toBe(0);
-    // DescribeLoadBalancers, DescribeTags and DescribeLoadBalancerAttributes for the NLB, DescribeTargetGroups and
-    // DescribeTags for the target group, DescribeListeners for the listener.
-    expect(endpointCalls(second.cloud)).toEqual({ DescribeLoadBalancers: 1, DescribeLoadBalancerAttributes: 1, DescribeTargetGroups: 1, DescribeTags: 2, DescribeListeners: 1 });
-    // The network's 7 plus those 6.
-    expect(second.cloud.calls.calls).toBe(13);
+    // DescribeLoadBalancers, DescribeTags and DescribeLoadBalancerAttributes for the NLB, DescribeTargetGroups,
+    // DescribeTags and DescribeTargetGroupAttributes for the target group, DescribeListeners for the listener.
+    expect(endpointCalls(second.cloud)).toEqual({
+      DescribeLoadBalancers: 1,
+      DescribeLoadBalancerAttributes: 1,
+      DescribeTargetGroups: 1,
+      DescribeTargetGroupAttributes: 1,
+      DescribeTags: 2,
+      DescribeListeners: 1,
+    });
+    // The network's 7 plus those 7.
+    expect(second.cloud.calls.calls).toBe(14);
   });
 
   it('made them with kops names, scheme, subnets and tags (read with a plain ELBv2 client)', async () => {
@@ -99,7 +106,12 @@ describe('API load balancer (--dns none)', () => {
     expect(lb.AvailabilityZones?.map((z) => z.ZoneName).sort()).toEqual(['us-east-1a', 'us-east-1b']);
     const tgs = (await elbv2.send(new DescribeTargetGroupsCommand({ Names: [awsResourceName32(name, 'tcp')] }))).TargetGroups ?? [];
     expect(tgs).toHaveLength(1);
-    expect(tgs[0]).toMatchObject({ Protocol: 'TCP', Port: 443, HealthCheckProtocol: 'TCP', VpcId: lb.VpcId });
+    expect(tgs[0]).toMatchObject({ Protocol: 'TCP', Port: 443, HealthCheckProtocol: 'TCP', HealthCheckIntervalSeconds: 10, HealthyThresholdCount: 2, UnhealthyThresholdCount: 2, VpcId: lb.VpcId });
+    const tgAttributes = (await elbv2.send(new DescribeTargetGroupAttributesCommand({ TargetGroupArn: tgs[0].TargetGroupArn }))).Attributes ?? [];
+    expect(Object.fromEntries(tgAttributes.map((a) => [a.Key, a.Value]))).toMatchObject({
+      'deregistration_delay.timeout_seconds': '30',
+      'deregistration_delay.connection_termination.enabled': 'true',
+    });
     const tags = (await elbv2.send(new DescribeTagsCommand({ ResourceArns: [lb.LoadBalancerArn ?? '', tgs[0].TargetGroupArn ?? ''] }))).TagDescriptions ?? [];
     const byArn = new Map(tags.map((d) => [d.ResourceArn, Object.fromEntries((d.Tags ?? []).map((t) => [t.Key, t.Value]))]));
     const owned = { KubernetesCluster: name, [`kubernetes.io/cluster/${name}`]: 'owned', team: 'infra' };
@@ -196,6 +208,7 @@ describe('API DNS records (--dns public and private)', () => {
       DescribeLoadBalancers: 1,
       DescribeLoadBalancerAttributes: 1,
       DescribeTargetGroups: 1,
+      DescribeTargetGroupAttributes: 1,
       DescribeTags: 2,
       DescribeListeners: 1,
       ListHostedZonesByName: 1,

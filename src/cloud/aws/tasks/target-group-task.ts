@@ -18,6 +18,8 @@ export interface TargetGroupActual {
   healthCheckIntervalSeconds?: number;
   healthyThreshold?: number;
   unhealthyThreshold?: number;
+  /** The target group attributes, all of them as ELBv2 returns them. */
+  attributes: Record<string, string>;
   tags: TagMap;
 }
 
@@ -30,6 +32,8 @@ export interface TargetGroupSpec {
   healthCheckIntervalSeconds: number;
   healthyThreshold: number;
   unhealthyThreshold: number;
+  /** Target group attributes to set (others are left as they are), e.g. `deregistration_delay.timeout_seconds`. */
+  attributes: Record<string, string>;
   tags: TagMap;
 }
 
@@ -65,6 +69,7 @@ export class TargetGroupTask extends AwsTask<TargetGroupActual> {
     if (!found.owned) throw new ResourceNotOwnedError(taskKey(this), `a target group named "${this.name}"`, cloud.clusterName);
     const tg = found.resource;
     this.arn.set(found.resource.TargetGroupArn);
+    const attributes = await cloud.inventory.targetGroupAttributes(found.resource.TargetGroupArn);
     return {
       arn: found.resource.TargetGroupArn,
       vpcId: tg.VpcId,
@@ -74,13 +79,19 @@ export class TargetGroupTask extends AwsTask<TargetGroupActual> {
       healthCheckIntervalSeconds: tg.HealthCheckIntervalSeconds,
       healthyThreshold: tg.HealthyThresholdCount,
       unhealthyThreshold: tg.UnhealthyThresholdCount,
+      attributes,
       tags: found.tags,
     };
   }
 
   diff(actual: TargetGroupActual | undefined): Change[] {
-    const { vpc, ...rest } = this.desired;
-    return diffFields(actual as unknown as Record<string, unknown>, { ...rest, vpcId: vpc.id.peek() });
+    const { vpc, attributes, ...rest } = this.desired;
+    const changes = diffFields(actual as unknown as Record<string, unknown>, { ...rest, vpcId: vpc.id.peek() });
+    // Attributes key by key, like tags: ELBv2 returns many more than the model sets.
+    for (const key of Object.keys(attributes).sort()) {
+      if (actual?.attributes[key] !== attributes[key]) changes.push({ field: `attributes.${key}`, from: actual?.attributes[key], to: attributes[key] });
+    }
+    return changes;
   }
 
   async apply(cloud: AwsCloud, actual: TargetGroupActual | undefined, changes: readonly Change[]): Promise<void> {
@@ -95,6 +106,7 @@ export class TargetGroupTask extends AwsTask<TargetGroupActual> {
     if (actual) {
       const healthFields = ['healthCheckProtocol', 'healthCheckIntervalSeconds', 'healthyThreshold', 'unhealthyThreshold'];
       if (changes.some((c) => healthFields.includes(c.field))) await client.send(new sdk.ModifyTargetGroupCommand({ TargetGroupArn: actual.arn, ...health }));
+      await this.setAttributes(cloud, actual.arn, changes);
       await addElbv2Tags(cloud, actual.arn, changes);
       return;
     }
@@ -105,5 +117,15 @@ export class TargetGroupTask extends AwsTask<TargetGroupActual> {
     const arn = out.TargetGroups?.[0]?.TargetGroupArn;
     if (!arn) throw new Error('CreateTargetGroup returned no TargetGroupArn');
     this.arn.set(arn);
+    // CreateTargetGroup takes no attributes: set them right after (a retry finds the group and sets what is missing).
+    await this.setAttributes(cloud, arn, this.diff(undefined));
+  }
+
+  /** Sets the attributes among `changes` in one ModifyTargetGroupAttributes. */
+  private async setAttributes(cloud: AwsCloud, arn: string, changes: readonly Change[]): Promise<void> {
+    const Attributes = changes.filter((c) => c.field.startsWith('attributes.')).map((c) => ({ Key: c.field.slice('attributes.'.length), Value: String(c.to) }));
+    if (Attributes.length === 0) return;
+    const { sdk, client } = await cloud.elbv2();
+    await client.send(new sdk.ModifyTargetGroupAttributesCommand({ TargetGroupArn: arn, Attributes }));
   }
 }
