@@ -44,6 +44,14 @@ const BY_NAME: ReadonlyArray<[AwsErrorKind, ReadonlySet<string>]> = [
       'InvalidKeyPair.NotFound',
       'InvalidLaunchTemplateId.NotFound',
       'InvalidLaunchTemplateName.NotFoundException',
+      // ELBv2 and Route 53 (the SDK names the exception; the code is the wire name).
+      'LoadBalancerNotFound',
+      'LoadBalancerNotFoundException',
+      'TargetGroupNotFound',
+      'TargetGroupNotFoundException',
+      'ListenerNotFound',
+      'ListenerNotFoundException',
+      'NoSuchHostedZone',
     ]),
   ],
   ['precondition-failed', new Set(['PreconditionFailed'])],
@@ -63,6 +71,13 @@ const BY_NAME: ReadonlyArray<[AwsErrorKind, ReadonlySet<string>]> = [
       'Resource.AlreadyAssociated',
       'InvalidKeyPair.Duplicate',
       'InvalidLaunchTemplateName.AlreadyExistsException',
+      // ELBv2: a load balancer, target group or listener of that name or port is there.
+      'DuplicateLoadBalancerName',
+      'DuplicateLoadBalancerNameException',
+      'DuplicateTargetGroupName',
+      'DuplicateTargetGroupNameException',
+      'DuplicateListener',
+      'DuplicateListenerException',
     ]),
   ],
   [

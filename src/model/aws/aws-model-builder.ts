@@ -1,6 +1,8 @@
 import type { Cluster, InstanceGroup } from '../../api/types';
 import type { AnyTask } from '../../tasks/task';
+import { isControlPlane } from '../../expand/expand-context';
 import type { AwsModelInputs } from './aws-model-inputs';
+import { buildApiEndpointTasks } from './api-endpoint-model-builder';
 import { buildEtcdVolumeTasks } from './etcd-volume-model-builder';
 import { buildIamTasks } from './iam-model-builder';
 import { buildInstanceGroupTasks, InstanceGroupModelDeps } from './instance-group-model-builder';
@@ -12,7 +14,7 @@ import { buildSecurityGroupTasks } from './security-group-model-builder';
  * IAM, etcd volumes, instance groups: key pair, launch templates, Auto Scaling groups). `instanceGroups`
  * scope the nodes' IAM policy and get a launch template and an ASG each, for which `inputs` must hold
  * their nodeup config hashes. `targetGroups` (by instance group name) are the load balancer target groups
- * a group's ASG registers with. Without instance groups, only the network, security groups and IAM. Pure: no SDK, no I/O; the same spec gives equal tasks.
+ * a group's ASG registers with; by default the control-plane groups register with the API load balancer's. Without instance groups, only the network, security groups and IAM. Pure: no SDK, no I/O; the same spec gives equal tasks.
  */
 export function buildAwsTasks(
   cluster: Cluster,
@@ -22,9 +24,13 @@ export function buildAwsTasks(
 ): AnyTask[] {
   const network = buildNetworkTasks(cluster);
   const groups = buildSecurityGroupTasks(cluster, network.vpc);
+  // The API load balancer and DNS records; endpoint.controlPlaneTargetGroups are for the control-plane ASGs.
+  const endpoint = buildApiEndpointTasks(cluster, network, groups);
   const iam = buildIamTasks(cluster, instanceGroups);
   // Without instance groups there is nothing to run and no zone for the etcd members: infrastructure only.
   const volumes = instanceGroups.length > 0 ? buildEtcdVolumeTasks(cluster, instanceGroups) : [];
-  const compute = buildInstanceGroupTasks(cluster, instanceGroups, { subnets: network.subnets, securityGroups: groups, iam, targetGroups }, inputs);
-  return [...network.tasks, ...groups.tasks, ...iam.tasks, ...volumes, ...compute.tasks];
+  // The control-plane ASGs register with the API load balancer's target groups (none with DNS only).
+  const registered = targetGroups ?? Object.fromEntries(instanceGroups.filter((ig) => isControlPlane(ig)).map((ig) => [ig.metadata.name, endpoint.controlPlaneTargetGroups]));
+  const compute = buildInstanceGroupTasks(cluster, instanceGroups, { subnets: network.subnets, securityGroups: groups, iam, targetGroups: registered }, inputs);
+  return [...network.tasks, ...groups.tasks, ...endpoint.tasks, ...iam.tasks, ...volumes, ...compute.tasks];
 }

@@ -1,5 +1,5 @@
 import { AutoScalingClient, DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
-import { CreateTargetGroupCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { DescribeTargetGroupsCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { DescribeInstancesCommand, DescribeKeyPairsCommand, DescribeLaunchTemplatesCommand, DescribeLaunchTemplateVersionsCommand, DescribeSecurityGroupsCommand, DescribeVolumesCommand, DescribeVpcsCommand, EC2Client, Filter } from '@aws-sdk/client-ec2';
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import type { Cluster, InstanceGroup } from '../../../src/api/types';
@@ -15,8 +15,6 @@ import { completeCluster, derivedFiles } from '../../../src/ops/expand-cluster';
 import { StatePaths } from '../../../src/state/state-paths';
 import { applyPlan } from '../../../src/targets/direct-target';
 import { renderPlan } from '../../../src/targets/dry-run-target';
-import type { AnyTask, Change, Task } from '../../../src/tasks/task';
-import { TaskOutput } from '../../../src/tasks/task-output';
 import { MotoServer, startMotoServer } from '../../helpers/moto-server';
 import { losingProxy } from './losing-proxy';
 
@@ -214,55 +212,22 @@ describe('AWS compute tasks against moto', () => {
   });
 });
 
-/** A stand-in for the load balancer helper's TargetGroup task: an existing target group's ARN as its output. */
-class FakeTargetGroupTask implements Task<AwsCloud, { arn: string }> {
-  readonly kind = 'TargetGroup';
-  readonly arn = new TaskOutput<string>('TargetGroup arn');
-  constructor(
-    readonly name: string,
-    private readonly value: string,
-  ) {}
-  dependencies(): readonly AnyTask<AwsCloud>[] {
-    return [];
-  }
-  async find(): Promise<{ arn: string }> {
-    this.arn.set(this.value);
-    return { arn: this.value };
-  }
-  diff(): Change[] {
-    return [];
-  }
-  check(): void {}
-  async apply(): Promise<void> {}
-  renderTerraform(): void {}
-}
 
 describe('target groups', () => {
-  it('an ASG registers with the target groups it is given, and attaches one added later', async () => {
+  it('the control-plane ASG registers with the API load balancer’s target group (--dns none); node groups do not', async () => {
     const clusterName = 'tg.example.com';
     const s = spec(clusterName);
-    await run(s, true);
-    const vpcId = (await ec2.send(new DescribeVpcsCommand({ Filters: tagFilter(clusterName) }))).Vpcs?.[0]?.VpcId;
+    expect((await run(s, true)).hasChanges).toBe(true);
     const elbv2 = new ElasticLoadBalancingV2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS });
     try {
-      const arn = (await elbv2.send(new CreateTargetGroupCommand({ Name: 'tcp-tg-example-com', Protocol: 'TCP', Port: 443, VpcId: vpcId, TargetType: 'instance' }))).TargetGroups?.[0]
-        ?.TargetGroupArn as string;
-      const tg = new FakeTargetGroupTask('tcp-tg-example-com', arn);
-      const once = async (apply: boolean) => {
-        const cloud = awsCloud(clusterName);
-        const tasks = [...buildAwsTasks(s.cluster, s.instanceGroups, s.inputs, { 'control-plane-us-east-1a': [tg] }), tg];
-        const executor = awsTaskExecutor(cloud, tasks, { backoffMs: 20 });
-        const plan = await executor.plan();
-        if (apply) await applyPlan(executor, plan);
-        return { cloud, text: renderPlan(plan) };
-      };
-      const first = await once(true);
-      expect(first.text).toContain(`~ update AutoScalingGroup/control-plane-us-east-1a.${clusterName}: targetGroupArns: [] -> ["${arn}"]\n`);
-      expect(first.cloud.calls.byOperation.get('AttachLoadBalancerTargetGroups')).toBe(1);
-      const group = (await autoScaling.send(new DescribeAutoScalingGroupsCommand({ AutoScalingGroupNames: [`control-plane-us-east-1a.${clusterName}`] }))).AutoScalingGroups?.[0];
-      expect(group?.TargetGroupARNs).toEqual([arn]);
-      const second = await once(false);
-      expect(second.text).toMatch(/^No changes/m);
+      const groups = (await elbv2.send(new DescribeTargetGroupsCommand({}))).TargetGroups ?? [];
+      const arn = groups.find((g) => g.TargetGroupName?.startsWith('tcp-tg-example-com'))?.TargetGroupArn;
+      expect(arn).toBeDefined();
+      const asgs = (await autoScaling.send(new DescribeAutoScalingGroupsCommand({}))).AutoScalingGroups ?? [];
+      const arns = (name: string) => asgs.find((g) => g.AutoScalingGroupName === `${name}.${clusterName}`)?.TargetGroupARNs;
+      expect(arns('control-plane-us-east-1a')).toEqual([arn]);
+      expect(arns('nodes-us-east-1a')).toEqual([]);
+      expect((await run(s, false)).hasChanges).toBe(false);
     } finally {
       elbv2.destroy();
     }
@@ -365,6 +330,6 @@ describe('API cost of a no-op plan of the whole model', () => {
     expect(counts[20].byOperation).toEqual(counts[1].byOperation);
     expect(counts[20].calls).toBe(counts[1].calls);
     // The network's 7, IAM's 6, and one each for images, volumes, key pairs, templates, their versions and ASGs.
-    expect(counts[1].calls).toBe(14);
+    expect(counts[1].calls).toBe(21);
   });
 });

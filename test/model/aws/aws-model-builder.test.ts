@@ -48,6 +48,11 @@ describe('AWS model builders', () => {
         `SecurityGroupRule/from-masters.${c}-egress-all-0to0-::/0 <- SecurityGroup/masters.${c}`,
         `SecurityGroupRule/from-nodes.${c}-egress-all-0to0-0.0.0.0/0 <- SecurityGroup/nodes.${c}`,
         `SecurityGroupRule/from-nodes.${c}-egress-all-0to0-::/0 <- SecurityGroup/nodes.${c}`,
+        // --dns none: the API behind a network load balancer (kops's hashed 32-character target group name).
+        `NetworkLoadBalancer/api-min-example-com <- Subnet/us-east-1a.${c}`,
+        `TargetGroup/tcp-min-example-com-6u3ch3 <- VPC/${c}`,
+        `Listener/api-min-example-com-443 <- NetworkLoadBalancer/api-min-example-com, TargetGroup/tcp-min-example-com-6u3ch3`,
+        `SecurityGroupRule/https-elb-to-master <- SecurityGroup/masters.${c}`,
       ].sort(),
     );
   });
@@ -88,6 +93,10 @@ describe('AWS model builders', () => {
           `Route/private-us-east-1${z}-0.0.0.0/0 <- NatGateway/us-east-1${z}.${c}, RouteTable/private-us-east-1${z}.${c}`,
           `RouteTableAssociation/private-us-east-1${z}.${c} <- RouteTable/private-us-east-1${z}.${c}, Subnet/us-east-1${z}.${c}`,
         ]),
+        // A public API load balancer in a private topology sits in the utility subnets, one per zone.
+        `NetworkLoadBalancer/api-priv-example-com <- Subnet/utility-us-east-1a.${c}, Subnet/utility-us-east-1b.${c}`,
+        `TargetGroup/tcp-priv-example-com-jeq96t <- VPC/${c}`,
+        `Listener/api-priv-example-com-443 <- NetworkLoadBalancer/api-priv-example-com, TargetGroup/tcp-priv-example-com-jeq96t`,
       ].sort(),
     );
   });
