@@ -13,7 +13,7 @@ import { regionOfZone } from '../validate/validate-spec';
 import { ManagedFilesPlan, planManagedFiles, writeManagedFiles } from './plan-managed-files';
 
 /** A step of `update cluster`, in order, for progress output. */
-export type UpdateStep = 'load' | 'expand' | 'build' | 'connect' | 'find' | 'plan' | 'write managed files' | 'apply';
+export type UpdateStep = 'load' | 'expand' | 'build' | 'connect' | 'preflight' | 'find' | 'plan' | 'write managed files' | 'apply';
 
 /** What update reports while it runs: the step it is in, and tasks done of total in the find and apply steps. */
 export interface UpdateProgress {
@@ -54,7 +54,7 @@ export interface UpdateClusterResult {
 }
 
 /**
- * `update cluster`, as a pipeline of named steps: load → expand → build → connect → find → plan, and
+ * `update cluster`, as a pipeline of named steps: load → expand → build → connect → preflight → find → plan, and
  * with `yes`: write managed files → apply. The whole run holds the cluster lock when it applies, so
  * nothing changes the spec between plan and apply. Managed files (new keysets, completed spec, nodeup
  * configs) are written before the cloud apply: an instance the apply launches must find the config its
@@ -71,6 +71,9 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     const tasks = await buildTasks(managed, instanceGroups, await modelInputs(vfs, name, managed));
     p?.step('connect');
     const cloud = await connect(managed, options);
+    p?.step('preflight');
+    const { awsPreflight } = await import('../cloud/aws/aws-preflight');
+    await awsPreflight(cloud, managed.completed, instanceGroups);
     p?.step('find');
     const executor = await makeExecutor(cloud, tasks, options);
     const cloudPlan = await executor.plan();

@@ -1,10 +1,22 @@
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { DescribeInternetGatewaysCommand, DescribeSecurityGroupsCommand, DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client, Filter } from '@aws-sdk/client-ec2';
+import { AutoScalingClient, DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
+import {
+  DescribeInstancesCommand,
+  DescribeInternetGatewaysCommand,
+  DescribeLaunchTemplatesCommand,
+  DescribeSecurityGroupsCommand,
+  DescribeSubnetsCommand,
+  DescribeVolumesCommand,
+  DescribeVpcsCommand,
+  EC2Client,
+  Filter,
+} from '@aws-sdk/client-ec2';
+import { DescribeLoadBalancersCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { GetRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CliResult, runCli, tempDir } from '../helpers/cli';
-import { AWS_NO_CREDENTIALS, MotoServer, startMotoServer } from '../helpers/moto-server';
+import { AWS_NO_CREDENTIALS, MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer } from '../helpers/moto-server';
 
 // `update cluster` as users run it (bin/run.js) against a real moto_server, with an S3 state store: the
 // acceptance path of issue 10.
@@ -18,13 +30,14 @@ let moto: MotoServer;
 let s3: S3Client;
 let ec2: EC2Client;
 let iam: IAMClient;
+let autoScaling: AutoScalingClient;
 let home: string;
 let env: NodeJS.ProcessEnv;
 
 let savedWarningSetting: string | undefined;
 
 beforeAll(async () => {
-  moto = await startMotoServer();
+  moto = await startMotoServer({ env: MOTO_WITH_DEFAULT_IMAGE });
   // This process's own SDK clients would otherwise print the SDK's notice about future Node versions.
   savedWarningSetting = process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -44,6 +57,7 @@ beforeAll(async () => {
   s3 = new S3Client({ ...client, forcePathStyle: true });
   ec2 = new EC2Client(client);
   iam = new IAMClient(client);
+  autoScaling = new AutoScalingClient(client);
   await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
 });
 
@@ -51,6 +65,7 @@ afterAll(async () => {
   s3?.destroy();
   ec2?.destroy();
   iam?.destroy();
+  autoScaling?.destroy();
   await moto?.stop();
   if (home) fs.rmSync(home, { recursive: true, force: true });
   if (savedWarningSetting === undefined) delete process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
@@ -86,7 +101,7 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
   it('plans without changing anything: kops-style sections, the --yes hint, the call summary, exit 2 with --detailed-exitcode', async () => {
     const plan = kforge(['update', 'cluster', LIFE]);
     expect(plan.status).toBe(0);
-    expect(plan.stdout).toMatch(/^Will create resources:\n {2}IAMInstanceProfile\n {4}masters\.life\.example\.com\n/);
+    expect(plan.stdout).toMatch(/^Will create resources:\n {2}AutoScalingGroup\n {4}control-plane-us-east-1a\.life\.example\.com\n {4}nodes-us-east-1a\.life\.example\.com\n/);
     expect(plan.stdout).toContain('\n  VPC\n    life.example.com\n');
     expect(plan.stdout).toMatch(/\d+ to create, 0 to modify, 0 to delete, \d+ unchanged\nMust specify --yes to apply changes\n$/);
     expect(apiCalls(plan)).toBeGreaterThan(0);
@@ -116,6 +131,25 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     const groups = (await ec2.send(new DescribeSecurityGroupsCommand({ Filters: [...tagged(LIFE), ...vpcFilter] }))).SecurityGroups ?? [];
     expect(groups.length).toBeGreaterThanOrEqual(2);
     expect((await ec2.send(new DescribeInternetGatewaysCommand({ Filters: tagged(LIFE) }))).InternetGateways).toHaveLength(1);
+    const lts = (await ec2.send(new DescribeLaunchTemplatesCommand({ Filters: tagged(LIFE) }))).LaunchTemplates?.map((t) => t.LaunchTemplateName).sort();
+    expect(lts).toEqual([`control-plane-us-east-1a.${LIFE}`, `nodes-us-east-1a.${LIFE}`]);
+    const asgs = (await autoScaling.send(new DescribeAutoScalingGroupsCommand({}))).AutoScalingGroups?.filter((g) => g.Tags?.some((t) => t.Key === 'KubernetesCluster' && t.Value === LIFE)) ?? [];
+    expect(asgs.map((g) => g.AutoScalingGroupName).sort()).toEqual([`control-plane-us-east-1a.${LIFE}`, `nodes-us-east-1a.${LIFE}`]);
+    const running = (await ec2.send(new DescribeInstancesCommand({ Filters: [...tagged(LIFE), { Name: 'instance-state-name', Values: ['running'] }] }))).Reservations?.flatMap((r) => r.Instances ?? []) ?? [];
+    // Running instances equal the desired sizes, group by group.
+    expect(running.length).toBe(asgs.reduce((n, g) => n + (g.DesiredCapacity ?? 0), 0));
+    for (const g of asgs) expect(running.filter((i) => i.Tags?.some((t) => t.Key === 'aws:autoscaling:groupName' && t.Value === g.AutoScalingGroupName) || g.Instances?.some((x) => x.InstanceId === i.InstanceId))).toHaveLength(g.DesiredCapacity ?? -1);
+    const volumes = ((await ec2.send(new DescribeVolumesCommand({ Filters: tagged(LIFE) }))).Volumes ?? []).filter((v) => v.Tags?.some((t) => t.Key?.startsWith('k8s.io/etcd/')));
+    expect(volumes.map((v) => [v.Encrypted, v.VolumeType])).toEqual([
+      [true, 'gp3'],
+      [true, 'gp3'],
+    ]);
+    const elbv2 = new ElasticLoadBalancingV2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS });
+    try {
+      expect((await elbv2.send(new DescribeLoadBalancersCommand({}))).LoadBalancers?.map((l) => l.Type)).toEqual(['network']);
+    } finally {
+      elbv2.destroy();
+    }
     for (const role of [`masters.${LIFE}`, `nodes.${LIFE}`]) expect((await iam.send(new GetRoleCommand({ RoleName: role }))).Role?.RoleName).toBe(role);
     const keys = (await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: `${LIFE}/` }))).Contents?.map((o) => o.Key) ?? [];
     expect(keys).toEqual(expect.arrayContaining([`${LIFE}/cluster-completed.spec`, `${LIFE}/igconfig/node/nodes-us-east-1a/nodeupconfig.yaml`, `${LIFE}/kforge-version.txt`]));

@@ -27,6 +27,13 @@ export interface MotoServerOptions {
 
 const READY_TIMEOUT_MS = 20_000;
 
+/**
+ * moto's environment for a server whose only images are those of test/fixtures/moto-amis.json: kforge's
+ * default image (Canonical's Ubuntu 24.04), which moto 5.2.1's built-in list (Ubuntu up to 16.04) lacks,
+ * so `create cluster` without `--image` works against it as it does against AWS.
+ */
+export const MOTO_WITH_DEFAULT_IMAGE: Record<string, string> = { MOTO_AMIS_PATH: path.join(__dirname, '..', 'fixtures', 'moto-amis.json') };
+
 /** Starts `moto_server` on a free loopback port and resolves once it answers HTTP. */
 export async function startMotoServer(options: MotoServerOptions = {}): Promise<MotoServer> {
   const port = await freePort();

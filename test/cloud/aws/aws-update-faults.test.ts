@@ -5,7 +5,7 @@ import { saveCluster } from '../../../src/ops/save-cluster';
 import { openVfs } from '../../../src/state/vfs/open-vfs';
 import { runCliAsync, startCli, tempDir } from '../../helpers/cli';
 import { FaultProxy, startFaultProxy } from '../../helpers/fault-proxy';
-import { MotoServer, startMotoServer } from '../../helpers/moto-server';
+import { MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer } from '../../helpers/moto-server';
 
 // `update --yes` (the CLI, as users run it) through a proxy that throttles, delays, drops connections and
 // loses answers, in front of moto: it must still converge to exactly one of each resource. The SDK's own
@@ -20,7 +20,7 @@ let ec2: EC2Client;
 let store: string;
 
 beforeAll(async () => {
-  moto = await startMotoServer();
+  moto = await startMotoServer({ env: MOTO_WITH_DEFAULT_IMAGE });
   proxy = await startFaultProxy(moto.endpoint, 50);
   ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS });
   store = tempDir('kforge-update-faults-');
