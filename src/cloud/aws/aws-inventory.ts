@@ -128,7 +128,8 @@ export class AwsInventory {
       return this.pages(async (NextToken) => {
         // This API spells its filter parameter in the singular.
         const out = await client.send(new sdk.DescribeNatGatewaysCommand({ Filter: this.clusterFilters(), NextToken }));
-        return [out.NatGateways ?? [], out.NextToken];
+        // moto 5.2.1 ignores tag filters here and returns every gateway; the tags are checked again.
+        return [(out.NatGateways ?? []).filter((g) => this.isOwned(g.Tags)), out.NextToken];
       });
     });
   }
@@ -402,6 +403,13 @@ export class AwsInventory {
       const t = tags.get(arn(resource)) ?? {};
       return { resource, tags: t, owned: t.KubernetesCluster === c && t[`kubernetes.io/cluster/${c}`] === 'owned' };
     });
+  }
+
+  /** Whether tags carry both cluster tags (`owned`): what the Describe filters ask for, checked where a peer may ignore them. */
+  private isOwned(tags: ReadonlyArray<{ Key?: string; Value?: string }> | undefined): boolean {
+    const c = this.cloud.clusterName;
+    const t = new Map((tags ?? []).map((x) => [x.Key, x.Value]));
+    return t.get('KubernetesCluster') === c && t.get(`kubernetes.io/cluster/${c}`) === 'owned';
   }
 
   /** Drops everything cached, so the next find reads the cloud again (before a retry, or after an apply). */

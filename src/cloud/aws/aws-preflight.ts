@@ -4,6 +4,7 @@ import { DEFAULT_IMAGE, DEFAULT_MACHINE_TYPE } from '../../model/aws/instance-gr
 import type { AwsCloud } from './aws-cloud';
 import { AwsPreflightError } from './aws-preflight-error';
 import { pickImage } from './image-ref';
+import { withAwsRetries } from './with-aws-retries';
 
 /**
  * Checks, before any mutating call, that the region offers every instance type the instance groups ask
@@ -34,7 +35,12 @@ export async function awsPreflight(cloud: AwsCloud, cluster: Cluster, instanceGr
     return new Set((out.AvailabilityZones ?? []).filter((z) => z.State === undefined || z.State === 'available').flatMap((z) => (z.ZoneName ? [z.ZoneName] : [])));
   };
   const imageRefs = [...new Set(instanceGroups.map((ig) => ig.spec.image ?? DEFAULT_IMAGE))].sort();
-  const [offered, zones, images] = await Promise.all([offeredLoad(), zonesLoad(), imageRefs.length > 0 ? cloud.inventory.images(imageRefs) : []]);
+  // Outside the task executor, so throttling and dropped connections are retried here.
+  const [offered, zones, images] = await Promise.all([
+    withAwsRetries(offeredLoad),
+    withAwsRetries(zonesLoad),
+    imageRefs.length > 0 ? withAwsRetries(() => cloud.inventory.images(imageRefs)) : [],
+  ]);
 
   const errors: FieldError[] = [];
   const clusterObject = `Cluster/${cluster.metadata.name}`;

@@ -1,6 +1,7 @@
 import type { AwsCloud } from './aws-cloud';
 import { AwsCredentialsError } from './aws-credentials-error';
 import { awsErrorMessage, classifyAwsError } from './aws-errors';
+import { withAwsRetries } from './with-aws-retries';
 
 /**
  * Proves the run's credentials with one STS GetCallerIdentity, before anything is planned or printed:
@@ -10,7 +11,7 @@ import { awsErrorMessage, classifyAwsError } from './aws-errors';
 export async function checkAwsCredentials(cloud: AwsCloud): Promise<string> {
   const { sdk, client } = await cloud.sts();
   try {
-    const out = await client.send(new sdk.GetCallerIdentityCommand({}));
+    const out = await withAwsRetries(() => client.send(new sdk.GetCallerIdentityCommand({})));
     return out.Account ?? '';
   } catch (e) {
     const kind = classifyAwsError(e);
