@@ -10,6 +10,7 @@ export type AwsErrorKind =
   | 'no-credentials'
   | 'throttled'
   | 'dependency-violation'
+  | 'resource-in-use'
   | 'concurrent-modification'
   | 'unreachable'
   | 'outcome-unknown'
@@ -39,6 +40,24 @@ const BY_NAME: ReadonlyArray<[AwsErrorKind, ReadonlySet<string>]> = [
       'InvalidRoute.NotFound',
       'InvalidAllocationID.NotFound',
       'InvalidNatGatewayID.NotFound',
+      // What `delete cluster` meets when a resource went away between listing and deleting.
+      'InvalidInstanceID.NotFound',
+      'InvalidVolume.NotFound',
+      'InvalidKeyPair.NotFound',
+      'InvalidGroupId.NotFound',
+      'InvalidLaunchTemplateId.NotFound',
+      'InvalidLaunchTemplateName.NotFoundException',
+      'LoadBalancerNotFound',
+      'LoadBalancerNotFoundException',
+      'TargetGroupNotFound',
+      'TargetGroupNotFoundException',
+      'ListenerNotFound',
+      'ListenerNotFoundException',
+      'NoSuchHostedZone',
+      // Detaching an internet gateway that is no longer attached.
+      'Gateway.NotAttached',
+      // Revoking a rule that is already gone.
+      'InvalidPermission.NotFound',
     ]),
   ],
   ['precondition-failed', new Set(['PreconditionFailed'])],
@@ -68,6 +87,12 @@ const BY_NAME: ReadonlyArray<[AwsErrorKind, ReadonlySet<string>]> = [
     new Set(['SlowDown', 'Throttling', 'ThrottlingException', 'RequestLimitExceeded', 'TooManyRequestsException', 'RequestThrottled', 'RequestThrottledException']),
   ],
   ['dependency-violation', new Set(['DependencyViolation'])],
+  // Something else still uses the resource (a volume attached, an address associated, a target group behind a
+  // listener, an IAM role in a profile, an Auto Scaling group with an activity running): retry after it lets go.
+  [
+    'resource-in-use',
+    new Set(['VolumeInUse', 'InvalidIPAddress.InUse', 'ResourceInUse', 'ResourceInUseException', 'ResourceInUseFault', 'ScalingActivityInProgress', 'ScalingActivityInProgressFault', 'DeleteConflict', 'DeleteConflictException']),
+  ],
   // IAM: another request changed the same entity at the same moment; the next attempt succeeds.
   ['concurrent-modification', new Set(['ConcurrentModification', 'ConcurrentModificationException'])],
   // Raised by kforge's own SDK middleware (unconfirmed-create-middleware.ts) for a create without an
@@ -108,7 +133,7 @@ export function classifyAwsError(e: unknown): AwsErrorKind {
 
 // Kinds a task may retry after finding its resource again: the cloud is busy, briefly unreachable, or
 // not yet consistent (a VPC made a moment ago is "not found" by CreateSubnet).
-const RETRYABLE: ReadonlySet<AwsErrorKind> = new Set(['throttled', 'unreachable', 'outcome-unknown', 'unavailable', 'not-found', 'dependency-violation', 'concurrent-modification']);
+const RETRYABLE: ReadonlySet<AwsErrorKind> = new Set(['throttled', 'unreachable', 'outcome-unknown', 'unavailable', 'not-found', 'dependency-violation', 'resource-in-use', 'concurrent-modification']);
 
 /** Whether a task that failed with this error should be retried with backoff (the SDK's own retries are used up). */
 export function isRetryableAwsError(e: unknown): boolean {
