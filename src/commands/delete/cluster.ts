@@ -68,10 +68,16 @@ export default class DeleteCluster extends BaseCommand {
         return { deleted: await ops.deleteClusterState(vfs, name), cloudDeleted };
       },
       { mustExist: false },
-    ).finally(summary);
+    ).catch(async (e: unknown) => {
+      // A blocked delete did cloud work worth counting; any other failure (the lock, the store) ends with its error alone.
+      if ((e as { code?: unknown }).code === 'DELETE_BLOCKED') await summary();
+      throw e;
+    });
+    await summary();
+    if (target) this.out(`Deleted ${cloudDeleted.length} cloud resources of "${name}"`);
     this.out(
       deleted.complete
-        ? `Deleted cluster: "${name}" (${target ? `${cloudDeleted.length} cloud resources, ` : ''}${deleted.keys.length} state objects)`
+        ? `Deleted cluster: "${name}" (${deleted.keys.length} state objects)`
         : deleted.keys.length === 0
           ? `Removed the lock of "${name}" left by an interrupted command`
           : `Removed ${deleted.keys.length} state objects of the incomplete cluster "${name}", left by an interrupted command`,

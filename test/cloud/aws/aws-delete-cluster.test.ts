@@ -261,7 +261,7 @@ describe('delete cluster on AWS (moto)', () => {
     const r = cli(['delete', 'cluster', name, '--yes', '--verbose', '--state', store]);
     expect(r.stderr).not.toMatch(/Error/);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^Deleted cluster: "${name.replace(/\./g, '\\.')}" \\(\\d+ cloud resources, \\d+ state objects\\)\\n$`));
+    expect(r.stdout).toMatch(new RegExp(`^Deleted 21 cloud resources of "${name.replace(/\./g, '\\.')}"\nDeleted cluster: "${name.replace(/\./g, '\\.')}" \\(\\d+ state objects\\)\n$`));
     expect(r.stderr).toMatch(/^round 1: deleted \d+, \d+ waiting$/m);
     expect(r.stderr).toMatch(/AWS API: \d+ calls \(0 throttled, 0 retried\) in \d+\.\d s\n( {2}\w+ \d+\n)+$/);
     expect(r.stderr).toMatch(/^ {2}DeleteVpc 1$/m);
