@@ -1,5 +1,8 @@
+import { ApiCallCounter } from '../../../src/cloud/aws/api-call-counter';
+import { classifyAwsError, isRetryableAwsError } from '../../../src/cloud/aws/aws-errors';
 import type { ClusterResource, DeleteOutcome } from '../../../src/cloud/aws/cluster-resources/cluster-resource';
 import { deleteInRounds, RoundReport } from '../../../src/cloud/aws/cluster-resources/delete-in-rounds';
+import { formatCallSummary } from '../../../src/cloud/aws/format-call-summary';
 import { DeleteBlockedError } from '../../../src/errors/delete-blocked-error';
 
 /** An SDK-shaped error: name and HTTP status, as aws-errors.ts classifies them. */
@@ -90,5 +93,31 @@ describe('deleteInRounds', () => {
 
   it('refuses resources with the same id (one would wait for itself)', async () => {
     await expect(deleteInRounds([fake([], 'a-1', [], ['deleted']), fake([], 'a-1', [], ['deleted'])], fast)).rejects.toThrow(/not unique/);
+  });
+});
+
+describe('what deletion errors mean (aws-errors.ts, by code, never by message)', () => {
+  it('classifies in-use answers of each service as retryable resource-in-use, and gone resources as not-found', () => {
+    for (const code of ['VolumeInUse', 'InvalidIPAddress.InUse', 'ResourceInUse', 'ResourceInUseFault', 'ScalingActivityInProgressFault', 'DeleteConflict']) {
+      expect([code, classifyAwsError(sdkError(code))]).toEqual([code, 'resource-in-use']);
+      expect(isRetryableAwsError(sdkError(code))).toBe(true);
+    }
+    for (const code of ['InvalidInstanceID.NotFound', 'InvalidVolume.NotFound', 'LoadBalancerNotFound', 'TargetGroupNotFound', 'NoSuchHostedZone', 'Gateway.NotAttached', 'InvalidPermission.NotFound']) {
+      expect([code, classifyAwsError(sdkError(code))]).toEqual([code, 'not-found']);
+    }
+    expect(classifyAwsError(sdkError('DependencyViolation'))).toBe('dependency-violation');
+    expect(classifyAwsError(Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' }))).toBe('no-credentials');
+  });
+});
+
+describe('formatCallSummary', () => {
+  it('gives one line, and with byOperation one more per operation, sorted', () => {
+    const calls = new ApiCallCounter();
+    calls.calls = 42;
+    calls.attempts = 43;
+    calls.throttled = 3;
+    calls.byOperation.set('DescribeVpcs', 2).set('DeleteVpc', 1);
+    expect(formatCallSummary(calls, 4210)).toBe('AWS API: 42 calls (3 throttled, 1 retried) in 4.2 s');
+    expect(formatCallSummary(calls, 60, true)).toBe('AWS API: 42 calls (3 throttled, 1 retried) in 0.1 s\n  DeleteVpc 1\n  DescribeVpcs 2');
   });
 });
