@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import { AutoScalingClient, CreateAutoScalingGroupCommand } from '@aws-sdk/client-auto-scaling';
 import {
+  AttachVolumeCommand,
   CreateLaunchTemplateCommand,
   CreateSubnetCommand,
   CreateVolumeCommand,
@@ -81,8 +82,8 @@ const ownedTags = (name: string, resourceName: string) => [
 const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env: { ...moto.env, KFORGE_TEST_DELETE_PACE: '10/2', ...env } });
 
 /** `create cluster` into a file store, then the model's network, security groups and IAM applied to moto, as `update --yes` will. */
-async function createCluster(store: string, name: string, zones: string): Promise<Cluster> {
-  const created = runCli(['create', 'cluster', name, '--zones', zones, '--dns-zone', ZONE, '--state', store]);
+async function createCluster(store: string, name: string, zones: string, extra: string[] = []): Promise<Cluster> {
+  const created = runCli(['create', 'cluster', name, '--zones', zones, '--dns-zone', ZONE, ...extra, '--state', store]);
   expect(created.stderr).toBe('');
   const completed = yaml.load(fs.readFileSync(path.join(store, name, 'cluster-completed.spec'), 'utf8')) as Cluster;
   const cloud = new AwsCloud({ clusterName: name, region: REGION, env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: CREDENTIALS, maxAttempts: 2 });
@@ -170,7 +171,10 @@ async function addComputeAndLoadBalancer(name: string): Promise<void> {
       Tags: ownedTags(name, ltName).map((t) => ({ ...t, PropagateAtLaunch: true })),
     }),
   );
-  await ec2.send(new CreateVolumeCommand({ AvailabilityZone: 'us-east-1a', Size: 20, TagSpecifications: [{ ResourceType: 'volume', Tags: ownedTags(name, `a.etcd-main.${name}`) }] }));
+  const volume = await ec2.send(new CreateVolumeCommand({ AvailabilityZone: 'us-east-1a', Size: 20, TagSpecifications: [{ ResourceType: 'volume', Tags: ownedTags(name, `a.etcd-main.${name}`) }] }));
+  // Attached, as an etcd volume is to its control-plane instance: it can only go once the instance has.
+  const launched = (await ec2.send(new DescribeInstancesCommand({ Filters: [{ Name: 'tag:aws:autoscaling:groupName', Values: [ltName] }] }))).Reservations?.[0]?.Instances?.[0];
+  await ec2.send(new AttachVolumeCommand({ VolumeId: volume.VolumeId, InstanceId: launched?.InstanceId, Device: '/dev/xvdu' }));
   await ec2.send(
     new ImportKeyPairCommand({
       KeyName: `kubernetes.${name}-00:11:22`,
@@ -299,6 +303,21 @@ describe('delete cluster on AWS (moto)', () => {
     expect(unregister.stderr).toBe('');
     expect(fs.existsSync(path.join(blockedStore, blocked))).toBe(false);
     expect(await leftovers(blocked)).toEqual([`vpc ${vpc}`]);
+  });
+
+  it('a private cluster: NAT gateways are deleted (and waited for) before their Elastic IPs, subnets and the internet gateway', async () => {
+    const priv = 'priv.example.com';
+    const s = tempDir();
+    await createCluster(s, priv, 'us-east-1a,us-east-1b', ['--topology', 'private', '--networking', 'cilium']);
+    const before = await leftovers(priv);
+    expect(before.filter((x) => /^(nat|eip) /.test(x))).toHaveLength(4);
+    const list = cli(['delete', 'cluster', priv, '--state', s]);
+    expect(list.stdout.split('\n').filter((l) => /^(nat-gateway|elastic-ip|route-table) /.test(l))).toHaveLength(7);
+    const r = cli(['delete', 'cluster', priv, '--yes', '--state', s]);
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(r.status).toBe(0);
+    expect(await leftovers(priv)).toEqual([]);
+    expect(fs.existsSync(path.join(s, priv))).toBe(false);
   });
 
   it('fails at once without credentials, before deleting anything', async () => {
