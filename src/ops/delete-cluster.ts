@@ -67,7 +67,7 @@ export async function connectClusterCloud(vfs: Vfs, name: string, env: NodeJS.Pr
   const { cluster } = await new ClusterRepository(vfs).get(name);
   const spec = cluster.object.spec ?? {};
   const provider = spec.cloudProvider ?? 'aws';
-  if (provider !== 'aws') return { note: `Cloud resources on ${provider} are not deleted by this version of kforge: only the state is deleted; delete the cluster's ${provider} resources yourself.` };
+  if (provider !== 'aws') return { note: `kforge does not delete cloud resources on ${provider} yet, only the state: delete the cluster's ${provider} resources yourself` };
   const regions = [...new Set((spec.subnets ?? []).map((s) => s.zone?.replace(/[a-z]$/, '')).filter((r): r is string => !!r))];
   if (regions.length !== 1) {
     throw new CloudAccessError(`cannot tell the AWS region of cluster "${name}": ${regions.length === 0 ? 'its subnets name no zone' : `its subnets are in ${regions.join(', ')}`}`);

@@ -50,8 +50,9 @@ export default class DeleteCluster extends BaseCommand {
 
     if (!flags.yes) {
       const resources = target ? await ops.listClusterCloudResources(target) : [];
-      const rows = [...resources.map((r) => [r.type, r.name, r.id]), ...found.keys.map((k) => ['state-object', `${vfs.url.replace(/\/+$/, '')}/${k}`, ''])];
-      this.out(renderTable(['TYPE', 'NAME', 'ID'], rows));
+      // Two tables: state objects have no id, and their long URLs would widen the resources' columns.
+      if (target) this.out(`${renderTable(['TYPE', 'NAME', 'ID'], resources.map((r) => [r.type, r.name, r.id]))}\n`);
+      this.out(renderTable(['TYPE', 'NAME'], found.keys.map((k) => ['state-object', `${vfs.url.replace(/\/+$/, '')}/${k}`])));
       if (!found.complete) this.out(`Cluster "${name}" is incomplete (it has no config): an interrupted command left these objects.`);
       this.out('Must specify --yes to delete cluster');
       await summary();

@@ -230,7 +230,9 @@ describe('delete cluster on AWS (moto)', () => {
     expect(r.stdout).toMatch(/^TYPE\s+NAME\s+ID\n/);
     expect(r.stdout).toContain('Must specify --yes to delete cluster');
     expect(r.stderr).toMatch(/^AWS API: \d+ calls \(0 throttled, 0 retried\) in \d+\.\d s\n$/);
-    const rows = r.stdout.split('\n').slice(1).filter((l) => l && !l.startsWith('Must') && !l.startsWith('state-object'));
+    const [cloudTable, stateTable] = r.stdout.split('\n\n');
+    expect(stateTable).toMatch(/^TYPE\s+NAME\nstate-object\s+file:\/\//);
+    const rows = cloudTable.split('\n').slice(1);
     const types = rows.map((l) => l.split(/\s+/)[0]);
     const count = (t: string) => types.filter((x) => x === t).length;
     expect(Object.fromEntries([...new Set(types)].map((t) => [t, count(t)]))).toEqual({
@@ -318,6 +320,16 @@ describe('delete cluster on AWS (moto)', () => {
     expect(r.status).toBe(0);
     expect(await leftovers(priv)).toEqual([]);
     expect(fs.existsSync(path.join(s, priv))).toBe(false);
+  });
+
+  it('a GCE cluster: the state only, with a note that its cloud resources stay', () => {
+    const s = tempDir();
+    expect(runCli(['create', 'cluster', 'g.k8s.local', '--cloud', 'gce', '--zones', 'us-central1-a', '--state', s]).status).toBe(0);
+    const r = cli(['delete', 'cluster', 'g.k8s.local', '--yes', '--state', s]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe("kforge does not delete cloud resources on gce yet, only the state: delete the cluster's gce resources yourself\n");
+    expect(r.stdout).toMatch(/^Deleted cluster: "g\.k8s\.local" \(\d+ state objects\)\n$/);
+    expect(fs.existsSync(path.join(s, 'g.k8s.local'))).toBe(false);
   });
 
   it('fails at once without credentials, before deleting anything', async () => {
