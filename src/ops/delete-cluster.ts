@@ -70,7 +70,9 @@ export async function connectClusterCloud(vfs: Vfs, name: string, env: NodeJS.Pr
   if (provider !== 'aws') return { note: `kforge does not delete cloud resources on ${provider} yet, only the state: delete the cluster's ${provider} resources yourself` };
   const regions = [...new Set((spec.subnets ?? []).map((s) => s.zone?.replace(/[a-z]$/, '')).filter((r): r is string => !!r))];
   if (regions.length !== 1) {
-    throw new CloudAccessError(`cannot tell the AWS region of cluster "${name}": ${regions.length === 0 ? 'its subnets name no zone' : `its subnets are in ${regions.join(', ')}`}`);
+    throw new CloudAccessError(
+      `cannot tell the AWS region of cluster "${name}": ${regions.length === 0 ? 'its subnets name no zone' : `its subnets are in ${regions.join(', ')}`}; nothing was deleted (--unregister deletes the state only)`,
+    );
   }
   const aws = new AwsCloud({ clusterName: name, region: regions[0], env });
   const { sdk, client } = await aws.sts();
@@ -78,9 +80,9 @@ export async function connectClusterCloud(vfs: Vfs, name: string, env: NodeJS.Pr
     await client.send(new sdk.GetCallerIdentityCommand({}));
   } catch (e) {
     const kind = classifyAwsError(e);
-    if (kind === 'no-credentials') throw new CloudAccessError(`no AWS credentials found (set AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY); nothing was deleted`);
-    if (kind === 'invalid-credentials' || kind === 'access-denied') throw new CloudAccessError(`AWS refused the credentials: ${awsErrorMessage(e)}; nothing was deleted`);
-    throw new CloudAccessError(`cannot reach AWS (STS GetCallerIdentity in ${regions[0]}): ${awsErrorMessage(e)}; nothing was deleted`);
+    if (kind === 'no-credentials') throw new CloudAccessError(`no AWS credentials found (set AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY); nothing was deleted (--unregister deletes the state only)`);
+    if (kind === 'invalid-credentials' || kind === 'access-denied') throw new CloudAccessError(`AWS refused the credentials: ${awsErrorMessage(e)}; nothing was deleted (--unregister deletes the state only)`);
+    throw new CloudAccessError(`cannot reach AWS (STS GetCallerIdentity in ${regions[0]}): ${awsErrorMessage(e)}; nothing was deleted (--unregister deletes the state only)`);
   }
   return { cloud: { cloud: aws, dnsZone: spec.dnsZone } };
 }

@@ -42,7 +42,15 @@ export async function listDnsRecords(cloud: AwsCloud, dnsZone: string | undefine
         id: `${zoneId}/${name}/${r.Type}${r.SetIdentifier ? `/${r.SetIdentifier}` : ''}`,
         dependsOn: [],
         delete: async () => {
-          await client.send(new sdk.ChangeResourceRecordSetsCommand({ HostedZoneId: zoneId, ChangeBatch: { Changes: [{ Action: 'DELETE', ResourceRecordSet: record }] } }));
+          try {
+            await client.send(new sdk.ChangeResourceRecordSetsCommand({ HostedZoneId: zoneId, ChangeBatch: { Changes: [{ Action: 'DELETE', ResourceRecordSet: record }] } }));
+          } catch (e) {
+            // Route 53 answers a record that is gone (or changed) with the generic InvalidChangeBatch: look
+            // instead of guessing from the message. Gone is done; changed by someone else stays an error.
+            const now = await client.send(new sdk.ListResourceRecordSetsCommand({ HostedZoneId: zoneId, StartRecordName: record.Name, StartRecordType: record.Type, MaxItems: 1 }));
+            const same = (now.ResourceRecordSets ?? []).some((x) => x.Name === record.Name && x.Type === record.Type && x.SetIdentifier === record.SetIdentifier);
+            if (same) throw e;
+          }
           return 'deleted';
         },
       });
