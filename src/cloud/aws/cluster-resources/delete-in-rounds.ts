@@ -10,7 +10,7 @@ export interface DeleteInRoundsOptions {
   backoffMs?: number;
   /** Longest wait between rounds. Default 30,000 ms. */
   maxBackoffMs?: number;
-  /** Rounds in a row that delete nothing and start nothing before giving up. Default 10 (several minutes on AWS). */
+  /** Rounds in a row that delete nothing and start nothing before giving up. Default 20 (about 8 minutes with the default waits: an NLB's network interfaces can hold its subnets and groups for minutes). */
   maxStalledRounds?: number;
   /** Rounds in all. Default 200. */
   maxRounds?: number;
@@ -43,7 +43,7 @@ export interface RoundReport {
 export async function deleteInRounds(resources: readonly ClusterResource[], options: DeleteInRoundsOptions = {}): Promise<number> {
   const concurrency = options.concurrency ?? 4;
   const maxBackoff = options.maxBackoffMs ?? 30_000;
-  const maxStalled = options.maxStalledRounds ?? 10;
+  const maxStalled = options.maxStalledRounds ?? 20;
   const maxRounds = options.maxRounds ?? 200;
   const deadline = Date.now() + (options.timeoutMs ?? 30 * 60_000);
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
