@@ -20,6 +20,7 @@ import {
   DescribeVolumesCommand,
   DescribeVpcsCommand,
   EC2Client,
+  RevokeSecurityGroupIngressCommand,
   Filter,
   ImportKeyPairCommand,
 } from '@aws-sdk/client-ec2';
@@ -38,6 +39,7 @@ import type { Cluster } from '../../../src/api/types';
 import { AwsCloud } from '../../../src/cloud/aws/aws-cloud';
 import { awsTaskExecutor } from '../../../src/cloud/aws/aws-task-executor';
 import { listDnsRecords } from '../../../src/cloud/aws/cluster-resources/list-dns-records';
+import { listNetworkResources } from '../../../src/cloud/aws/cluster-resources/list-network-resources';
 import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
 import { applyPlan } from '../../../src/targets/direct-target';
 import { runCli, tempDir } from '../../helpers/cli';
@@ -349,6 +351,23 @@ describe('delete cluster on AWS (moto)', () => {
     // again. That path is not reached against moto: here the deletes simply succeed.
     await expect(listed[1].delete()).resolves.toBe('deleted');
     expect(await records([`api.${c}.`, `api.internal.${c}.`])).toEqual([]);
+  });
+
+  it('a security group revokes its references to other groups first, rule by rule when one is already gone', async () => {
+    const c = 'sg.example.com';
+    await createCluster(tempDir(), c, 'us-east-1a');
+    const cloud = new AwsCloud({ clusterName: c, region: REGION, env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: CREDENTIALS, maxAttempts: 1 });
+    const masters = (await listNetworkResources(cloud)).find((r) => r.type === 'security-group' && r.name === `masters.${c}`);
+    const group = ((await ec2.send(new DescribeSecurityGroupsCommand({ GroupIds: [masters?.id as string] }))).SecurityGroups ?? [])[0];
+    const referencing = (group.IpPermissions ?? []).filter((p) => (p.UserIdGroupPairs ?? []).length > 0);
+    expect(referencing.length).toBeGreaterThan(2);
+    // Someone revokes one of them after the listing.
+    const gone = referencing[0];
+    await ec2.send(new RevokeSecurityGroupIngressCommand({ GroupId: group.GroupId, IpPermissions: [{ IpProtocol: gone.IpProtocol, FromPort: gone.FromPort, ToPort: gone.ToPort, UserIdGroupPairs: [{ GroupId: gone.UserIdGroupPairs?.[0].GroupId }] }] }));
+    cloud.calls.reset();
+    await expect(masters?.delete()).resolves.toBe('deleted');
+    // One batch that failed on the missing rule, then one call per rule.
+    expect(cloud.calls.snapshot()).toEqual({ DeleteSecurityGroup: 1, RevokeSecurityGroupIngress: 1 + referencing.length });
   });
 
   it('fails at once without credentials, before deleting anything', async () => {

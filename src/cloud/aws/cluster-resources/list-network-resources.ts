@@ -96,14 +96,18 @@ export async function listNetworkResources(cloud: AwsCloud): Promise<ClusterReso
       id,
       dependsOn: [],
       delete: async () => {
-        if (ingress.length > 0) {
-          await client.send(new sdk.RevokeSecurityGroupIngressCommand({ GroupId: id, IpPermissions: ingress })).catch(ignoreNotFound);
-          ingress = [];
-        }
-        if (egress.length > 0) {
-          await client.send(new sdk.RevokeSecurityGroupEgressCommand({ GroupId: id, IpPermissions: egress })).catch(ignoreNotFound);
-          egress = [];
-        }
+        // A revoke is all or nothing: when one rule of the batch is already gone, the rest are revoked one by one.
+        const revoke = async (perms: IpPermission[], send: (p: IpPermission[]) => Promise<unknown>) => {
+          if (perms.length === 0) return;
+          await send(perms).catch(async (e: unknown) => {
+            ignoreNotFound(e);
+            if (perms.length > 1) for (const p of perms) await send([p]).catch(ignoreNotFound);
+          });
+        };
+        await revoke(ingress, (IpPermissions) => client.send(new sdk.RevokeSecurityGroupIngressCommand({ GroupId: id, IpPermissions })));
+        ingress = [];
+        await revoke(egress, (IpPermissions) => client.send(new sdk.RevokeSecurityGroupEgressCommand({ GroupId: id, IpPermissions })));
+        egress = [];
         await client.send(new sdk.DeleteSecurityGroupCommand({ GroupId: id }));
         return 'deleted';
       },
