@@ -33,7 +33,7 @@ import {
   DescribeTargetGroupsCommand,
   ElasticLoadBalancingV2Client,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { GetInstanceProfileCommand, GetRoleCommand, IAMClient } from '@aws-sdk/client-iam';
+import { CreateRoleCommand, GetInstanceProfileCommand, GetRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { ChangeResourceRecordSetsCommand, CreateHostedZoneCommand, ListResourceRecordSetsCommand, Route53Client } from '@aws-sdk/client-route-53';
 import type { Cluster } from '../../../src/api/types';
 import { AwsCloud } from '../../../src/cloud/aws/aws-cloud';
@@ -224,6 +224,8 @@ describe('delete cluster on AWS (moto)', () => {
     lookalikes.subnet = shared.Subnet?.SubnetId as string;
     lookalikes.volume = (await ec2.send(new CreateVolumeCommand({ AvailabilityZone: 'us-east-1a', Size: 1 }))).VolumeId as string;
     await addRecord(`api.keep.${ZONE}`, '203.0.113.11');
+    // A role with one of kops's names that kforge never tagged: someone else's.
+    await iam.send(new CreateRoleCommand({ RoleName: `bastions.${name}`, AssumeRolePolicyDocument: JSON.stringify({ Version: '2012-10-17', Statement: [] }) }));
   });
 
   it('without --yes lists exactly the cluster\'s resources as TYPE NAME ID, then the state objects', async () => {
@@ -260,6 +262,7 @@ describe('delete cluster on AWS (moto)', () => {
     expect([...types].sort()).toEqual(types);
     for (const id of Object.values(lookalikes)) expect(r.stdout).not.toContain(id);
     expect(r.stdout).not.toContain('api.keep');
+    expect(r.stdout).not.toContain('bastions.');
     expect(r.stdout).toContain(`${name}/config`);
     // Every listed EC2 id is one the test's own tag query finds, and nothing was deleted.
     for (const l of before.filter((x) => /^(vpc|subnet|sg|instance|volume) /.test(x))) expect(r.stdout).toContain(l.split(' ')[1]);
@@ -281,6 +284,7 @@ describe('delete cluster on AWS (moto)', () => {
     expect((await ec2.send(new DescribeSubnetsCommand({ SubnetIds: [lookalikes.subnet] }))).Subnets).toHaveLength(1);
     expect((await ec2.send(new DescribeVolumesCommand({ VolumeIds: [lookalikes.volume] }))).Volumes).toHaveLength(1);
     expect(await records([`api.keep.${ZONE}.`])).toEqual([`api.keep.${ZONE}. A`]);
+    expect((await iam.send(new GetRoleCommand({ RoleName: `bastions.${name}` }))).Role?.RoleName).toBe(`bastions.${name}`);
 
     const again = cli(['delete', 'cluster', name, '--yes', '--state', store]);
     expect(again.status).toBe(1);

@@ -6,7 +6,7 @@ import { ignoreNotFound } from './ignore-not-found';
 
 /**
  * The cluster's IAM roles and instance profiles, read by kops's names (`masters.<cluster>`,
- * `nodes.<cluster>`): IAM has no tag filter and ListRoles pages through the whole account. An entity of
+ * `nodes.<cluster>`, `bastions.<cluster>`): IAM has no tag filter and ListRoles pages through the whole account. An entity of
  * that name is only taken when its `KubernetesCluster` tag names the cluster, so a same-named role someone
  * else made (and kforge never tagged) is left alone. A role's profile must go first (a role in a profile
  * cannot be deleted), so each role depends on the profiles that hold it.
@@ -14,7 +14,8 @@ import { ignoreNotFound } from './ignore-not-found';
 export async function listIamResources(cloud: AwsCloud): Promise<ClusterResource[]> {
   const { sdk, client } = await cloud.iam();
   const cluster = cloud.clusterName;
-  const names = [`masters.${cluster}`, `nodes.${cluster}`];
+  // kops's bastion role too: kforge's model does not make it yet, but kops's does, and a lookup is cheap.
+  const names = [`masters.${cluster}`, `nodes.${cluster}`, `bastions.${cluster}`];
   const notFound = (e: unknown) => {
     if (classifyAwsError(e) === 'not-found') return undefined;
     throw e;
