@@ -1,5 +1,12 @@
+import { AwsCloud } from '../cloud/aws/aws-cloud';
+import type { ClusterResource } from '../cloud/aws/cluster-resources/cluster-resource';
+import { deleteInRounds, DeleteInRoundsOptions } from '../cloud/aws/cluster-resources/delete-in-rounds';
+import { listClusterResources } from '../cloud/aws/cluster-resources/list-cluster-resources';
+import { checkAwsCredentials } from '../cloud/aws/check-aws-credentials';
+import { CloudAccessError } from '../errors/cloud-access-error';
 import { NotFoundError } from '../errors/not-found-error';
 import { deleteKeys } from '../state/cluster-leftovers';
+import { ClusterRepository } from '../state/cluster-repository';
 import { StatePaths } from '../state/state-paths';
 import type { Vfs } from '../state/vfs/vfs';
 
@@ -42,4 +49,48 @@ export async function deleteClusterState(vfs: Vfs, name: string): Promise<Cluste
  */
 export async function removeStrayTemporaryFiles(vfs: Vfs, name: string): Promise<number> {
   return (await vfs.removeTemporaryFiles?.(StatePaths.clusterPrefix(name))) ?? 0;
+}
+
+/** Where a cluster's cloud resources are, for `delete cluster`: an AWS cloud whose credentials work. */
+export interface ClusterCloud {
+  cloud: AwsCloud;
+  /** `spec.dnsZone`, where the cluster's `api` records are. */
+  dnsZone?: string;
+}
+
+/**
+ * The cloud of a stored cluster, checked before anything is deleted: the region from its subnets' zones,
+ * and STS GetCallerIdentity, so missing or refused credentials fail at once with a clear message.
+ * `note` instead of a cloud when the cluster's cloud resources are not deleted by this version (GCE).
+ */
+export async function connectClusterCloud(vfs: Vfs, name: string, env: NodeJS.ProcessEnv = process.env): Promise<{ cloud?: ClusterCloud; note?: string }> {
+  const { cluster } = await new ClusterRepository(vfs).get(name);
+  const spec = cluster.object.spec ?? {};
+  const provider = spec.cloudProvider ?? 'aws';
+  if (provider !== 'aws') return { note: `kforge does not delete cloud resources on ${provider} yet, only the state: delete the cluster's ${provider} resources yourself` };
+  const regions = [...new Set((spec.subnets ?? []).map((s) => s.zone?.replace(/[a-z]$/, '')).filter((r): r is string => !!r))];
+  if (regions.length !== 1) {
+    throw new CloudAccessError(
+      `cannot tell the AWS region of cluster "${name}": ${regions.length === 0 ? 'its subnets name no zone' : `its subnets are in ${regions.join(', ')}`}; nothing was deleted (--unregister deletes the state only)`,
+    );
+  }
+  const aws = new AwsCloud({ clusterName: name, region: regions[0], env });
+  await checkAwsCredentials(aws, '; nothing was deleted (--unregister deletes the state only)');
+  return { cloud: { cloud: aws, dnsZone: spec.dnsZone } };
+}
+
+/** Every cloud resource of the cluster (see listClusterResources), sorted by type, name and id. */
+export function listClusterCloudResources(target: ClusterCloud): Promise<ClusterResource[]> {
+  return listClusterResources(target.cloud, { dnsZone: target.dnsZone });
+}
+
+/**
+ * Deletes the cluster's cloud resources in rounds (see deleteInRounds), listing them afresh first (the
+ * caller holds the cluster lock); throws DeleteBlockedError when some cannot go, and the caller must then
+ * keep the state. Resolves with what was deleted.
+ */
+export async function deleteClusterCloudResources(target: ClusterCloud, options: DeleteInRoundsOptions = {}): Promise<ClusterResource[]> {
+  const resources = await listClusterCloudResources(target);
+  if (resources.length > 0) await deleteInRounds(resources, options);
+  return resources;
 }

@@ -44,7 +44,7 @@ describe('objects of other kinds in a manifest', () => {
   });
 
   it('are deleted with the cluster', () => {
-    expect(runCli(['delete', 'cluster', 'minimal.example.com', '--yes', '--state', store]).status).toBe(0);
+    expect(runCli(['delete', 'cluster', 'minimal.example.com', '--yes', '--unregister', '--state', store]).status).toBe(0);
     expect(fs.existsSync(path.join(store, 'minimal.example.com'))).toBe(false);
   });
 

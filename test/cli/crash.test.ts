@@ -109,7 +109,7 @@ describe('SIGKILL after each write', () => {
       expect(JSON.parse(full.stdout).spec.kubelet.maxPods).toBe(120);
       // A temporary file of the killed write may remain until it is stale (it could be a live writer's);
       // deleting the cluster removes it.
-      expect(runCli(['delete', 'cluster', NAME, '--yes', '--state', store]).status).toBe(0);
+      expect(runCli(['delete', 'cluster', NAME, '--yes', '--unregister', '--state', store]).status).toBe(0);
       expect(listFiles(store)).toEqual([]);
     }
   }, 300_000);
@@ -117,18 +117,18 @@ describe('SIGKILL after each write', () => {
   it('of delete: a re-run of delete removes everything, temporary files with keys included', () => {
     const base = tempDir();
     expect(run(createArgs, base).status).toBe(0);
-    const writes = countWrites(['delete', 'cluster', NAME, '--yes'], copyOf(base));
+    const writes = countWrites(['delete', 'cluster', NAME, '--yes', '--unregister'], copyOf(base));
     for (let n = 1; n <= writes; n++) {
       const store = copyOf(base);
       // A temporary file of a write that crashed earlier, holding a key.
       const stray = path.join(store, NAME, 'pki', 'private', 'kubernetes-ca', '.kforge-tmp-0123456789ab');
       fs.writeFileSync(stray, 'privateMaterial: secret');
-      const killed = run(['delete', 'cluster', NAME, '--yes'], store, { KFORGE_TEST_CRASH_AFTER: String(n) });
+      const killed = run(['delete', 'cluster', NAME, '--yes', '--unregister'], store, { KFORGE_TEST_CRASH_AFTER: String(n) });
       expect({ n, status: killed.status }).toEqual({ n, status: -1 });
       // config goes first (write 2, after the lock): from then on the cluster is gone for readers.
       expect(fs.existsSync(path.join(store, NAME, 'config'))).toBe(n === 1);
       // Killed after its last write (the lock's release), the delete was complete but for the lock's guard file.
-      const again = runCli(['delete', 'cluster', NAME, '--yes', '--state', store]);
+      const again = runCli(['delete', 'cluster', NAME, '--yes', '--unregister', '--state', store]);
       expect({ n, status: again.status, stderr: again.stderr.replace(/^Warning: taking over .*\n/, '') }).toEqual({ n, status: 0, stderr: '' });
       expect(listFiles(store)).toEqual([]);
     }

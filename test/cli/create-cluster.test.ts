@@ -131,12 +131,12 @@ describe('kforge get / delete', () => {
     runCli(['create', 'cluster', 'del.k8s.local', '--zones', 'us-east-1a', '--state', dir]);
     runCli(['create', 'cluster', 'keep.k8s.local', '--zones', 'us-east-1a', '--state', dir]);
     const before = treeDigest(dir);
-    const list = runCli(['delete', 'cluster', 'del.k8s.local', '--state', dir]);
+    const list = runCli(['delete', 'cluster', 'del.k8s.local', '--unregister', '--state', dir]);
     expect(list.status).toBe(0);
     expect(list.stdout).toContain('del.k8s.local/config');
     expect(list.stdout).toContain('Must specify --yes to delete cluster');
     expect(treeDigest(dir)).toBe(before);
-    const del = runCli(['delete', 'cluster', 'del.k8s.local', '--yes', '--state', dir]);
+    const del = runCli(['delete', 'cluster', 'del.k8s.local', '--yes', '--unregister', '--state', dir]);
     expect(del.status).toBe(0);
     expect(fs.existsSync(path.join(dir, 'del.k8s.local'))).toBe(false);
     expect(fs.existsSync(path.join(dir, 'keep.k8s.local/config'))).toBe(true);

@@ -36,7 +36,7 @@ describe('the cluster lock between two kforge processes (file store)', () => {
     expect(lease.command).toBe(`kforge edit cluster ${CLUSTER} --state ${store}`);
     await new Promise((r) => setTimeout(r, 3800));
     const configBefore = fs.readFileSync(path.join(store, CLUSTER, 'config'));
-    for (const args of [['edit', 'cluster', CLUSTER], ['delete', 'cluster', CLUSTER, '--yes'], ['create', 'ig', 'x', '--name', CLUSTER, '--subnet', 'us-east-1a']]) {
+    for (const args of [['edit', 'cluster', CLUSTER], ['delete', 'cluster', CLUSTER, '--yes', '--unregister'], ['create', 'ig', 'x', '--name', CLUSTER, '--subnet', 'us-east-1a']]) {
       const second = runCli([...args, '--state', store], { env: { EDITOR: 'true' } });
       expect(second.status).toBe(1);
       expect(second.stderr).toMatch(new RegExp(`^Error: cluster "${CLUSTER}" is locked by ${lease.holder.replace(/[.]/g, '\\.')} \\(pid ${lease.pid}\\) running "kforge edit cluster ${CLUSTER}`));
@@ -64,9 +64,9 @@ describe('the cluster lock between two kforge processes (file store)', () => {
 
     const now = new Date().toISOString();
     fs.writeFileSync(lockFile, JSON.stringify({ holder: 'ci@runner', pid: 99999, command: 'kforge replace -f x.yaml', acquiredAt: now, renewedAt: now, ttlSeconds: 60 }));
-    expect(runCli(['delete', 'cluster', CLUSTER, '--yes', '--state', store]).status).toBe(1);
+    expect(runCli(['delete', 'cluster', CLUSTER, '--yes', '--unregister', '--state', store]).status).toBe(1);
     expect(fs.existsSync(path.join(store, CLUSTER, 'config'))).toBe(true);
-    const forced = runCli(['delete', 'cluster', CLUSTER, '--yes', '--force-unlock', '--state', store]);
+    const forced = runCli(['delete', 'cluster', CLUSTER, '--yes', '--unregister', '--force-unlock', '--state', store]);
     expect(forced.status).toBe(0);
     expect(forced.stderr).toMatch(/^Warning: --force-unlock: taking the lock of cluster "lock\.k8s\.local" from ci@runner \(pid 99999\)/);
     expect(fs.existsSync(path.join(store, CLUSTER))).toBe(false);

@@ -88,7 +88,7 @@ function apiCalls(r: CliResult): number {
 /** Operations of a `--verbose` summary, by name. */
 function operations(r: CliResult): Record<string, number> {
   const summary = r.stderr.slice(r.stderr.indexOf('AWS API:'));
-  return Object.fromEntries([...summary.matchAll(/^ {2}(\w+): (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+  return Object.fromEntries([...summary.matchAll(/^ {2}(\w+):? (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
 }
 
 describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () => {

@@ -11,6 +11,7 @@ export type AwsErrorKind =
   | 'throttled'
   | 'quota-exceeded'
   | 'dependency-violation'
+  | 'resource-in-use'
   | 'concurrent-modification'
   | 'unreachable'
   | 'outcome-unknown'
@@ -40,8 +41,11 @@ const BY_NAME: ReadonlyArray<[AwsErrorKind, ReadonlySet<string>]> = [
       'InvalidRoute.NotFound',
       'InvalidAllocationID.NotFound',
       'InvalidNatGatewayID.NotFound',
+      // What `delete cluster` meets when a resource went away between listing and deleting.
+      'InvalidInstanceID.NotFound',
       'InvalidVolume.NotFound',
       'InvalidKeyPair.NotFound',
+      'InvalidGroupId.NotFound',
       'InvalidLaunchTemplateId.NotFound',
       'InvalidLaunchTemplateName.NotFoundException',
       // ELBv2 and Route 53 (the SDK names the exception; the code is the wire name).
@@ -52,6 +56,10 @@ const BY_NAME: ReadonlyArray<[AwsErrorKind, ReadonlySet<string>]> = [
       'ListenerNotFound',
       'ListenerNotFoundException',
       'NoSuchHostedZone',
+      // Detaching an internet gateway that is no longer attached.
+      'Gateway.NotAttached',
+      // Revoking a rule that is already gone.
+      'InvalidPermission.NotFound',
     ]),
   ],
   ['precondition-failed', new Set(['PreconditionFailed'])],
@@ -113,6 +121,12 @@ const BY_NAME: ReadonlyArray<[AwsErrorKind, ReadonlySet<string>]> = [
     ]),
   ],
   ['dependency-violation', new Set(['DependencyViolation'])],
+  // Something else still uses the resource (a volume attached, an address associated, a target group behind a
+  // listener, an IAM role in a profile, an Auto Scaling group with an activity running): retry after it lets go.
+  [
+    'resource-in-use',
+    new Set(['VolumeInUse', 'InvalidIPAddress.InUse', 'ResourceInUse', 'ResourceInUseException', 'ResourceInUseFault', 'ScalingActivityInProgress', 'ScalingActivityInProgressFault', 'DeleteConflict', 'DeleteConflictException']),
+  ],
   // IAM: another request changed the same entity at the same moment; the next attempt succeeds.
   ['concurrent-modification', new Set(['ConcurrentModification', 'ConcurrentModificationException'])],
   // Raised by kforge's own SDK middleware (unconfirmed-create-middleware.ts) for a create without an
@@ -153,7 +167,7 @@ export function classifyAwsError(e: unknown): AwsErrorKind {
 
 // Kinds a task may retry after finding its resource again: the cloud is busy, briefly unreachable, or
 // not yet consistent (a VPC made a moment ago is "not found" by CreateSubnet).
-const RETRYABLE: ReadonlySet<AwsErrorKind> = new Set(['throttled', 'unreachable', 'outcome-unknown', 'unavailable', 'not-found', 'dependency-violation', 'concurrent-modification']);
+const RETRYABLE: ReadonlySet<AwsErrorKind> = new Set(['throttled', 'unreachable', 'outcome-unknown', 'unavailable', 'not-found', 'dependency-violation', 'resource-in-use', 'concurrent-modification']);
 
 /** Whether a task that failed with this error should be retried with backoff (the SDK's own retries are used up). */
 export function isRetryableAwsError(e: unknown): boolean {

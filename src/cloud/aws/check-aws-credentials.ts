@@ -1,14 +1,15 @@
+import { CloudAccessError } from '../../errors/cloud-access-error';
 import type { AwsCloud } from './aws-cloud';
-import { AwsCredentialsError } from './aws-credentials-error';
 import { awsErrorMessage, classifyAwsError } from './aws-errors';
 import { withAwsRetries } from './with-aws-retries';
 
 /**
- * Proves the run's credentials with one STS GetCallerIdentity, before anything is planned or printed:
- * missing or rejected credentials, or an endpoint that does not answer, fail at once with what to do.
+ * Proves the run's credentials with one STS GetCallerIdentity, before anything is planned, printed or
+ * deleted: missing or rejected credentials, or an endpoint that does not answer, fail at once with a
+ * CloudAccessError saying what to do; `consequence` is added to its message (e.g. what was not done).
  * Returns the account id.
  */
-export async function checkAwsCredentials(cloud: AwsCloud): Promise<string> {
+export async function checkAwsCredentials(cloud: AwsCloud, consequence = ''): Promise<string> {
   const { sdk, client } = await cloud.sts();
   try {
     const out = await withAwsRetries(() => client.send(new sdk.GetCallerIdentityCommand({})));
@@ -16,10 +17,11 @@ export async function checkAwsCredentials(cloud: AwsCloud): Promise<string> {
   } catch (e) {
     const kind = classifyAwsError(e);
     if (kind === 'no-credentials') {
-      throw new AwsCredentialsError('no AWS credentials found: set AWS_PROFILE (a profile in ~/.aws/credentials or ~/.aws/config), or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or run where an instance role is available');
+      throw new CloudAccessError(
+        `no AWS credentials found: set AWS_PROFILE (a profile in ~/.aws/credentials or ~/.aws/config), or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or run where an instance role is available${consequence}`,
+      );
     }
-    if (kind === 'invalid-credentials' || kind === 'access-denied') throw new AwsCredentialsError(`AWS rejected the credentials: ${awsErrorMessage(e)}`);
-    if (kind === 'unreachable') throw new AwsCredentialsError(`cannot reach AWS STS in ${cloud.region}: ${awsErrorMessage(e)} (check AWS_ENDPOINT_URL and the network)`);
-    throw e;
+    if (kind === 'invalid-credentials' || kind === 'access-denied') throw new CloudAccessError(`AWS refused the credentials: ${awsErrorMessage(e)}${consequence}`);
+    throw new CloudAccessError(`cannot reach AWS (STS GetCallerIdentity in ${cloud.region}): ${awsErrorMessage(e)} (check AWS_ENDPOINT_URL and the network)${consequence}`);
   }
 }

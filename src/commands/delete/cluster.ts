@@ -2,29 +2,35 @@ import { Args, Flags } from '@oclif/core';
 import { BaseCommand, lockFlags } from '../../cli/base-command';
 import { renderTable } from '../../cli/output';
 
-/** `kforge delete cluster [C] --yes`: removes the cluster's state (cloud resources: a later release). */
+/** `kforge delete cluster [C] --yes`: deletes the cluster's cloud resources (AWS), then its state. */
 export default class DeleteCluster extends BaseCommand {
-  static override summary = 'Delete a cluster from the state store.';
+  static override summary = 'Delete a cluster: its cloud resources and its state.';
   static override description =
-    'Without --yes, lists what would be deleted. This version deletes the cluster\'s state only; it does not yet delete cloud resources. There is no undo.';
-  static override examples = ['<%= config.bin %> delete cluster x.example.com', '<%= config.bin %> delete cluster x.example.com --yes'];
+    'Without --yes, lists what would be deleted: the cloud resources tagged for the cluster (AWS) and the state objects. With --yes, deletes the cloud resources in dependency order, then the state; if some resource cannot be deleted, the state is kept so the delete can be re-run. --unregister deletes the state only. There is no undo.';
+  static override examples = [
+    '<%= config.bin %> delete cluster x.example.com',
+    '<%= config.bin %> delete cluster x.example.com --yes',
+    '<%= config.bin %> delete cluster x.example.com --yes --unregister',
+  ];
   static override args = { name: Args.string({ description: 'Cluster name' }) };
   static override flags = {
     ...lockFlags,
     name: Flags.string({ description: 'Cluster name (alternative to the argument). Env: KFORGE_CLUSTER_NAME' }),
     yes: Flags.boolean({ char: 'y', description: 'Really delete' }),
+    unregister: Flags.boolean({ description: "Delete the cluster's state only; leave its cloud resources" }),
   };
 
   async run(): Promise<void> {
+    const started = Date.now();
     const { args, flags } = await this.parse(DeleteCluster);
     const name = this.clusterName(args.name, flags.name);
     const { openVfs } = await import('../../state/vfs/open-vfs');
-    const { clusterKeys, deleteClusterState, removeStrayTemporaryFiles } = await import('../../ops/delete-cluster');
+    const ops = await import('../../ops/delete-cluster');
     const { NotFoundError } = await import('../../errors/not-found-error');
     const vfs = openVfs(this.stateUrl(flags));
-    const found = await clusterKeys(vfs, name).catch(async (e: unknown) => {
+    const found = await ops.clusterKeys(vfs, name).catch(async (e: unknown) => {
       // Only temporary files of a crashed write left under the name: removing them is the whole delete.
-      const stray = flags.yes && e instanceof NotFoundError ? await removeStrayTemporaryFiles(vfs, name) : 0;
+      const stray = flags.yes && e instanceof NotFoundError ? await ops.removeStrayTemporaryFiles(vfs, name) : 0;
       if (stray === 0) throw e;
       return stray;
     });
@@ -32,14 +38,44 @@ export default class DeleteCluster extends BaseCommand {
       this.out(`Removed ${found} temporary files of "${name}" left by an interrupted command`);
       return;
     }
+    // An incomplete cluster (no config) has no spec to find its cloud by: its leftovers are state only.
+    const connected = found.complete && !flags.unregister ? await ops.connectClusterCloud(vfs, name) : {};
+    if (connected.note) this.status(connected.note);
+    const target = connected.cloud;
+    const summary = async () => {
+      if (!target) return;
+      const { formatCallSummary } = await import('../../cloud/aws/format-call-summary');
+      this.status(formatCallSummary(target.cloud.calls, Date.now() - started, flags.verbose));
+    };
+
     if (!flags.yes) {
+      const resources = target ? await ops.listClusterCloudResources(target) : [];
+      // Two tables: state objects have no id, and their long URLs would widen the resources' columns.
+      if (target) this.out(`${renderTable(['TYPE', 'NAME', 'ID'], resources.map((r) => [r.type, r.name, r.id]))}\n`);
       this.out(renderTable(['TYPE', 'NAME'], found.keys.map((k) => ['state-object', `${vfs.url.replace(/\/+$/, '')}/${k}`])));
       if (!found.complete) this.out(`Cluster "${name}" is incomplete (it has no config): an interrupted command left these objects.`);
       this.out('Must specify --yes to delete cluster');
+      await summary();
       return;
     }
     // Leftovers of an incomplete cluster (no config) are deleted under the lock too.
-    const deleted = await this.withClusterLock(vfs, name, flags, () => deleteClusterState(vfs, name), { mustExist: false });
+    const { deleted, cloudDeleted } = await this.withClusterLock(
+      vfs,
+      name,
+      flags,
+      async () => {
+        // The state goes only after every cloud resource: a blocked delete throws and keeps it for a re-run.
+        const cloudDeleted = target ? await ops.deleteClusterCloudResources(target, { ...deletePace(), onRound: (r) => this.status(`round ${r.round}: deleted ${r.deleted.length}, ${r.waiting} waiting`) }) : [];
+        return { deleted: await ops.deleteClusterState(vfs, name), cloudDeleted };
+      },
+      { mustExist: false },
+    ).catch(async (e: unknown) => {
+      // A blocked delete did cloud work worth counting; any other failure (the lock, the store) ends with its error alone.
+      if ((e as { code?: unknown }).code === 'DELETE_BLOCKED') await summary();
+      throw e;
+    });
+    await summary();
+    if (target) this.out(`Deleted ${cloudDeleted.length} cloud resources of "${name}"`);
     this.out(
       deleted.complete
         ? `Deleted cluster: "${name}" (${deleted.keys.length} state objects)`
@@ -48,4 +84,13 @@ export default class DeleteCluster extends BaseCommand {
           : `Removed ${deleted.keys.length} state objects of the incomplete cluster "${name}", left by an interrupted command`,
     );
   }
+}
+
+/**
+ * Tests make the rounds fast: KFORGE_TEST_DELETE_PACE=<backoff ms>/<rounds without progress before giving up>.
+ * Users get the defaults (seconds between rounds, several minutes before giving up).
+ */
+function deletePace(): { backoffMs?: number; maxStalledRounds?: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(process.env.KFORGE_TEST_DELETE_PACE ?? '');
+  return m ? { backoffMs: Number(m[1]), maxStalledRounds: Number(m[2]) } : {};
 }
