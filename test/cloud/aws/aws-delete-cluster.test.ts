@@ -198,8 +198,7 @@ async function addComputeAndLoadBalancer(name: string): Promise<void> {
       DefaultActions: [{ Type: 'forward', TargetGroupArn: tg.TargetGroups?.[0].TargetGroupArn }],
     }),
   );
-  await addRecord(`api.${name}`, '203.0.113.10');
-  await addRecord(`api.internal.${name}`, '172.20.32.10');
+  // api.<name> and api.internal.<name> come from the model's DNS record tasks (createCluster applied them).
 }
 
 describe('delete cluster on AWS (moto)', () => {
@@ -381,7 +380,7 @@ describe('delete cluster on AWS (moto)', () => {
     const before = await leftovers(nocreds);
     const r = cli(['delete', 'cluster', nocreds, '--yes', '--state', s], AWS_NO_CREDENTIALS);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^Error: no AWS credentials found .*nothing was deleted \(--unregister deletes the state only\)$/m);
+    expect(r.stderr).toMatch(/^Error: no AWS credentials found:? .*nothing was deleted \(--unregister deletes the state only\)$/m);
     expect(await leftovers(nocreds)).toEqual(before);
     expect(fs.existsSync(path.join(s, nocreds, 'config'))).toBe(true);
   });
