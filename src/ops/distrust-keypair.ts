@@ -4,6 +4,7 @@ import { Keypair } from '../pki/keypair';
 import { Keyset } from '../pki/keyset';
 import { ClusterRepository } from '../state/cluster-repository';
 import { Keystore, StoredKeyset } from '../state/keystore';
+import { requireKeysets } from './require-keysets';
 import type { Vfs } from '../state/vfs/vfs';
 import { compareKeyIds, rotatableKeysets, saveKeysets } from './save-keysets';
 
@@ -32,6 +33,7 @@ export async function distrustKeypair(vfs: Vfs, cluster: string, keysetName: str
   const keystore = new Keystore(vfs, cluster);
   const have = await keystore.names();
   const names = keysetName === 'all' ? rotatable.filter((n) => have.includes(n)) : [keysetName];
+  requireKeysets(cluster, names.length === 0 || !have.includes(names[0]) ? (keysetName === 'all' ? 'its rotatable keysets' : keysetName) : undefined);
   // kops's timestamp format: RFC 3339 in UTC, whole seconds.
   const timestamp = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
   const results: DistrustResult[] = [];

@@ -3,6 +3,7 @@ import { UsageError } from '../errors/usage-error';
 import { Keyset } from '../pki/keyset';
 import { ClusterRepository } from '../state/cluster-repository';
 import { Keystore, StoredKeyset } from '../state/keystore';
+import { requireKeysets } from './require-keysets';
 import type { Vfs } from '../state/vfs/vfs';
 import { compareKeyIds, rotatableKeysets, saveKeysets } from './save-keysets';
 
@@ -30,6 +31,7 @@ export async function promoteKeypair(vfs: Vfs, cluster: string, keysetName: stri
   const keystore = new Keystore(vfs, cluster);
   const have = await keystore.names();
   const names = keysetName === 'all' ? rotatable.filter((n) => have.includes(n)) : [keysetName];
+  requireKeysets(cluster, names.length === 0 || !have.includes(names[0]) ? (keysetName === 'all' ? 'its rotatable keysets' : keysetName) : undefined);
   const results: PromoteResult[] = [];
   const changes: Array<{ keyset: Keyset; previous: StoredKeyset; primaryChanged: boolean }> = [];
   for (const name of names) {

@@ -37,7 +37,9 @@ export default class GetClusters extends BaseCommand {
     for (const n of listed.incomplete) this.status(`Warning: "${n}" is an incomplete cluster (no config), left by an interrupted command; "kforge delete cluster ${n} --yes" removes it`);
     const format = flags.output as 'table' | 'yaml' | 'json';
     if (flags.full) {
-      const completed = await repo.getCompleted(one as string);
+      // Computed now, as update would write it: before the first update nothing is stored (as in kops).
+      const { completeStoredCluster } = await import('../../ops/complete-stored-cluster');
+      const completed = await completeStoredCluster(repo.vfs, one as string);
       this.out(format === 'table' ? renderObjects('yaml', [completed]) : renderObjects(format, [completed]));
       return;
     }

@@ -1,0 +1,15 @@
+import type { Cluster } from '../api/types';
+import { performAssignments } from '../expand/perform-assignments';
+import { ClusterRepository } from '../state/cluster-repository';
+import type { Vfs } from '../state/vfs/vfs';
+import { completeWithReleaseHashes } from './complete-with-release-hashes';
+
+/**
+ * A stored cluster's completed spec, computed now from its config and instance groups (as update will
+ * write it), not read: before the first update there is no stored one, and after an edit it is stale.
+ * NotFoundError when the cluster does not exist.
+ */
+export async function completeStoredCluster(vfs: Vfs, name: string): Promise<Cluster> {
+  const stored = await new ClusterRepository(vfs).get(name);
+  return completeWithReleaseHashes(vfs, performAssignments(stored.cluster.object), stored.instanceGroups.map((v) => v.object), { useRecorded: true });
+}
