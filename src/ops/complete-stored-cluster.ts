@@ -1,3 +1,5 @@
+import * as yaml from 'js-yaml';
+import { toSortedYaml } from '../api/to-yaml';
 import type { Cluster } from '../api/types';
 import { performAssignments } from '../expand/perform-assignments';
 import { ClusterRepository } from '../state/cluster-repository';
@@ -11,5 +13,7 @@ import { completeWithReleaseHashes } from './complete-with-release-hashes';
  */
 export async function completeStoredCluster(vfs: Vfs, name: string): Promise<Cluster> {
   const stored = await new ClusterRepository(vfs).get(name);
-  return completeWithReleaseHashes(vfs, performAssignments(stored.cluster.object), stored.instanceGroups.map((v) => v.object), { useRecorded: true });
+  const completed = await completeWithReleaseHashes(vfs, performAssignments(stored.cluster.object), stored.instanceGroups.map((v) => v.object), { useRecorded: true });
+  // With its keys in the order of the stored file (sorted), so that printing it shows what update writes.
+  return yaml.load(toSortedYaml(completed)) as Cluster;
 }
