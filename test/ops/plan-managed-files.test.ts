@@ -166,4 +166,69 @@ describe('planManagedFiles / writeManagedFiles', () => {
     await expect(writeManagedFiles(vfs, copy)).rejects.toMatchObject({ code: 'USAGE' });
     expect(Object.values(plan).some((v) => JSON.stringify(v).includes('PRIVATE KEY'))).toBe(false);
   });
+
+  it('a crash after any single write of the PKI and files leaves a store that the next plan completes', async () => {
+    const { vfs: base, dir } = await newCluster();
+    // How many writes a complete write makes.
+    let total = 0;
+    const counting = crashingVfs(openVfs(copyDir(dir)), Infinity, () => total++);
+    await writeManagedFiles(counting, await planManagedFiles(counting, NAME));
+    expect(total).toBe(2 * CLUSTER_KEYSETS.length + 3);
+    for (let n = 1; n <= total; n++) {
+      const copy = copyDir(dir);
+      const crashing = crashingVfs(openVfs(copy), n);
+      const outcome = await writeManagedFiles(crashing, await planManagedFiles(crashing, NAME)).then(() => 'written', (e: Error) => e.message);
+      // Killed after its last write (or in the last parallel batch of writes, all under way), the write was complete.
+      expect({ n, outcome }).toEqual({ n, outcome: n < total - 8 ? 'crashed' : expect.stringMatching(/^(crashed|written)$/) });
+      const vfs = openVfs(copy);
+      const plan = await planManagedFiles(vfs, NAME);
+      expect({ n, hasChanges: plan.hasChanges }).toEqual({ n, hasChanges: outcome === 'crashed' });
+      await writeManagedFiles(vfs, plan);
+      const after = await planManagedFiles(vfs, NAME);
+      expect({ n, hasChanges: after.hasChanges }).toEqual({ n, hasChanges: false });
+      // The nodeup configs carry the CA that is stored, whichever write crashed.
+      const ca = (await vfs.read(StatePaths.issuedKeyset(NAME, 'kubernetes-ca')))!.data.toString();
+      const nodes = yaml.load((await vfs.read(NODES))!.data.toString()) as { KeypairIDs: Record<string, string> };
+      expect(ca).toContain(nodes.KeypairIDs['kubernetes-ca']);
+      for (const k of CLUSTER_KEYSETS) expect(fs.readFileSync(`${copy}/${StatePaths.issuedKeyset(NAME, k)}`, 'utf8')).not.toMatch(/privateMaterial/);
+    }
+    expect(await base.list(`${NAME}/pki/`)).toEqual([]);
+  }, 60_000);
 });
+
+/** A copy of a store directory. */
+function copyDir(dir: string): string {
+  const copy = tempDir('kforge-managed-copy-');
+  dirs.push(copy);
+  fs.cpSync(dir, copy, { recursive: true });
+  return copy;
+}
+
+/**
+ * A store that "crashes" after its nth mutation: that write happens, and from then on every operation
+ * fails, so nothing (not even a transaction's undo) reaches the store, as when the process is killed.
+ */
+function crashingVfs(inner: Vfs, n: number, onWrite: () => void = () => undefined): Vfs {
+  let writes = 0;
+  const check = () => {
+    if (writes >= n) throw new Error('crashed');
+  };
+  return {
+    url: inner.url,
+    read: async (key) => (check(), inner.read(key)),
+    list: async (prefix) => (check(), inner.list(prefix)),
+    write: async (key, data, options) => {
+      check();
+      const v = await inner.write(key, data, options);
+      writes++;
+      onWrite();
+      return v;
+    },
+    delete: async (key, options) => {
+      check();
+      await inner.delete(key, options);
+      writes++;
+      onWrite();
+    },
+  } as Vfs;
+}
