@@ -39,8 +39,10 @@ function middleOps(a: string[], b: string[]): Op[] {
     if (i < n && j < m && a[i] === b[j]) {
       ops.push([' ', a[i++]]);
       j++;
-    } else if (j < m && (i === n || lcs[i][j + 1] >= lcs[i + 1][j])) ops.push(['+', b[j++]]);
-    else ops.push(['-', a[i++]]);
+    } else if (i < n && (j === m || lcs[i + 1][j] >= lcs[i][j + 1])) {
+      // On a tie removals come first, as `diff -u` prints them.
+      ops.push(['-', a[i++]]);
+    } else ops.push(['+', b[j++]]);
   }
   return ops;
 }
