@@ -7,7 +7,8 @@ import { NotUpdatedError } from '../errors/not-updated-error';
 import { ClusterRepository } from '../state/cluster-repository';
 import { Keystore } from '../state/keystore';
 import type { Vfs } from '../state/vfs/vfs';
-import { completeStoredCluster } from './complete-stored-cluster';
+import { performAssignments } from '../expand/perform-assignments';
+import { completeCluster } from './expand-cluster';
 
 /** Inputs of `export kubeconfig`. */
 export interface ExportKubeconfigOptions {
@@ -48,7 +49,9 @@ export async function exportKubeconfig(vfs: Vfs, o: ExportKubeconfigOptions): Pr
   const ca = await keystore.getPublic(KUBERNETES_CA);
   // As in kops, the PKI is created by the first update, not by create.
   if (!ca) throw new NotUpdatedError(`cluster "${o.cluster}" has no ${KUBERNETES_CA} yet: its PKI is created by the first update; run "kforge update cluster ${o.cluster} --yes" first`);
-  const completed = await completeStoredCluster(vfs, o.cluster);
+  // The API names need no release hashes: completed without them, so that nothing is fetched.
+  const stored = await repo.get(o.cluster);
+  const completed = completeCluster(performAssignments(stored.cluster.object), stored.instanceGroups.map((v) => v.object), vfs.url);
   const host = o.internal ? completed.spec.masterInternalName ?? `api.internal.${o.cluster}` : completed.spec.masterPublicName ?? `api.${o.cluster}`;
   const server = `https://${host}`;
   const name = o.cluster;
