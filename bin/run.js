@@ -63,7 +63,7 @@ function compileCached(file, cacheFile, requireFn) {
  * compiled modules.
  */
 function loadCli(group) {
-  if (!fs.existsSync(bundleFile)) return { ...require(path.join(dist, 'cli', 'main.js')), ...require(path.join(dist, 'pki', 'key-pool.js')) };
+  if (!fs.existsSync(bundleFile)) return require(path.join(dist, 'cli', 'main.js'));
   const Module = require('node:module');
   const bundleRequire = Module.createRequire(bundleFile);
   const requireFromBundle = Object.assign(
@@ -124,11 +124,5 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')) {
 } else if (plainHelp !== undefined) {
   process.stdout.write(plainHelp);
 } else {
-  // create cluster needs one RSA key (the service-account signer, ~100-200 ms on the thread pool), which
-  // bounds how fast it can finish: its generation starts before anything else, even loading the bundle.
-  const createsCluster = argv[0] === 'create' && argv[1] === 'cluster' && !argv.some((a) => a === '--dry-run' || a === '--help' || a === '-h');
-  const rsaKey = createsCluster ? require(path.join(dist, 'pki', 'generate-key.js')).generateKey('rsa-2048') : undefined;
-  const cli = loadCli(cacheGroup(argv));
-  if (rsaKey) cli.prewarmKey('rsa-2048', rsaKey);
-  cli.main(argv);
+  loadCli(cacheGroup(argv)).main(argv);
 }

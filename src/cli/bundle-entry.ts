@@ -5,7 +5,6 @@
  */
 export { main } from './main';
 export { COMMANDS } from '../commands/index';
-export { prewarmKey } from '../pki/key-pool';
 export { oclifOptions } from './oclif-options';
 // For scripts/oclif-snapshot.js --check: the bundle's own oclif, to load both configurations with.
 export { Config } from '@oclif/core';

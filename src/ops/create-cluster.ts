@@ -27,7 +27,8 @@ export function planNewCluster(vfs: Vfs, options: NewClusterOptions, sets: strin
 
 /**
  * `create cluster`: under the name's lock, refuses an existing cluster, removes what an interrupted
- * command left under the name, then writes the instance groups, derived files and PKI, and `config` last.
+ * command left under the name, then writes the instance groups and the SSH public key, and `config` last.
+ * The PKI and the managed files come with the first `update cluster`, as in kops.
  */
 export async function createCluster(
   vfs: Vfs,
@@ -42,7 +43,7 @@ export async function createCluster(
   // A quick answer for the common mistake; the check that counts is made again under the lock.
   if (await new ClusterRepository(vfs).exists(options.name)) throw existsError(vfs, options.name, `use "kforge edit cluster ${options.name}" instead`);
   const change = { cluster: planned.cluster, instanceGroups: planned.instanceGroups, extraFiles: extra };
-  // Validated, expanded and keyed before the lock is taken: a spec error leaves the store untouched, the
+  // Validated and expanded before the lock is taken: a spec error leaves the store untouched, the
   // lock object (and its versions, in a versioned bucket) included.
   const tx = new StoreTransaction(vfs);
   const result = await stageClusterSave(vfs, tx, change);

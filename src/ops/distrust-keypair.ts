@@ -4,6 +4,7 @@ import { Keypair } from '../pki/keypair';
 import { Keyset } from '../pki/keyset';
 import { ClusterRepository } from '../state/cluster-repository';
 import { Keystore, StoredKeyset } from '../state/keystore';
+import { requireKeysets } from './require-keysets';
 import type { Vfs } from '../state/vfs/vfs';
 import { compareKeyIds, rotatableKeysets, saveKeysets } from './save-keysets';
 
@@ -21,8 +22,9 @@ export interface DistrustResult {
  * certificates out of the trust bundles nodes get. Without ids, every trusted key older than the primary
  * is distrusted. The primary cannot be distrusted (promote another key first); an unknown id is an
  * error; an already distrusted key is skipped. `all` does this for every rotatable keyset. All keysets
- * are checked before anything is written, then written in one transaction with the node configs
- * re-derived. The caller holds the cluster lock.
+ * are checked before anything is written, then written in one transaction; the node configs follow at
+ * the next update (planManagedFiles), as in kops. A keyset that does not exist yet (no update so far)
+ * is NotUpdatedError. The caller holds the cluster lock.
  */
 export async function distrustKeypair(vfs: Vfs, cluster: string, keysetName: string, ids: string[], now: Date = new Date()): Promise<DistrustResult[]> {
   const stored = await new ClusterRepository(vfs).get(cluster);
@@ -32,6 +34,7 @@ export async function distrustKeypair(vfs: Vfs, cluster: string, keysetName: str
   const keystore = new Keystore(vfs, cluster);
   const have = await keystore.names();
   const names = keysetName === 'all' ? rotatable.filter((n) => have.includes(n)) : [keysetName];
+  requireKeysets(cluster, names.length === 0 || !have.includes(names[0]) ? (keysetName === 'all' ? 'its rotatable keysets' : keysetName) : undefined);
   // kops's timestamp format: RFC 3339 in UTC, whole seconds.
   const timestamp = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
   const results: DistrustResult[] = [];

@@ -3,9 +3,12 @@ import { NotFoundError } from '../errors/not-found-error';
 import { existingUser, mergeKubeconfig, NamedEntry } from '../kubeconfig/kubeconfig-file';
 import { adminSubject, KUBERNETES_CA } from '../pki/cluster-pki';
 import { issueKeypair } from '../pki/issue-keypair';
+import { NotUpdatedError } from '../errors/not-updated-error';
 import { ClusterRepository } from '../state/cluster-repository';
 import { Keystore } from '../state/keystore';
 import type { Vfs } from '../state/vfs/vfs';
+import { performAssignments } from '../expand/perform-assignments';
+import { completeCluster } from './expand-cluster';
 
 /** Inputs of `export kubeconfig`. */
 export interface ExportKubeconfigOptions {
@@ -42,10 +45,13 @@ export async function exportKubeconfig(vfs: Vfs, o: ExportKubeconfigOptions): Pr
   const repo = new ClusterRepository(vfs);
   // A missing cluster is "not found", as every command says, not a missing completed spec.
   if (!(await repo.exists(o.cluster))) throw new NotFoundError(`cluster "${o.cluster}" not found in state store ${vfs.url}`);
-  const completed = await repo.getCompleted(o.cluster);
   const keystore = new Keystore(vfs, o.cluster);
   const ca = await keystore.getPublic(KUBERNETES_CA);
-  if (!ca) throw new NotFoundError(`cluster "${o.cluster}" has no ${KUBERNETES_CA} keyset in ${vfs.url}; save the cluster again (e.g. "kforge edit cluster ${o.cluster}") to generate its PKI`);
+  // As in kops, the PKI is created by the first update, not by create.
+  if (!ca) throw new NotUpdatedError(`cluster "${o.cluster}" has no ${KUBERNETES_CA} yet: its PKI is created by the first update; run "kforge update cluster ${o.cluster} --yes" first`);
+  // The API names need no release hashes: completed without them, so that nothing is fetched.
+  const stored = await repo.get(o.cluster);
+  const completed = completeCluster(performAssignments(stored.cluster.object), stored.instanceGroups.map((v) => v.object), vfs.url);
   const host = o.internal ? completed.spec.masterInternalName ?? `api.internal.${o.cluster}` : completed.spec.masterPublicName ?? `api.${o.cluster}`;
   const server = `https://${host}`;
   const name = o.cluster;

@@ -21,10 +21,11 @@ export interface ImportKeypairResult {
 }
 
 /**
- * `create keypair KEYSET --cert --key`: brings your own CA. Before the cluster's first update the
- * generated key was never distributed, so the imported key replaces it; afterwards it is added, and
- * becomes primary only with `primary`. When it becomes primary, the certificates it signs are
- * re-issued and the node configs re-derived, all in one transaction with compare-and-swap.
+ * `create keypair KEYSET --cert --key`: brings your own CA. Before the cluster's first update no key was
+ * distributed, so the imported key is the keyset (replacing a generated one, if an update was cut
+ * short); afterwards it is added, and becomes primary only with `primary`. When it becomes primary, the
+ * certificates it signs are (re-)issued, all in one transaction with compare-and-swap; the node configs
+ * follow at the next update, which also creates the keysets still missing.
  */
 export async function importKeypair(vfs: Vfs, cluster: string, keysetName: string, keypair: Keypair, primaryFlag: boolean): Promise<ImportKeypairResult> {
   const stored = await new ClusterRepository(vfs).get(cluster);

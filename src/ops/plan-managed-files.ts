@@ -1,93 +1,159 @@
 import { createHash } from 'node:crypto';
 import type { Cluster } from '../api/types';
+import { UsageError } from '../errors/usage-error';
 import { normalizedRole } from '../expand/expand-context';
+import { performAssignments } from '../expand/perform-assignments';
 import type { Keyset } from '../pki/keyset';
 import { ClusterRepository } from '../state/cluster-repository';
 import { Keystore } from '../state/keystore';
 import { StatePaths } from '../state/state-paths';
 import { StoreTransaction } from '../state/store-transaction';
 import type { Vfs } from '../state/vfs/vfs';
-import { completeCluster, derivedFiles } from './expand-cluster';
+import { unifiedDiff } from '../util/unified-diff';
+import { completeWithReleaseHashes } from './complete-with-release-hashes';
+import { derivedFiles } from './expand-cluster';
 import { etcdClusterNames, planExistingClusterPki } from './plan-cluster-pki';
 
 /** One managed object of the plan. */
 export interface ManagedFileChange {
   path: string;
   action: 'create' | 'update' | 'delete' | 'none';
-  /** A unified-style diff (update) or a size summary (create); never holds a private key. */
+  /** unified diff (for update), or the new content's line count summary for create; never contains a private key */
   diff?: string;
 }
 
 /** What update will write to the state store. */
 export interface ManagedFilesPlan {
   cluster: string;
-  /** Keysets that do not exist yet and will be created, sorted. */
+  /** Keysets that do not exist yet and will be created (names, sorted), e.g. kubernetes-ca, etcd-clients-ca-main… */
   keysetsToCreate: string[];
-  /** Sorted by path. */
+  /** The completed spec and the nodeup configs (keysets are in keysetsToCreate), sorted by path. */
   files: ManagedFileChange[];
-  /** sha256 (hex) of each instance group's nodeupconfig.yaml as it will be written, by instance group name. */
+  /** sha256 hex of each instance group's nodeupconfig.yaml content as it will be written, by IG name */
   nodeupConfigHashes: Record<string, string>;
-  /** The completed spec, as it will be written. */
+  /** The completed spec (cluster-completed.spec) as it will be written */
   completed: Cluster;
   hasChanges: boolean;
 }
 
-// The new keysets and file contents stay out of the plan object, so printing a plan can never print a key.
-const pending = new WeakMap<ManagedFilesPlan, { keysets: Keyset[]; contents: Map<string, string> }>();
+/** What writeManagedFiles needs beyond the printable plan: new keysets (with private keys) and contents. */
+interface PlanMaterial {
+  keysets: Keyset[];
+  /** New content of each file to create or update, by path. */
+  contents: Map<string, string>;
+  /** Version read at plan time of each file to update or delete, by path (compare-and-swap). */
+  versions: Map<string, string>;
+}
 
-/** The managed files (completed spec, nodeup configs) and missing keysets of a stored cluster, compared with the store. */
+// Kept outside the plan object, so that nothing that prints or serializes a plan can reach a private key.
+const material = new WeakMap<ManagedFilesPlan, PlanMaterial>();
+
+/**
+ * What `update cluster` writes besides cloud resources (kops's fitasks.Keypair and ManagedFile tasks):
+ * the keysets the cluster lacks (generated now, in memory; existing keysets are reused, never replaced),
+ * the completed spec and one nodeup config per instance group, rendered with the CA certificates, each
+ * compared with what is stored. Nodeup configs of groups that no longer exist (or changed role) are
+ * deleted. Read-only: nothing is written until writeManagedFiles. For an unchanged cluster whose keysets
+ * all exist, two plans are identical and have no changes.
+ */
 export async function planManagedFiles(vfs: Vfs, clusterName: string): Promise<ManagedFilesPlan> {
   const stored = await new ClusterRepository(vfs).get(clusterName);
-  const cluster = stored.cluster.object;
+  const cluster = performAssignments(stored.cluster.object);
   const instanceGroups = stored.instanceGroups.map((v) => v.object);
-  const completed = completeCluster(cluster, instanceGroups, vfs.url);
-  const pki = await planExistingClusterPki(new Keystore(vfs, clusterName), etcdClusterNames(completed));
-  const contents = derivedFiles(completed, instanceGroups, pki.certificates);
-  const nodeupConfigHashes: Record<string, string> = {};
-  for (const ig of instanceGroups) {
-    const text = contents.get(StatePaths.nodeupConfig(clusterName, normalizedRole(ig), ig.metadata.name)) ?? '';
-    nodeupConfigHashes[ig.metadata.name] = createHash('sha256').update(text).digest('hex');
-  }
-  const existing = await vfs.list(StatePaths.igconfigPrefix(clusterName));
+  // Missing keys are generated on the thread pool while the main thread expands the spec.
+  const pkiPlan = planExistingClusterPki(new Keystore(vfs, clusterName), etcdClusterNames(cluster));
+  pkiPlan.catch(() => undefined);
+  const completed = await completeWithReleaseHashes(vfs, cluster, instanceGroups, { useRecorded: true });
+  const pki = await pkiPlan;
+  const wanted = derivedFiles(completed, instanceGroups, pki.certificates);
+  const storedKeys = new Set([StatePaths.completedSpec(clusterName), ...(await vfs.list(StatePaths.igconfigPrefix(clusterName)))]);
+  const paths = [...new Set([...wanted.keys(), ...storedKeys])].sort();
+  const current = await Promise.all(paths.map((p) => (storedKeys.has(p) ? vfs.read(p) : undefined)));
+  const own: PlanMaterial = { keysets: pki.created, contents: new Map(), versions: new Map() };
   const files: ManagedFileChange[] = [];
-  for (const [path, text] of contents) {
-    const old = await vfs.read(path);
-    const before = old?.data.toString('utf8');
-    files.push(before === undefined ? { path, action: 'create', diff: `${text.split('\n').length - 1} lines` } : before === text ? { path, action: 'none' } : { path, action: 'update', diff: lineDiff(before, text) });
+  paths.forEach((path, i) => {
+    const now = current[i];
+    const next = wanted.get(path);
+    if (now) own.versions.set(path, now.version);
+    if (next === undefined) {
+      if (now) files.push({ path, action: 'delete', diff: `-${countLines(now.data.toString('utf8'))} lines` });
+      return;
+    }
+    if (!now) {
+      own.contents.set(path, next);
+      files.push({ path, action: 'create', diff: `+${countLines(next)} lines` });
+      return;
+    }
+    const before = now.data.toString('utf8');
+    if (before === next) {
+      files.push({ path, action: 'none' });
+      return;
+    }
+    own.contents.set(path, next);
+    files.push({ path, action: 'update', diff: redact(unifiedDiff(before, next)) });
+  });
+  const nodeupConfigHashes: Record<string, string> = {};
+  for (const ig of [...instanceGroups].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))) {
+    const content = wanted.get(StatePaths.nodeupConfig(clusterName, normalizedRole(ig), ig.metadata.name)) as string;
+    nodeupConfigHashes[ig.metadata.name] = createHash('sha256').update(content).digest('hex');
   }
-  for (const path of existing) if (!contents.has(path)) files.push({ path, action: 'delete' });
-  files.sort((a, b) => (a.path < b.path ? -1 : 1));
   const keysetsToCreate = pki.created.map((k) => k.name).sort();
-  const plan: ManagedFilesPlan = { cluster: clusterName, keysetsToCreate, files, nodeupConfigHashes, completed, hasChanges: keysetsToCreate.length > 0 || files.some((f) => f.action !== 'none') };
-  pending.set(plan, { keysets: pki.created, contents });
+  const plan: ManagedFilesPlan = {
+    cluster: clusterName,
+    keysetsToCreate,
+    files,
+    nodeupConfigHashes,
+    completed,
+    hasChanges: keysetsToCreate.length > 0 || files.some((f) => f.action !== 'none'),
+  };
+  material.set(plan, own);
   return plan;
 }
 
-/** Writes a plan's new keysets (create-only) and changed files, and removes the files it deletes; the caller holds the lock. */
+/**
+ * Writes a plan made by planManagedFiles: the new keysets first, create-only (a concurrent writer that
+ * created one meanwhile makes this fail with ConflictError before any file is written; the next plan
+ * reuses its keyset), then the changed files and the deletions, compare-and-swapped against the
+ * versions the plan read, in one all-or-nothing transaction. The caller holds the cluster lock.
+ */
 export async function writeManagedFiles(vfs: Vfs, plan: ManagedFilesPlan): Promise<void> {
-  const data = pending.get(plan);
-  if (!data) throw new Error('writeManagedFiles: the plan was not made by planManagedFiles');
+  const own = material.get(plan);
+  if (!own) throw new UsageError('writeManagedFiles takes a plan made by planManagedFiles (a copy carries no keys)');
+  if (own.keysets.length > 0) {
+    const keystore = new Keystore(vfs, plan.cluster);
+    const tx = new StoreTransaction(vfs);
+    for (const keyset of own.keysets) keystore.stage(tx, keyset);
+    await tx.commit();
+  }
   const tx = new StoreTransaction(vfs);
-  const keystore = new Keystore(vfs, plan.cluster);
-  for (const keyset of data.keysets) keystore.stage(tx, keyset);
   for (const f of plan.files) {
-    if (f.action === 'create' || f.action === 'update') tx.put(f.path, data.contents.get(f.path) ?? '');
+    const version = own.versions.get(f.path);
     if (f.action === 'delete') tx.remove(f.path);
+    else if (f.action === 'create') tx.put(f.path, own.contents.get(f.path) as string, { ifNotExists: true });
+    else if (f.action === 'update') tx.put(f.path, own.contents.get(f.path) as string, version ? { ifVersion: version } : {});
   }
   await tx.commit();
 }
 
-/** A minimal line diff: the changed lines of `before` as `-`, of `after` as `+`, common prefix and suffix dropped. */
-function lineDiff(before: string, after: string): string {
-  const a = before.split('\n');
-  const b = after.split('\n');
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  return [...a.slice(start, endA).map((l) => `- ${l}`), ...b.slice(start, endB).map((l) => `+ ${l}`)].join('\n');
+function countLines(text: string): number {
+  return text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+/**
+ * The managed files hold certificates only; should a private key ever reach one (a user's spec could
+ * carry one in a file asset), its lines are left out of what the plan shows.
+ */
+function redact(diff: string): string {
+  let secret = false;
+  return diff
+    .split('\n')
+    .map((line) => {
+      const body = line.slice(1);
+      if (/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(body)) secret = true;
+      const out = secret ? `${line[0] ?? ''}(private key material not shown)` : line;
+      if (/-----END [A-Z0-9 ]*PRIVATE KEY-----/.test(body)) secret = false;
+      return out;
+    })
+    .filter((line, i, all) => !(line.endsWith('(private key material not shown)') && all[i - 1] === line))
+    .join('\n');
 }

@@ -3,6 +3,7 @@ import { UsageError } from '../errors/usage-error';
 import { Keyset } from '../pki/keyset';
 import { ClusterRepository } from '../state/cluster-repository';
 import { Keystore, StoredKeyset } from '../state/keystore';
+import { requireKeysets } from './require-keysets';
 import type { Vfs } from '../state/vfs/vfs';
 import { compareKeyIds, rotatableKeysets, saveKeysets } from './save-keysets';
 
@@ -19,8 +20,9 @@ export interface PromoteResult {
  * `promote keypair KEYSET [ID]` (kops's semantics): makes the given key, or else the newest trusted key
  * with a private key, the primary that signs. Without an id, a keyset whose primary is already the
  * newest is left alone. A distrusted key or one without a private key is refused. `all` promotes in
- * every rotatable keyset. The certificates the keyset signs are re-issued from the new primary and the
- * node configs re-derived, in one transaction with compare-and-swap. The caller holds the cluster lock.
+ * every rotatable keyset. The certificates the keyset signs are re-issued from the new primary, in one
+ * transaction with compare-and-swap; the node configs follow at the next update, as in kops. A keyset
+ * that does not exist yet (no update so far) is NotUpdatedError. The caller holds the cluster lock.
  */
 export async function promoteKeypair(vfs: Vfs, cluster: string, keysetName: string, keypairId?: string): Promise<{ results: PromoteResult[]; reissued: string[] }> {
   const stored = await new ClusterRepository(vfs).get(cluster);
@@ -30,6 +32,7 @@ export async function promoteKeypair(vfs: Vfs, cluster: string, keysetName: stri
   const keystore = new Keystore(vfs, cluster);
   const have = await keystore.names();
   const names = keysetName === 'all' ? rotatable.filter((n) => have.includes(n)) : [keysetName];
+  requireKeysets(cluster, names.length === 0 || !have.includes(names[0]) ? (keysetName === 'all' ? 'its rotatable keysets' : keysetName) : undefined);
   const results: PromoteResult[] = [];
   const changes: Array<{ keyset: Keyset; previous: StoredKeyset; primaryChanged: boolean }> = [];
   for (const name of names) {

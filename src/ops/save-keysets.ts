@@ -1,4 +1,3 @@
-import { clusterCertificates } from '../pki/cluster-certificates';
 import { clusterCaNames, clusterKeysetDefinitions, SERVICE_ACCOUNT } from '../pki/cluster-pki';
 import { generateKeysets } from '../pki/generate-cluster-pki';
 import type { Keyset } from '../pki/keyset';
@@ -7,7 +6,6 @@ import { Keystore, StoredKeyset } from '../state/keystore';
 import { StoreTransaction } from '../state/store-transaction';
 import type { Vfs } from '../state/vfs/vfs';
 import { etcdClusterNames } from './plan-cluster-pki';
-import { commitClusterSaves, stageClusterSave } from './save-cluster';
 
 /** Keysets that can hold several keys and be rotated (kops's rotatable keysets): the CAs and the service-account signer. */
 export function rotatableKeysets(stored: StoredCluster): string[] {
@@ -29,10 +27,11 @@ export interface KeysetChange {
 }
 
 /**
- * Writes changed keysets in one transaction with the cluster re-staged, so nodeup configs carry the new
- * primary ids and trust bundles. Keysets whose primary changed get the certificates they sign re-issued
- * from the new primary (as `create keypair --primary` does). Every keyset is compare-and-swapped against
- * the version read, and the cluster's objects against `stored`. Returns the re-issued keyset names.
+ * Writes changed keysets in one transaction. Keysets whose primary changed get the certificates they sign
+ * re-issued from the new primary (as `create keypair --primary` does). Every keyset is compare-and-swapped
+ * against the version read (a new one is written create-only). The nodeup configs, which carry primary ids
+ * and trust bundles, are not touched: as in kops, the next `update cluster` re-renders them and shows the
+ * change in its plan. The caller holds the cluster lock. Returns the re-issued keyset names.
  */
 export async function saveKeysets(vfs: Vfs, stored: StoredCluster, changes: KeysetChange[]): Promise<string[]> {
   const cluster = stored.cluster.object.metadata.name;
@@ -49,15 +48,6 @@ export async function saveKeysets(vfs: Vfs, stored: StoredCluster, changes: Keys
     }
   }
   for (const [ks, prev] of staged) keystore.stage(tx, ks, prev);
-  const current = new Map((await Promise.all((await keystore.names()).map((n) => keystore.getPublic(n)))).flatMap((s) => (s ? [[s.keyset.name, s.keyset] as const] : [])));
-  for (const [ks] of staged) current.set(ks.name, ks);
-  const change = {
-    cluster: stored.cluster.object,
-    instanceGroups: stored.instanceGroups.map((v) => v.object),
-    previous: stored,
-    pki: { created: [], certificates: clusterCertificates([...current.values()]) },
-  };
-  await stageClusterSave(vfs, tx, change);
-  await commitClusterSaves(vfs, tx, [change]);
+  await tx.commit();
   return reissued.sort();
 }

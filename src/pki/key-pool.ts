@@ -4,9 +4,9 @@ import { generateKey, KeyAlgorithm } from './generate-key';
 const pool = new Map<KeyAlgorithm, Array<Promise<KeyObject>>>();
 
 /**
- * Starts generating a key before it is needed, or adopts `key`, one already being generated. `bin/run.js`
- * does this for `create cluster`, so the service-account RSA key (the one slow key) is made on the thread
- * pool while the CLI loads.
+ * Starts generating a key before it is needed, or adopts `key`, one already being generated, so that a
+ * command that will create the PKI (`update cluster` of a cluster without one) can have the slow
+ * service-account RSA key made on the thread pool while it does other work.
  */
 export function prewarmKey(algorithm: KeyAlgorithm, key: Promise<KeyObject> = generateKey(algorithm)): void {
   // A key nobody takes (the command failed early) must not surface as an unhandled rejection.

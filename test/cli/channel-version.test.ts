@@ -30,7 +30,8 @@ describe('a kops manifest without kubernetesVersion', () => {
     const stable = channelKubernetesVersion('stable');
     expect(stable).toMatch(/^1\.\d+\.\d+$/);
     expect(stored(store, 'config').spec.kubernetesVersion).toBe(stable);
-    expect(stored(store, 'cluster-completed.spec').spec.kubernetesVersion).toBe(stable);
+    const full = runCli(['get', 'cluster', 'minimal.example.com', '--full', '-o', 'json', '--state', store]);
+    expect((JSON.parse(full.stdout) as { spec: { kubernetesVersion: string } }).spec.kubernetesVersion).toBe(stable);
   });
 
   it('gets the alpha channel recommendation when the spec names that channel', () => {

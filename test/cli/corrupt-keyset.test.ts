@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expectCleanFailure, runCli, tempDir } from '../helpers/cli';
+import { writeManagedFilesOf } from '../helpers/write-managed-files';
 
 /**
  * A keyset whose private key cannot be read (a damaged or hand-edited store) is reported with the
@@ -13,10 +14,11 @@ describe('a corrupt private key in the store', () => {
   let work: string;
   let store: string;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     work = tempDir('kforge-corrupt-keyset-');
     store = path.join(work, 'store');
     expect(runCli(['create', 'cluster', CLUSTER, '--zones', 'us-east-1a', '--state', store]).status).toBe(0);
+    await writeManagedFilesOf(store, CLUSTER);
     const file = path.join(store, CLUSTER, 'pki', 'private', 'kubernetes-ca', 'keyset.yaml');
     const garbage = Buffer.from('-----BEGIN PRIVATE KEY-----\nMIIBnotakey==\n-----END PRIVATE KEY-----\n').toString('base64');
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/privateMaterial: \S+/, `privateMaterial: ${garbage}`));

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import { listFiles, runCli, runCliAsync, tempDir, treeDigest } from '../helpers/cli';
 import { KEYSTORE_FILES } from '../helpers/cluster-layout';
+import { writeManagedFilesOf } from '../helpers/write-managed-files';
 
 type Spec = Record<string, unknown> & {
   subnets: Array<{ cidr: string }>;
@@ -11,16 +12,22 @@ type Spec = Record<string, unknown> & {
 };
 
 describe('kforge create cluster (as users run it)', () => {
-  it('writes the acceptance cluster: 3 etcd members each, apiServerCount 3, three /19 subnets', () => {
+  it('writes the acceptance cluster: 3 etcd members each, apiServerCount 3, three /19 subnets', async () => {
     const dir = tempDir();
     const r = runCli(['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a,us-east-1b,us-east-1c', '--control-plane-zones', 'us-east-1a,us-east-1b,us-east-1c', '--state', `file://${dir}`]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`Created cluster x.example.com in state store file://${dir}`);
-    const spec = (yaml.load(fs.readFileSync(path.join(dir, 'x.example.com/cluster-completed.spec'), 'utf8')) as { spec: Spec }).spec;
+    // As kops: the user's objects only; the PKI and the managed files come with the first update.
+    const users = ['config', ...['a', 'b', 'c'].flatMap((z) => [`instancegroup/control-plane-us-east-1${z}`])];
+    expect(listFiles(path.join(dir, 'x.example.com'))).toEqual([...users, ...['a', 'b', 'c'].map((z) => `instancegroup/nodes-us-east-1${z}`)]);
+    const full = runCli(['get', 'cluster', 'x.example.com', '--full', '-o', 'yaml', '--state', dir]);
+    const spec = (yaml.load(full.stdout) as { spec: Spec }).spec;
     expect(spec.subnets.map((s) => s.cidr)).toEqual(['172.20.32.0/19', '172.20.64.0/19', '172.20.96.0/19']);
     expect(spec.etcdClusters.map((e) => [e.name, e.etcdMembers.length])).toEqual([['main', 3], ['events', 3]]);
     expect(spec.kubeAPIServer.apiServerCount).toBe(3);
+    await writeManagedFilesOf(dir, 'x.example.com');
+    expect(fs.readFileSync(path.join(dir, 'x.example.com/cluster-completed.spec'), 'utf8')).toBe(full.stdout);
     expect(listFiles(path.join(dir, 'x.example.com'))).toEqual([
       'cluster-completed.spec',
       'config',
@@ -116,11 +123,13 @@ describe('kforge create cluster (as users run it)', () => {
 });
 
 describe('kforge get / delete', () => {
-  it('get cluster --full prints the completed spec in yaml and json', () => {
+  it('get cluster --full prints the completed spec in yaml and json, computed before the first update as update writes it', async () => {
     const dir = tempDir();
     runCli(['create', 'cluster', 'full.k8s.local', '--zones', 'us-east-1a', '--state', dir]);
     const y = runCli(['get', 'cluster', 'full.k8s.local', '--full', '-o', 'yaml', '--state', dir]);
     expect(y.status).toBe(0);
+    expect(fs.existsSync(path.join(dir, 'full.k8s.local/cluster-completed.spec'))).toBe(false);
+    await writeManagedFilesOf(dir, 'full.k8s.local');
     expect(y.stdout).toBe(fs.readFileSync(path.join(dir, 'full.k8s.local/cluster-completed.spec'), 'utf8'));
     const j = JSON.parse(runCli(['get', 'cluster', 'full.k8s.local', '--full', '-o', 'json', '--state', dir]).stdout) as { spec: { podCIDR: string } };
     expect(j.spec.podCIDR).toBe('100.96.0.0/11');
@@ -142,16 +151,21 @@ describe('kforge get / delete', () => {
     expect(fs.existsSync(path.join(dir, 'keep.k8s.local/config'))).toBe(true);
   });
 
-  it('create ig adds a validated group and delete ig removes it with its nodeup config', () => {
+  it('create ig adds a validated group and delete ig removes it; its nodeup config follows at the next update', async () => {
     const dir = tempDir();
     runCli(['create', 'cluster', 'ig.k8s.local', '--zones', 'us-east-1a', '--state', dir]);
     const c = runCli(['create', 'ig', 'gpu', '--name', 'ig.k8s.local', '--role', 'Node', '--subnet', 'us-east-1a', '--machine-type', 'g5.xlarge', '--state', dir]);
     expect(c.stderr).toBe('');
     expect(c.status).toBe(0);
+    expect(fs.existsSync(path.join(dir, 'ig.k8s.local/instancegroup/gpu'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'ig.k8s.local/igconfig'))).toBe(false);
+    await writeManagedFilesOf(dir, 'ig.k8s.local');
     expect(fs.existsSync(path.join(dir, 'ig.k8s.local/igconfig/node/gpu/nodeupconfig.yaml'))).toBe(true);
     const d = runCli(['delete', 'ig', 'gpu', '--name', 'ig.k8s.local', '--yes', '--state', dir]);
     expect(d.status).toBe(0);
     expect(fs.existsSync(path.join(dir, 'ig.k8s.local/instancegroup/gpu'))).toBe(false);
+    const plan = await writeManagedFilesOf(dir, 'ig.k8s.local');
+    expect(plan.files.filter((f) => f.action !== 'none')).toEqual([{ path: 'ig.k8s.local/igconfig/node/gpu/nodeupconfig.yaml', action: 'delete', diff: expect.stringMatching(/^-\d+ lines$/) }]);
     expect(fs.existsSync(path.join(dir, 'ig.k8s.local/igconfig/node/gpu'))).toBe(false);
   });
 });

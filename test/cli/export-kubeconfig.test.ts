@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import * as yaml from 'js-yaml';
 import { runCli, tempDir } from '../helpers/cli';
+import { writeManagedFilesOf } from '../helpers/write-managed-files';
 
 interface Kubeconfig {
   'current-context': string;
@@ -16,10 +17,12 @@ interface Kubeconfig {
 const CLUSTER = 'demo.k8s.local';
 let store: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   store = tempDir();
   const r = runCli(['create', 'cluster', CLUSTER, '--zones', 'us-east-1a', '--state', store]);
   expect(r.status).toBe(0);
+  // export kubeconfig needs the cluster CA, which (as in kops) the first update creates.
+  await writeManagedFilesOf(store, CLUSTER);
 });
 
 function exportKc(args: string[], env: NodeJS.ProcessEnv = {}) {

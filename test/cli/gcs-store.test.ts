@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import { CliResult, expectCleanFailure, startCli, tempDir } from '../helpers/cli';
 import { FakeGcs, startFakeGcs } from '../fakes/fake-gcs-server';
-import { CLUSTER_KEYSETS, singleZoneClusterObjects } from '../helpers/cluster-layout';
+import { CLUSTER_KEYSETS, singleZoneClusterObjects, singleZoneUserObjects } from '../helpers/cluster-layout';
+import { writeManagedFilesOf } from '../helpers/write-managed-files';
 
 // The CLI as users run it (bin/run.js, built dist/) against the fake GCS JSON API. The fake runs in this
 // process, so every CLI run here is asynchronous: a synchronous spawn would block the fake's event loop.
@@ -76,11 +77,13 @@ describe('create state-store gs://', () => {
 });
 
 describe(`create cluster ${DEMO} --cloud gce --state ${STORE}`, () => {
-  it('writes exactly the cluster objects', async () => {
+  it('writes exactly the cluster objects (update the PKI and managed files)', async () => {
     const r = await kforge(['create', 'cluster', DEMO, '--zones', ZONE, '--cloud', 'gce', '--state', STORE]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`Created cluster ${DEMO} in state store ${STORE}`);
+    expect(objectNames(BUCKET)).toEqual(singleZoneUserObjects(`p/${DEMO}/`, ZONE));
+    await writeManagedFilesOf(STORE, DEMO, env);
     expect(objectNames(BUCKET)).toEqual(singleZoneClusterObjects(`p/${DEMO}/`, ZONE));
     const b = fake.bucket(BUCKET);
     expect(b?.objects.get(`p/${DEMO}/pki/private/kubernetes-ca/keyset.yaml`)?.data.toString()).toContain('privateMaterial');
@@ -124,7 +127,7 @@ describe('two simultaneous create cluster runs', () => {
     // The loser either finds the winner's lock or, if it came after, the finished cluster.
     expect(loser.stderr).toMatch(/^Error: cluster "race\.k8s\.local" (already exists|is locked by .* running "kforge create cluster race\.k8s\.local)/);
     expect(loser.stderr).not.toContain('    at ');
-    expect(objectNames(BUCKET, 'p/race.k8s.local/')).toEqual(singleZoneClusterObjects('p/race.k8s.local/', ZONE));
+    expect(objectNames(BUCKET, 'p/race.k8s.local/')).toEqual(singleZoneUserObjects('p/race.k8s.local/', ZONE));
     const config = yaml.load(fake.bucket(BUCKET)?.objects.get('p/race.k8s.local/config')?.data.toString() ?? '') as { kind: string; metadata: { name: string } };
     expect([config.kind, config.metadata.name]).toEqual(['Cluster', 'race.k8s.local']);
   });

@@ -6,10 +6,12 @@ import { listFiles, runCli, tempDir, treeDigest } from '../helpers/cli';
 import { bundleCertificates, containsPrivateKey, decimalSerial, opensslCa, verify, writePem } from '../pki/openssl';
 import { CLUSTER_KEYSETS } from '../helpers/cluster-layout';
 import type { KeypairRow } from '../../src/ops/list-keypairs';
+import { writeManagedFilesOf } from '../helpers/write-managed-files';
 
 /**
- * The keystore as users meet it: what `create cluster` writes under pki/ and into nodeup configs,
- * `get keypairs`, and bringing your own CA with `create keypair`, judged with openssl.
+ * The keystore as users meet it: what the first update writes under pki/ and into nodeup configs (as in
+ * kops, create writes no PKI), `get keypairs`, and bringing your own CA with `create keypair`, judged
+ * with openssl. `update` is what writeManagedFilesOf does in-process.
  */
 
 const CLUSTER = 'demo.k8s.local';
@@ -32,8 +34,8 @@ afterAll(() => {
   for (const s of stores) fs.rmSync(path.dirname(s), { recursive: true, force: true });
 });
 
-/** A store with one new cluster, demo.k8s.local (etcd clusters main and events); removed after the file's tests. */
-function newStore(): string {
+/** A store with one new cluster, demo.k8s.local (etcd clusters main and events), not updated yet; removed after the file's tests. */
+function createdStore(): string {
   const store = path.join(tempDir('kforge-keypairs-'), 'store');
   stores.push(store);
   const r = runCli(['create', 'cluster', CLUSTER, '--zones', 'us-east-1a', '--state', store]);
@@ -41,6 +43,14 @@ function newStore(): string {
   expect(r.status).toBe(0);
   return store;
 }
+/** Such a store after update has written the PKI and the managed files. */
+async function newStore(): Promise<string> {
+  const store = createdStore();
+  await writeManagedFilesOf(store, CLUSTER);
+  return store;
+}
+/** What `update` does to the store: the nodeup configs re-rendered with the current keysets. */
+const update = (store: string) => writeManagedFilesOf(store, CLUSTER);
 const readYaml = <T>(store: string, key: string): T => yaml.load(fs.readFileSync(path.join(store, key), 'utf8')) as T;
 const nodeup = (store: string, key: string) => readYaml<NodeupPki>(store, key);
 /** A keyset as stored in pki/issued/ (or pki/private/), its PEMs decoded. */
@@ -63,10 +73,28 @@ function certFile(store: string, dir: string, name: string): string {
 const der = (pem: string | undefined) => new X509Certificate(pem ?? '').raw.toString('base64');
 const derOfFile = (file: string) => der(fs.readFileSync(file, 'utf8'));
 
-describe('create cluster: the keystore on disk and in nodeup configs', () => {
+describe('before the first update', () => {
+  it('create wrote no keystore: get keypairs lists nothing, export kubeconfig says to run update', () => {
+    const store = createdStore();
+    expect(listFiles(path.join(store, CLUSTER)).filter((f) => f.startsWith('pki/') || f.startsWith('igconfig/'))).toEqual([]);
+    expect(getKeypairs(store)).toEqual([]);
+    const table = runCli(['get', 'keypairs', '--name', CLUSTER, '--state', store]);
+    expect(table.status).toBe(0);
+    expect(table.stderr).toContain(`kforge update cluster ${CLUSTER} --yes`);
+    const k = runCli(['export', 'kubeconfig', CLUSTER, '--admin', '--kubeconfig', path.join(path.dirname(store), 'kc'), '--state', store]);
+    expect(k.status).toBe(1);
+    expect(k.stderr).toBe(`Error: cluster "${CLUSTER}" has no kubernetes-ca yet: its PKI is created by the first update; run "kforge update cluster ${CLUSTER} --yes" first\n`);
+    for (const args of [['promote', 'keypair', 'kubernetes-ca'], ['distrust', 'keypair', 'all']]) {
+      const r = runCli([...args, '--name', CLUSTER, '--state', store]);
+      expect([args, r.status, r.stderr]).toEqual([args, 1, `Error: cluster "${CLUSTER}" has no ${args[2] === 'all' ? 'its rotatable keysets' : 'kubernetes-ca'} yet: its PKI is created by the first update; run "kforge update cluster ${CLUSTER} --yes" first\n`]);
+    }
+  });
+});
+
+describe('update: the keystore on disk and in nodeup configs', () => {
   let store: string;
-  beforeAll(() => {
-    store = newStore();
+  beforeAll(async () => {
+    store = await newStore();
   });
 
   it('writes private keysets 0600 in 0700 directories, certificates 0644, and keys nowhere else', () => {
@@ -160,10 +188,8 @@ describe('create keypair: bring your own CA', () => {
   const importCa = (store: string, keyset: string, ca: { cert: string; key: string }, ...extra: string[]) =>
     runCli(['create', 'keypair', keyset, '--cert', ca.cert, '--key', ca.key, '--name', CLUSTER, ...extra, '--state', store]);
 
-  it('before the first update, an RSA kubernetes-ca replaces the generated one and re-signs what it signs', () => {
-    const store = newStore();
-    const generated = storedKeyset(store, 'kubernetes-ca').primaryID;
-    const untouched = Object.fromEntries(CLUSTER_KEYSETS.filter((k) => k !== 'kubernetes-ca' && !SIGNED_BY_KUBERNETES_CA.includes(k)).map((k) => [k, treeDigest(path.join(store, CLUSTER, 'pki/private', k))]));
+  it('before the first update, an RSA kubernetes-ca is the cluster CA, signs its certificates, and update keeps it', async () => {
+    const store = createdStore();
     const ca = rsaCa('ca', 'my-ca');
     const serial = decimalSerial(new X509Certificate(fs.readFileSync(ca.cert)));
 
@@ -171,8 +197,13 @@ describe('create keypair: bring your own CA', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`keypair ${serial} added to keyset "kubernetes-ca" of cluster "${CLUSTER}" as primary`);
-    expect(r.stdout).toContain(`replaced the generated key ${generated}`);
+    expect(r.stdout).not.toContain('replaced');
     expect(r.stdout).toContain('re-issued from the new CA: kube-controller-manager, kube-proxy, kube-scheduler, kubelet-bootstrap');
+    // Update creates only the keysets still missing, and keeps the imported CA and what it signed.
+    const signed = Object.fromEntries(['kubernetes-ca', ...SIGNED_BY_KUBERNETES_CA].map((k) => [k, treeDigest(path.join(store, CLUSTER, 'pki/private', k))]));
+    const plan = await update(store);
+    expect(plan.keysetsToCreate).toEqual(CLUSTER_KEYSETS.filter((k) => !(k in signed)));
+    for (const [name, digest] of Object.entries(signed)) expect([name, treeDigest(path.join(store, CLUSTER, 'pki/private', name))]).toEqual([name, digest]);
 
     expect(getKeypairs(store, 'kubernetes-ca').map((row) => [row.id, row.primary, row.algorithm, row.subject])).toEqual([[serial, true, 'RSA 2048', 'CN=my-ca']]);
     const priv = storedKeyset(store, 'kubernetes-ca', 'private');
@@ -183,7 +214,6 @@ describe('create keypair: bring your own CA', () => {
       const file = certFile(store, work, name);
       expect(verify(ca.cert, file, 'sslclient')).toBe(`${file}: OK`);
     }
-    for (const [name, digest] of Object.entries(untouched)) expect([name, treeDigest(path.join(store, CLUSTER, 'pki/private', name))]).toEqual([name, digest]);
 
     const worker = nodeup(store, WORKER);
     expect(der(worker.CAs['kubernetes-ca'])).toBe(derOfFile(ca.cert));
@@ -209,8 +239,19 @@ describe('create keypair: bring your own CA', () => {
     expect(treeDigest(store)).toBe(before);
   });
 
-  it('an ECDSA P-384 etcd-clients-ca reaches the control plane only', () => {
-    const store = newStore();
+  it('a CA imported after the PKI was written but before the first update completed replaces the generated key', async () => {
+    const store = await newStore();
+    const generated = storedKeyset(store, 'kubernetes-ca').primaryID;
+    const untouched = Object.fromEntries(CLUSTER_KEYSETS.filter((k) => k !== 'kubernetes-ca' && !SIGNED_BY_KUBERNETES_CA.includes(k)).map((k) => [k, treeDigest(path.join(store, CLUSTER, 'pki/private', k))]));
+    const r = importCa(store, 'kubernetes-ca', rsaCa('ca', 'my-ca'));
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`replaced the generated key ${generated}`);
+    expect(storedKeyset(store, 'kubernetes-ca', 'private').keys).toHaveLength(1);
+    for (const [name, digest] of Object.entries(untouched)) expect([name, treeDigest(path.join(store, CLUSTER, 'pki/private', name))]).toEqual([name, digest]);
+  });
+
+  it('an ECDSA P-384 etcd-clients-ca reaches the control plane only', async () => {
+    const store = await newStore();
     const ca = opensslCa(work, 'etcd', ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-384'], '/CN=my-etcd-ca');
     const kubeCa = fs.readFileSync(path.join(store, CLUSTER, 'pki/private/kubernetes-ca/keyset.yaml'));
     const r = importCa(store, 'etcd-clients-ca', ca);
@@ -218,13 +259,15 @@ describe('create keypair: bring your own CA', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).not.toContain('re-issued');
     expect(getKeypairs(store, 'etcd-clients-ca').map((row) => [row.id, row.primary, row.algorithm])).toEqual([[decimalSerial(new X509Certificate(fs.readFileSync(ca.cert))), true, 'ECDSA P-384']]);
+    const plan = await update(store);
+    expect(plan.files.filter((f) => f.action !== 'none').map((f) => f.path)).toEqual([CONTROL_PLANE]);
     expect(der(nodeup(store, CONTROL_PLANE).CAs['etcd-clients-ca'])).toBe(derOfFile(ca.cert));
     expect(Object.keys(nodeup(store, WORKER).CAs)).toEqual(['kubernetes-ca']);
     expect(fs.readFileSync(path.join(store, CLUSTER, 'pki/private/kubernetes-ca/keyset.yaml')).equals(kubeCa)).toBe(true);
   });
 
-  it('after the first update, a CA is added as a second key, and becomes primary only with --primary', () => {
-    const store = newStore();
+  it('after the first update, a CA is added as a second key, and becomes primary only with --primary', async () => {
+    const store = await newStore();
     fs.writeFileSync(path.join(store, CLUSTER, 'kforge-version.txt'), '0.1.0\n');
     const generated = storedKeyset(store, 'kubernetes-ca');
     const kubeProxy = fs.readFileSync(path.join(store, CLUSTER, 'pki/private/kube-proxy/keyset.yaml'));
@@ -241,6 +284,7 @@ describe('create keypair: bring your own CA', () => {
       [secondId, false],
     ]);
     expect(fs.readFileSync(path.join(store, CLUSTER, 'pki/private/kube-proxy/keyset.yaml')).equals(kubeProxy)).toBe(true);
+    await update(store);
     const worker = nodeup(store, WORKER);
     expect(worker.KeypairIDs['kubernetes-ca']).toBe(generated.primaryID);
     // Nodes trust both CAs, primary first, so the new one can take over later.
@@ -260,6 +304,7 @@ describe('create keypair: bring your own CA', () => {
     expect(table.match(/^kubernetes-ca\s+\d+\s+no\s/gm)).toHaveLength(2);
     const file = certFile(store, work, 'kube-proxy');
     expect(verify(third.cert, file, 'sslclient')).toBe(`${file}: OK`);
+    await update(store);
     const after = nodeup(store, WORKER);
     expect(after.KeypairIDs['kubernetes-ca']).toBe(thirdId);
     expect(after.KeypairIDs['kube-proxy']).toBe(storedKeyset(store, 'kube-proxy').primaryID);

@@ -1,11 +1,13 @@
 import { runCli, tempDir } from '../helpers/cli';
+import { writeManagedFilesOf } from '../helpers/write-managed-files';
 
 // docs/output-formats.md: a list where the command lists, an object where it shows one thing.
 
 const store = tempDir();
 const NAME = 'shapes.k8s.local';
-beforeAll(() => {
+beforeAll(async () => {
   expect(runCli(['create', 'cluster', NAME, '--zones', 'us-east-1a', '--state', store]).status).toBe(0);
+  await writeManagedFilesOf(store, NAME); // its keypairs
   expect(runCli(['create', 'cluster', 'other.k8s.local', '--zones', 'us-east-1a', '--state', store]).status).toBe(0);
 });
 

@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import { resolveReleaseHashes } from '../../src/expand/assets/resolve-release-hashes';
 import { knownKubernetesVersions } from '../../src/expand/assets/asset-catalog';
-import { ROOT, runCliAsync, tempDir, treeDigest } from '../helpers/cli';
+import { ROOT, runCliAsync, tempDir } from '../helpers/cli';
+import { writeManagedFilesOf } from '../helpers/write-managed-files';
 
 /**
  * A Kubernetes patch release newer than kforge's table: its hashes come from the .sha256 files next to
@@ -60,11 +61,14 @@ describe('a Kubernetes patch release the table lacks', () => {
     expect(knownKubernetesVersions()).not.toContain(NEW_PATCH);
   });
 
-  it('gets its hashes from the .sha256 files, recorded in the completed spec and the nodeup configs', async () => {
+  it('gets its hashes from the .sha256 files, recorded by update in the completed spec and the nodeup configs', async () => {
     const store = tempDir();
     const r = await runCliAsync(['create', '-f', manifest(NEW_PATCH, bucket.url), '--state', store]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
+    // create checks that the release exists; update records the hashes with the managed files.
+    expect(bucket.requests.length).toBeGreaterThan(0);
+    await writeManagedFilesOf(store, 'minimal.example.com');
     const hashes = read(store, 'cluster-completed.spec').spec.assets.releaseHashes;
     const want = (name: string, arch: string) => sha(`/release/v${NEW_PATCH}/bin/linux/${arch}/${name}.sha256`);
     expect(hashes).toEqual({ version: NEW_PATCH, kubelet: { amd64: want('kubelet', 'amd64'), arm64: want('kubelet', 'arm64') }, kubectl: { amd64: want('kubectl', 'amd64'), arm64: want('kubectl', 'arm64') } });
@@ -100,22 +104,26 @@ describe('a Kubernetes patch release the table lacks', () => {
     expect(fs.readdirSync(store)).toEqual([]);
   });
 
-  it('is created offline with the hashes unresolved (no bogus hash on nodes), and resolved by the next command', async () => {
+  it('is created and updated offline with the hashes unresolved (no bogus hash on nodes), and resolved by the next update', async () => {
     bucket.mode = 'down';
     const store = tempDir();
     const r = await runCliAsync(['create', '-f', manifest(NEW_PATCH, bucket.url), '--state', store]);
     expect(r.status).toBe(0);
     expect(r.stderr).toMatch(/Warning: could not fetch the kubelet and kubectl hashes of Kubernetes 1\.35\.99/);
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      await writeManagedFilesOf(store, 'minimal.example.com');
+      expect(String(stderr.mock.calls[0]?.[0])).toMatch(/^Warning: could not fetch the kubelet and kubectl hashes of Kubernetes 1\.35\.99/);
+    } finally {
+      stderr.mockRestore();
+    }
     expect(read(store, 'cluster-completed.spec').spec.assets.releaseHashes).toEqual({ version: NEW_PATCH, unresolved: true });
     const assets: string[] = read(store, 'igconfig/node/nodes/nodeupconfig.yaml').Assets.amd64;
     expect(assets.find((a) => a.endsWith('/kubelet'))).toMatch(/^unresolved@/);
     expect(assets.filter((a) => a.endsWith('/containerd-2.3.6-linux-amd64.tar.gz') || a.includes('runc')).every((a) => /^[0-9a-f]{64}@/.test(a))).toBe(true);
     bucket.mode = 'ok';
-    const before = treeDigest(store);
-    const again = await runCliAsync(['replace', '-f', manifest(NEW_PATCH, bucket.url), '--state', store]);
-    expect(again.stderr).toBe('');
-    expect(again.status).toBe(0);
-    expect(treeDigest(store)).not.toBe(before);
+    const plan = await writeManagedFilesOf(store, 'minimal.example.com');
+    expect(plan.files.filter((f) => f.action === 'update').map((f) => f.path)).toEqual(expect.arrayContaining(['minimal.example.com/cluster-completed.spec', 'minimal.example.com/igconfig/node/nodes/nodeupconfig.yaml']));
     expect(read(store, 'cluster-completed.spec').spec.assets.releaseHashes.unresolved).toBeUndefined();
   });
 });

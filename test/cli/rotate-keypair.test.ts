@@ -5,6 +5,7 @@ import * as yaml from 'js-yaml';
 import { expectCleanFailure, runCli, tempDir, treeDigest } from '../helpers/cli';
 import { bundleCertificates, decimalSerial, opensslCa, verify, writePem } from '../pki/openssl';
 import type { KeypairRow } from '../../src/ops/list-keypairs';
+import { writeManagedFilesOf } from '../helpers/write-managed-files';
 
 /** `promote keypair` and `distrust keypair`: kops's rotation commands, judged in the store and with openssl. */
 
@@ -15,11 +16,13 @@ afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-function newStore(): string {
+/** A store with a cluster that has been through update (its PKI and nodeup configs written). */
+async function newStore(): Promise<string> {
   const store = tempDir('kforge-rotate-');
   dirs.push(store);
   const r = runCli(['create', 'cluster', CLUSTER, '--zones', 'us-east-1a', '--state', store]);
   expect(r.status).toBe(0);
+  await writeManagedFilesOf(store, CLUSTER);
   return store;
 }
 interface KeysetDoc {
@@ -31,8 +34,8 @@ const rows = (store: string) => JSON.parse(runCli(['get', 'keypairs', 'kubernete
 const run = (store: string, ...args: string[]) => runCli([...args, '--name', CLUSTER, '--state', store]);
 
 describe('kforge promote keypair / distrust keypair', () => {
-  it('rotates kubernetes-ca: promote the newest key (certificates re-issued), then distrust the old one', () => {
-    const store = newStore();
+  it('rotates kubernetes-ca: promote the newest key (certificates re-issued), then distrust the old one; update re-renders the nodeup configs', async () => {
+    const store = await newStore();
     const work = tempDir('kforge-rotate-ca-');
     dirs.push(work);
     fs.writeFileSync(path.join(store, CLUSTER, 'kforge-version.txt'), '0.1.0\n'); // after the first update keys are added, not replaced
@@ -52,6 +55,10 @@ describe('kforge promote keypair / distrust keypair', () => {
     const proxy = keyset(store, 'kube-proxy', 'issued').spec;
     const proxyFile = writePem(work, 'kube-proxy.pem', Buffer.from(proxy.keys[0].publicMaterial, 'base64').toString());
     expect(verify(ca.cert, proxyFile, 'sslclient')).toBe(`${proxyFile}: OK`);
+    // As in kops, the keypair commands write keysets only; the next update shows and writes the nodeup configs.
+    const promoted = await writeManagedFilesOf(store, CLUSTER);
+    expect(promoted.keysetsToCreate).toEqual([]);
+    expect(promoted.files.find((f) => f.path === WORKER)).toMatchObject({ action: 'update', diff: expect.stringMatching(/^\+\s+kubernetes-ca: /m) });
     let worker = workerPki(store);
     expect(worker.KeypairIDs['kubernetes-ca']).toBe(next);
     expect(worker.KeypairIDs['kube-proxy']).toBe(proxy.primaryID);
@@ -82,6 +89,7 @@ describe('kforge promote keypair / distrust keypair', () => {
     const table = runCli(['get', 'keypairs', 'kubernetes-ca', '--name', CLUSTER, '--state', store]).stdout;
     expect(table).toMatch(new RegExp(`^kubernetes-ca\\s+${generated}\\s+no\\s+.*\\s${old?.distrustTimestamp}$`, 'm'));
     expect(table).toMatch(new RegExp(`^kubernetes-ca\\s+${next}\\s+yes\\s+.*\\s-$`, 'm'));
+    await writeManagedFilesOf(store, CLUSTER);
     worker = workerPki(store);
     expect(bundleCertificates(worker.CAs['kubernetes-ca']).map(decimalSerial)).toEqual([next]);
 
@@ -93,8 +101,8 @@ describe('kforge promote keypair / distrust keypair', () => {
     expect(treeDigest(store)).toBe(done);
   });
 
-  it('refuses keysets that do not rotate, unknown ids and clusters, and changes nothing', () => {
-    const store = newStore();
+  it('refuses keysets that do not rotate, unknown ids and clusters, and changes nothing', async () => {
+    const store = await newStore();
     const before = treeDigest(store);
     const all = run(store, 'promote', 'keypair', 'all');
     expect(all.status).toBe(0);

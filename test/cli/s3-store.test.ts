@@ -20,7 +20,8 @@ import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import { CliResult, expectCleanFailure, ROOT, runCli, runCliAsync, startCli, tempDir } from '../helpers/cli';
 import { AWS_NO_CREDENTIALS, MotoServer, startMotoServer } from '../helpers/moto-server';
-import { CLUSTER_KEYSETS, singleZoneClusterObjects } from '../helpers/cluster-layout';
+import { CLUSTER_KEYSETS, singleZoneClusterObjects, singleZoneUserObjects } from '../helpers/cluster-layout';
+import { writeManagedFilesOf } from '../helpers/write-managed-files';
 
 // The CLI as users run it (bin/run.js, built dist/) against a real moto_server.
 
@@ -126,11 +127,13 @@ describe('create state-store s3://', () => {
 });
 
 describe(`create cluster ${DEMO} --state ${STORE}`, () => {
-  it('writes exactly the cluster objects, each encrypted with AES256 and without public grants', async () => {
+  it('writes exactly the cluster objects (update the PKI and managed files), each encrypted with AES256 and without public grants', async () => {
     const r = kforge(['create', 'cluster', DEMO, '--zones', 'us-east-1a', '--state', STORE]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`Created cluster ${DEMO} in state store ${STORE}`);
+    expect(await listKeys(BUCKET)).toEqual(singleZoneUserObjects(`some/prefix/${DEMO}/`, 'us-east-1a'));
+    await writeManagedFilesOf(STORE, DEMO, env);
     const keys = await listKeys(BUCKET);
     expect(keys).toEqual(singleZoneClusterObjects(`some/prefix/${DEMO}/`, 'us-east-1a'));
     expect(keys.filter((k) => k.includes('/pki/private/'))).toHaveLength(12);
@@ -195,6 +198,8 @@ describe('KFORGE_STATE_S3_KMS_KEY_ID', () => {
 
     const r = kforge(['create', 'cluster', 'kms.k8s.local', '--zones', 'us-east-1a', '--state', 's3://kforge-kms/k'], kms);
     expect(r.status).toBe(0);
+    expect(await listKeys('kforge-kms')).toEqual(singleZoneUserObjects('k/kms.k8s.local/', 'us-east-1a'));
+    await writeManagedFilesOf('s3://kforge-kms/k', 'kms.k8s.local', { ...env, ...kms });
     const keys = await listKeys('kforge-kms');
     expect(keys).toEqual(singleZoneClusterObjects('k/kms.k8s.local/', 'us-east-1a'));
     for (const key of keys) {
@@ -214,7 +219,7 @@ describe('two simultaneous create cluster runs', () => {
     expect(loser.stderr).toMatch(/^Error: cluster "race\.k8s\.local" (already exists|is locked by .* running "kforge create cluster race\.k8s\.local)/);
     expect(loser.stderr).not.toContain('    at ');
     const keys = await listKeys(BUCKET, 'some/prefix/race.k8s.local/');
-    expect(keys).toEqual(singleZoneClusterObjects('some/prefix/race.k8s.local/', 'us-east-1a'));
+    expect(keys).toEqual(singleZoneUserObjects('some/prefix/race.k8s.local/', 'us-east-1a'));
     const config = yaml.load(await readText('some/prefix/race.k8s.local/config')) as { kind: string; metadata: { name: string } };
     expect([config.kind, config.metadata.name]).toEqual(['Cluster', 'race.k8s.local']);
     expect(kforge(['get', 'cluster', 'race.k8s.local', '--state', STORE]).status).toBe(0);

@@ -2,6 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import { expectCleanFailure, runCli, tempDir, treeDigest } from '../helpers/cli';
+import { planManagedFiles } from '../../src/ops/plan-managed-files';
+import { openVfs } from '../../src/state/vfs/open-vfs';
+import { writeManagedFilesOf } from '../helpers/write-managed-files';
 
 /** `set cluster`, `unset cluster`, `set instancegroup`, `unset instancegroup`: kops's field commands, saved as `edit` saves. */
 
@@ -25,8 +28,9 @@ const config = (store: string) => yaml.load(read(store, 'config')) as { spec: Re
 const ig = (store: string) => yaml.load(read(store, `instancegroup/${IG}`)) as { spec: Record<string, unknown> };
 
 describe('kforge set cluster / unset cluster', () => {
-  it('sets fields (cluster as argument or --name), re-derives the completed spec, and unset gives back the original files', () => {
+  it('sets fields (cluster as argument or --name), changes config only (update re-derives the completed spec), and unset gives back the original files', async () => {
     const store = newStore();
+    await writeManagedFilesOf(store, CLUSTER);
     const original = treeDigest(store);
     const r = runCli(['set', 'cluster', CLUSTER, 'spec.kubelet.maxPods=200', 'spec.cloudLabels.team=infra', '--state', store]);
     expect(r.stderr).toBe('');
@@ -34,7 +38,9 @@ describe('kforge set cluster / unset cluster', () => {
     expect(r.stdout).toBe(`cluster "${CLUSTER}" updated\n`);
     expect(config(store).spec.kubelet).toEqual({ maxPods: 200 });
     expect(config(store).spec.cloudLabels).toEqual({ team: 'infra' });
-    expect(read(store, 'cluster-completed.spec')).toMatch(/maxPods: 200/);
+    expect(read(store, 'cluster-completed.spec')).not.toMatch(/maxPods: 200/);
+    const plan = await planManagedFiles(openVfs(store), CLUSTER);
+    expect(plan.files.find((f) => f.path === `${CLUSTER}/cluster-completed.spec`)).toMatchObject({ action: 'update', diff: expect.stringMatching(/^\+ +maxPods: 200$/m) });
     expect(fs.existsSync(path.join(store, CLUSTER, 'kforge-lock.json'))).toBe(false);
 
     const same = runCli(['set', 'cluster', '--name', CLUSTER, 'spec.kubelet.maxPods=200', '--state', store]);
@@ -74,14 +80,14 @@ describe('kforge set cluster / unset cluster', () => {
 });
 
 describe('kforge set instancegroup / unset instancegroup', () => {
-  it('sets and unsets fields of one group; min > max is refused with the store unchanged', () => {
+  it('sets and unsets fields of one group; min > max is refused with the store unchanged', async () => {
     const store = newStore();
     const r = runCli(['set', 'instancegroup', IG, '--name', CLUSTER, 'spec.maxSize=5', 'spec.machineType=m6i.large', '--state', store]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(`instance group "${IG}" of cluster "${CLUSTER}" updated\n`);
     expect(ig(store).spec).toMatchObject({ maxSize: 5, machineType: 'm6i.large' });
-    expect(read(store, `igconfig/node/${IG}/nodeupconfig.yaml`)).toBeTruthy();
+    expect((await planManagedFiles(openVfs(store), CLUSTER)).files.find((f) => f.path === `${CLUSTER}/igconfig/node/${IG}/nodeupconfig.yaml`)?.action).toBe('create');
 
     const u = runCli(['unset', 'ig', IG, '--name', CLUSTER, 'spec.machineType', '--state', store]);
     expect(u.stderr).toBe('');

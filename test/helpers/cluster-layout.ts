@@ -1,4 +1,4 @@
-/** The keysets of a cluster with etcd clusters `main` and `events`, sorted: what create cluster must generate. */
+/** The keysets of a cluster with etcd clusters `main` and `events`, sorted: what its first update must generate. */
 export const CLUSTER_KEYSETS = [
   'apiserver-aggregator-ca',
   'etcd-clients-ca',
@@ -17,7 +17,12 @@ export const CLUSTER_KEYSETS = [
 /** The keystore files of such a cluster, relative to its configBase, sorted. */
 export const KEYSTORE_FILES = [...CLUSTER_KEYSETS.map((k) => `pki/issued/${k}/keyset.yaml`), ...CLUSTER_KEYSETS.map((k) => `pki/private/${k}/keyset.yaml`)];
 
-/** Every object `create cluster NAME --zones ZONE` writes, prefixed with `base` (e.g. `some/prefix/NAME/`), sorted. */
+/** Every object `create cluster NAME --zones ZONE` writes (the user's objects, as kops), prefixed with `base`, sorted. */
+export function singleZoneUserObjects(base: string, zone: string): string[] {
+  return ['config', `instancegroup/control-plane-${zone}`, `instancegroup/nodes-${zone}`].map((k) => base + k).sort();
+}
+
+/** Every object of such a cluster after its first update (PKI and managed files), prefixed with `base` (e.g. `some/prefix/NAME/`), sorted. */
 export function singleZoneClusterObjects(base: string, zone: string): string[] {
   return [
     'cluster-completed.spec',

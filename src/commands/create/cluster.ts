@@ -8,7 +8,7 @@ import { UsageError } from '../../errors/usage-error';
 export default class CreateCluster extends BaseCommand {
   static override summary = 'Create a cluster spec in the state store (no cloud resources yet).';
   static override description =
-    'Builds a Cluster and its InstanceGroups from flags using kops\'s defaults, expands it into the complete configuration of every component, and writes it to the state store. Makes no cloud API calls and needs no credentials.';
+    'Builds a Cluster and its InstanceGroups from flags using kops\'s defaults, validates it by expanding it into the complete configuration of every component, and writes the Cluster, its InstanceGroups and the SSH public key to the state store. As in kops, the PKI and the derived files (completed spec, node configs) are written by the first "update cluster". Makes no cloud API calls and needs no credentials.';
   static override examples = [
     '<%= config.bin %> create cluster demo.k8s.local --zones us-east-1a',
     '<%= config.bin %> create cluster x.example.com --zones us-east-1a,us-east-1b,us-east-1c --control-plane-zones us-east-1a,us-east-1b,us-east-1c --state file:///tmp/s',
@@ -98,6 +98,6 @@ export default class CreateCluster extends BaseCommand {
     this.out('Next steps:');
     this.out(`  kforge get cluster ${name} --full -o yaml    # review the complete configuration`);
     this.out(`  kforge edit cluster ${name}                  # change the spec`);
-    this.out(`  kforge get keypairs --name ${name}           # the cluster's CAs and certificates`);
+    this.out(`  kforge update cluster ${name} --yes          # create its PKI, node configs and cloud resources`);
   }
 }

@@ -5,7 +5,7 @@ import { BaseCommand, lockFlags } from '../../cli/base-command';
 export default class CreateKeypair extends BaseCommand {
   static override summary = 'Import your own CA certificate and key into a cluster\'s keystore.';
   static override description =
-    'Before the cluster\'s first "update --yes", the imported CA replaces the generated one, and the certificates it signs are re-issued. Afterwards it is added to the keyset and becomes primary only with --primary. Accepts PEM files: an RSA (2048+ bits) or ECDSA P-256/P-384 key, and a CA certificate (basicConstraints CA:TRUE) for that key.';
+    'Before the cluster\'s first "update --yes", the imported CA becomes the keyset (replacing a generated one, if any), and the certificates it signs are (re-)issued; update then generates only the keysets still missing. Afterwards it is added to the keyset and becomes primary only with --primary. Accepts PEM files: an RSA (2048+ bits) or ECDSA P-256/P-384 key, and a CA certificate (basicConstraints CA:TRUE) for that key.';
   static override examples = [
     '<%= config.bin %> create keypair kubernetes-ca --cert ca.crt --key ca.key --name x.example.com',
     '<%= config.bin %> create keypair etcd-clients-ca --cert etcd-ca.pem --key etcd-ca-key.pem --name x.example.com --primary',

@@ -7,7 +7,7 @@ export default class DistrustKeypair extends BaseCommand {
   static override strict = false;
   static override summary = 'Distrust keypairs of a keyset, removing their certificates from trust bundles.';
   static override description =
-    'Without ids, every trusted keypair older than the primary is distrusted (as kops does). The primary cannot be distrusted: promote another keypair first. KEYSET is a CA, service-account, or "all" for every rotatable keyset. The keyset and the node configs (whose trust bundles lose the certificates) are written in one transaction, under the cluster lock. "get keypairs" shows the DISTRUSTED column.';
+    'Without ids, every trusted keypair older than the primary is distrusted (as kops does). The primary cannot be distrusted: promote another keypair first. KEYSET is a CA, service-account, or "all" for every rotatable keyset. The keysets are written in one transaction, under the cluster lock; the next "update" writes the node configs, whose trust bundles lose the certificates (as in kops). "get keypairs" shows the DISTRUSTED column.';
   static override examples = [
     '<%= config.bin %> distrust keypair kubernetes-ca --name x.example.com',
     '<%= config.bin %> distrust keypair kubernetes-ca 6977545226837259959403993899 --name x.example.com',

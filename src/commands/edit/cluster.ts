@@ -5,7 +5,7 @@ import { BaseCommand, lockFlags } from '../../cli/base-command';
 export default class EditCluster extends BaseCommand {
   static override summary = 'Edit a cluster spec in your editor ($KUBE_EDITOR, $EDITOR, or vi).';
   static override description =
-    'Opens the stored Cluster as YAML. An invalid result reopens the editor with the errors in a comment header; an unchanged result cancels; only a valid result is written. The completed spec and node configs are re-derived on save.';
+    'Opens the stored Cluster as YAML. An invalid result reopens the editor with the errors in a comment header; an unchanged result cancels; only a valid result is written. Only the Cluster is written (validated and expanded first); as in kops, the next "update cluster" re-derives the completed spec and node configs and shows their changes.';
   static override examples = ['<%= config.bin %> edit cluster x.example.com', 'EDITOR=nano <%= config.bin %> edit cluster --name x.example.com'];
   static override args = { name: Args.string({ description: 'Cluster name' }) };
   static override flags = { ...lockFlags, name: Flags.string({ description: 'Cluster name (alternative to the argument). Env: KFORGE_CLUSTER_NAME' }) };

@@ -8,7 +8,7 @@ export default class GetClusters extends BaseCommand {
   static override aliases = ['get:cluster'];
   static override summary = 'List clusters, or print one cluster (with --full, its completed spec).';
   static override description =
-    'Prints Clusters only, as kops does: with -o yaml|json a list when listing, the Cluster object when one is named ("kforge get all NAME -o yaml" adds its instance groups, as "kforge create -f" takes them). --full prints the completed spec instead: every default and derived value filled in.';
+    'Prints Clusters only, as kops does: with -o yaml|json a list when listing, the Cluster object when one is named ("kforge get all NAME -o yaml" adds its instance groups, as "kforge create -f" takes them). --full prints the completed spec instead: every default and derived value filled in, computed from the stored objects as "update cluster" will write it.';
   static override examples = [
     '<%= config.bin %> get clusters',
     '<%= config.bin %> get cluster x.example.com -o yaml > x.yaml',
@@ -37,7 +37,9 @@ export default class GetClusters extends BaseCommand {
     for (const n of listed.incomplete) this.status(`Warning: "${n}" is an incomplete cluster (no config), left by an interrupted command; "kforge delete cluster ${n} --yes" removes it`);
     const format = flags.output as 'table' | 'yaml' | 'json';
     if (flags.full) {
-      const completed = await repo.getCompleted(one as string);
+      // Computed now, as update would write it: before the first update nothing is stored (as in kops).
+      const { completeStoredCluster } = await import('../../ops/complete-stored-cluster');
+      const completed = await completeStoredCluster(repo.vfs, one as string);
       this.out(format === 'table' ? renderObjects('yaml', [completed]) : renderObjects(format, [completed]));
       return;
     }

@@ -22,6 +22,8 @@ export default class GetKeypairs extends BaseCommand {
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { listKeypairs } = await import('../../ops/list-keypairs');
     const rows = await listKeypairs(openVfs(this.stateUrl(flags)), cluster, argv as string[]);
+    // As in kops, a cluster's keysets are created by its first update, not by create.
+    if (rows.length === 0 && flags.output !== 'json' && flags.output !== 'yaml') this.status(`No keypairs found in cluster "${cluster}": its PKI is created by the first update ("kforge update cluster ${cluster} --yes")`);
     if (flags.output === 'json') this.out(JSON.stringify(rows, null, 2));
     else if (flags.output === 'yaml') this.out((await import('js-yaml')).dump(rows, { lineWidth: -1 }));
     else this.out(renderTable(['NAME', 'ID', 'PRIMARY', 'ALGORITHM', 'EXPIRY', 'DISTRUSTED'], rows.map((r) => [r.keyset, r.id, r.primary ? 'yes' : 'no', r.algorithm, r.notAfter, r.distrustTimestamp ?? '-'])));

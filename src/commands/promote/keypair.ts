@@ -6,7 +6,7 @@ import { UsageError } from '../../errors/usage-error';
 export default class PromoteKeypair extends BaseCommand {
   static override summary = 'Make a keypair the primary of its keyset, the one that signs.';
   static override description =
-    'Without an id, the newest trusted keypair with a private key is promoted if it is newer than the current primary (as kops does); a distrusted keypair, or one without a private key, cannot be promoted. KEYSET is a CA, service-account, or "all" for every rotatable keyset. The certificates the keyset signs are re-issued from the new primary and the node configs re-derived, in one transaction, under the cluster lock. Rotation: "create keypair KEYSET --cert --key" (or a new key), "update", "promote keypair", "update", then "distrust keypair".';
+    'Without an id, the newest trusted keypair with a private key is promoted if it is newer than the current primary (as kops does); a distrusted keypair, or one without a private key, cannot be promoted. KEYSET is a CA, service-account, or "all" for every rotatable keyset. The certificates the keyset signs are re-issued from the new primary, in one transaction, under the cluster lock; the next "update" writes the node configs with the new primary ids (as in kops). Rotation: "create keypair KEYSET --cert --key" (or a new key), "update", "promote keypair", "update", then "distrust keypair".';
   static override examples = [
     '<%= config.bin %> promote keypair kubernetes-ca --name x.example.com',
     '<%= config.bin %> promote keypair service-account 5938372002934847 --name x.example.com',

@@ -1,6 +1,5 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as yaml from 'js-yaml';
 import { AutoScalingClient, CreateAutoScalingGroupCommand } from '@aws-sdk/client-auto-scaling';
 import {
   AttachVolumeCommand,
@@ -41,6 +40,7 @@ import { awsTaskExecutor } from '../../../src/cloud/aws/aws-task-executor';
 import { listDnsRecords } from '../../../src/cloud/aws/cluster-resources/list-dns-records';
 import { listNetworkResources } from '../../../src/cloud/aws/cluster-resources/list-network-resources';
 import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
+import { writeManagedFilesOf } from '../../helpers/write-managed-files';
 import { applyPlan } from '../../../src/targets/direct-target';
 import { runCli, tempDir } from '../../helpers/cli';
 import { AWS_NO_CREDENTIALS, MotoServer, startMotoServer } from '../../helpers/moto-server';
@@ -88,7 +88,8 @@ const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env:
 async function createCluster(store: string, name: string, zones: string, extra: string[] = []): Promise<Cluster> {
   const created = runCli(['create', 'cluster', name, '--zones', zones, '--dns-zone', ZONE, ...extra, '--state', store]);
   expect(created.stderr).toBe('');
-  const completed = yaml.load(fs.readFileSync(path.join(store, name, 'cluster-completed.spec'), 'utf8')) as Cluster;
+  // What update's first step writes: the PKI and the managed files, the completed spec among them.
+  const completed = (await writeManagedFilesOf(store, name)).completed;
   const cloud = new AwsCloud({ clusterName: name, region: REGION, env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: CREDENTIALS, maxAttempts: 2 });
   const executor = awsTaskExecutor(cloud, buildAwsTasks(completed), { backoffMs: 20 });
   await applyPlan(executor, await executor.plan());
