@@ -4,6 +4,7 @@ import { deleteInRounds, DeleteInRoundsOptions } from '../cloud/aws/cluster-reso
 import { listClusterResources } from '../cloud/aws/cluster-resources/list-cluster-resources';
 import { checkAwsCredentials } from '../cloud/aws/check-aws-credentials';
 import { CloudAccessError } from '../errors/cloud-access-error';
+import { controlPlaneIamName, nodeGroupIamName } from '../model/aws/iam-names';
 import { NotFoundError } from '../errors/not-found-error';
 import { deleteKeys } from '../state/cluster-leftovers';
 import { ClusterRepository } from '../state/cluster-repository';
@@ -56,6 +57,8 @@ export interface ClusterCloud {
   cloud: AwsCloud;
   /** `spec.dnsZone`, where the cluster's `api` records are. */
   dnsZone?: string;
+  /** The IAM role and profile names the model gives the cluster and its node groups. */
+  iamNames: string[];
 }
 
 /**
@@ -64,7 +67,7 @@ export interface ClusterCloud {
  * `note` instead of a cloud when the cluster's cloud resources are not deleted by this version (GCE).
  */
 export async function connectClusterCloud(vfs: Vfs, name: string, env: NodeJS.ProcessEnv = process.env): Promise<{ cloud?: ClusterCloud; note?: string }> {
-  const { cluster } = await new ClusterRepository(vfs).get(name);
+  const { cluster, instanceGroups } = await new ClusterRepository(vfs).get(name);
   const spec = cluster.object.spec ?? {};
   const provider = spec.cloudProvider ?? 'aws';
   if (provider !== 'aws') return { note: `kforge does not delete cloud resources on ${provider} yet, only the state: delete the cluster's ${provider} resources yourself` };
@@ -76,12 +79,13 @@ export async function connectClusterCloud(vfs: Vfs, name: string, env: NodeJS.Pr
   }
   const aws = new AwsCloud({ clusterName: name, region: regions[0], env });
   await checkAwsCredentials(aws, '; nothing was deleted (--unregister deletes the state only)');
-  return { cloud: { cloud: aws, dnsZone: spec.dnsZone } };
+  const iamNames = [controlPlaneIamName(name), ...instanceGroups.filter((ig) => ig.object.spec.role === 'Node').map((ig) => nodeGroupIamName(ig.object.metadata.name, name))];
+  return { cloud: { cloud: aws, dnsZone: spec.dnsZone, iamNames } };
 }
 
 /** Every cloud resource of the cluster (see listClusterResources), sorted by type, name and id. */
 export function listClusterCloudResources(target: ClusterCloud): Promise<ClusterResource[]> {
-  return listClusterResources(target.cloud, { dnsZone: target.dnsZone });
+  return listClusterResources(target.cloud, { dnsZone: target.dnsZone, iamNames: target.iamNames });
 }
 
 /**

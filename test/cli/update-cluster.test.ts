@@ -166,6 +166,24 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     expect((await ec2.send(new DescribeVpcsCommand({ Filters: tagged(LIFE) }))).Vpcs).toHaveLength(1);
   });
 
+  it('an edit shows as per-file diffs of the managed files and a new launch template version; --yes applies it', async () => {
+    expect(kforge(['set', 'cluster', LIFE, 'spec.kubelet.maxPods=50']).status).toBe(0);
+    const plan = kforge(['update', 'cluster', LIFE, '--detailed-exitcode']);
+    expect(plan.status).toBe(2);
+    expect(plan.stdout).toMatch(/^Will modify resources:\n/);
+    // The completed spec and every nodeup config change, each shown with its changed lines.
+    expect(plan.stdout).toMatch(new RegExp(`\\n  ManagedFile\\n    ${LIFE.replace(/\./g, '\\.')}/cluster-completed\\.spec\\n(      .*\\n)*      \\+ +maxPods: 50\\n`));
+    expect(plan.stdout).toContain(`    ${LIFE}/igconfig/node/nodes-us-east-1a/nodeupconfig.yaml\n`);
+    // The user-data carries the nodeup config's hash: each launch template gets a new version.
+    expect(plan.stdout).toMatch(new RegExp(`\\n  LaunchTemplate\\n    control-plane-us-east-1a\\.${LIFE.replace(/\./g, '\\.')}\\n      userDataSha256 `));
+    expect(plan.stdout).not.toMatch(/Will create resources|PRIVATE KEY/);
+    const applied = kforge(['update', 'cluster', LIFE, '--yes']);
+    expect(applied.status).toBe(0);
+    const versions = (await ec2.send(new DescribeLaunchTemplatesCommand({ Filters: tagged(LIFE) }))).LaunchTemplates?.map((t) => t.LatestVersionNumber);
+    expect(versions).toEqual([2, 2]);
+    expect(kforge(['update', 'cluster', LIFE]).stdout).toMatch(/^No changes/);
+  });
+
   it('fails at once without credentials, before any plan, and leaves the store as it was', async () => {
     const before = (await s3.send(new ListObjectsV2Command({ Bucket: BUCKET }))).Contents?.map((o) => `${o.Key}@${o.ETag}`);
     // The S3 store needs credentials too, so the run stops at the first store read: clearly, and before any plan.

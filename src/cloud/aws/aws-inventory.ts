@@ -258,6 +258,11 @@ export class AwsInventory {
     });
   }
 
+  /** Every role of the account, with inline policies, instance profiles and tags (the same one paged call). */
+  async iamRoleList(): Promise<RoleDetail[]> {
+    return [...(await this.iamRoleDetails()).values()];
+  }
+
   /** Every role of the account by name, with inline policies, instance profiles and tags (one paged call). */
   private iamRoleDetails(): Promise<Map<string, RoleDetail>> {
     return this.once('iam-role-details', async () => {

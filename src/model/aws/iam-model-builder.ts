@@ -7,12 +7,14 @@ import { IamRolePolicyTask } from '../../cloud/aws/tasks/iam-role-policy-task';
 import { EC2_ASSUME_ROLE_POLICY, IamRoleTask } from '../../cloud/aws/tasks/iam-role-task';
 import { StatePaths } from '../../state/state-paths';
 import type { AnyTask } from '../../tasks/task';
+import { controlPlaneIamName, nodeGroupIamName } from './iam-names';
 import { UnsupportedModelError } from './unsupported-model-error';
 
 /** The IAM tasks of a cluster, with the instance profiles named for the launch templates that need them. */
 export interface IamTasks {
   controlPlaneProfile: IamInstanceProfileTask;
-  nodesProfile: IamInstanceProfileTask;
+  /** Each node instance group's own profile, by group name. */
+  nodeProfiles: Readonly<Record<string, IamInstanceProfileTask>>;
   tasks: AnyTask[];
 }
 
@@ -27,18 +29,17 @@ const ECR_READ = [
   'ecr:ListImages',
 ];
 
-// Characters of the nodes' policy spent on per-group nodeup config ARNs at most (the whole policy,
-// whitespace not counted, must stay under 10,240).
-const IGCONFIG_LIST_BUDGET = 6000;
-
 /**
  * kops's IAM model (pkg/model/iam, strict policies), pure: a role, its one inline policy and an instance
- * profile holding it, for the control plane (`masters.<cluster>`) and for nodes (`nodes.<cluster>`).
- * Nodes read only what nodeup needs from the state store: the completed spec, the certificate-only keysets
- * and the nodeup configs of the node instance groups (never `pki/private`); the control plane reads the
- * cluster's whole prefix and may attach the cluster's volumes (protokube). Both may describe instances
- * and regions; ECR read access only with `spec.iam.allowContainerRegistry`. S3 statements exist only when
- * `spec.configBase` is an `s3://` URL.
+ * profile holding it, for the control plane (`masters.<cluster>`) and for EACH node instance group
+ * (`nodes-<group>.<cluster>`; kops shares one `nodes.<cluster>` role, kforge does not, so that a node can
+ * read its own group's nodeup config and no other's). Nodes read only what nodeup needs from the state
+ * store: the completed spec, the certificate-only keysets and their group's nodeup config (never
+ * `pki/private`); the control plane reads the cluster's whole prefix and may attach the cluster's volumes
+ * (protokube). Both may describe instances and regions; ECR read access only with
+ * `spec.iam.allowContainerRegistry`. S3 statements exist only when `spec.configBase` is an `s3://` URL.
+ * IAM is read with one call whatever the number of roles (AwsInventory), so a role per group costs nothing
+ * in a plan.
  */
 export function buildIamTasks(cluster: Cluster, instanceGroups: readonly InstanceGroup[] = []): IamTasks {
   const c = cluster.metadata.name;
@@ -48,58 +49,59 @@ export function buildIamTasks(cluster: Cluster, instanceGroups: readonly Instanc
   const labels: TagMap = { ...(spec.cloudLabels ?? {}) };
   const policies = buildIamPolicies(cluster, instanceGroups);
   const tasks: AnyTask[] = [];
-  const role = (kind: 'masters' | 'nodes', policy: IamPolicyDocument): IamInstanceProfileTask => {
-    const name = `${kind}.${c}`;
+  const role = (name: string, policy: IamPolicyDocument): IamInstanceProfileTask => {
     const r = new IamRoleTask(name, { assumeRolePolicy: EC2_ASSUME_ROLE_POLICY, tags: clusterTags(c, name, labels) });
     const profile = new IamInstanceProfileTask(name, { tags: clusterTags(c, name, labels) });
     tasks.push(r, new IamRolePolicyTask(name, { role: r, policy }), profile, new IamInstanceProfileRoleTask(name, { profile, role: r }));
     return profile;
   };
-  const controlPlaneProfile = role('masters', policies.controlPlane);
-  const nodesProfile = role('nodes', policies.nodes);
-  return { controlPlaneProfile, nodesProfile, tasks };
+  const controlPlaneProfile = role(controlPlaneIamName(c), policies.controlPlane);
+  const nodeProfiles: Record<string, IamInstanceProfileTask> = {};
+  for (const [group, policy] of Object.entries(policies.nodeGroups)) nodeProfiles[group] = role(nodeGroupIamName(group, c), policy);
+  return { controlPlaneProfile, nodeProfiles, tasks };
 }
 
-/** The inline policies of the control-plane and node roles (exported for tests and for review). */
-export function buildIamPolicies(cluster: Cluster, instanceGroups: readonly InstanceGroup[] = []): { controlPlane: IamPolicyDocument; nodes: IamPolicyDocument } {
+/** The inline policies: the control plane's, and each node instance group's by group name (exported for tests and review). */
+export function buildIamPolicies(cluster: Cluster, instanceGroups: readonly InstanceGroup[] = []): { controlPlane: IamPolicyDocument; nodeGroups: Record<string, IamPolicyDocument> } {
   const c = cluster.metadata.name;
   const spec = cluster.spec;
   const partition = awsPartition(spec.subnets?.find((s) => s.zone)?.zone ?? '');
   const ecr: IamStatement[] = spec.iam?.allowContainerRegistry ? [{ Sid: 'kforgeContainerRegistryRead', Effect: 'Allow', Action: ECR_READ, Resource: '*' }] : [];
 
-  const nodes: IamStatement[] = [
-    // Describe calls support no resource-level permissions: '*' is the only Resource AWS accepts.
-    { Sid: 'kforgeNodesDescribe', Effect: 'Allow', Action: ['ec2:DescribeInstances', 'ec2:DescribeRegions'], Resource: '*' },
-  ];
   const controlPlane: IamStatement[] = [
     { Sid: 'kforgeControlPlaneDescribe', Effect: 'Allow', Action: ['ec2:DescribeInstances', 'ec2:DescribeRegions', 'ec2:DescribeVolumes'], Resource: '*' },
     // protokube attaches the etcd volumes; only volumes (and instances) tagged for this cluster.
     { Sid: 'kforgeControlPlaneAttachClusterVolumes', Effect: 'Allow', Action: ['ec2:AttachVolume'], Resource: '*', Condition: { StringEquals: { 'aws:ResourceTag/KubernetesCluster': c } } },
   ];
+  const nodeGroupNames = instanceGroups.filter((ig) => ig.spec.role === 'Node').map((ig) => ig.metadata.name).sort();
+  const nodeStatements = (group: string): IamStatement[] => {
+    // Describe calls support no resource-level permissions: '*' is the only Resource AWS accepts.
+    const statements: IamStatement[] = [{ Sid: 'kforgeNodesDescribe', Effect: 'Allow', Action: ['ec2:DescribeInstances', 'ec2:DescribeRegions'], Resource: '*' }];
+    const store = s3Location(spec.configBase);
+    if (store) {
+      const bucket = `arn:${partition}:s3:::${store.bucket}`;
+      const object = (key: string): string => `${bucket}/${store.key}/${key}`;
+      // StatePaths are relative to the store base and start with the cluster name; configBase ends with it.
+      const rel = (path: string): string => path.slice(c.length + 1);
+      statements.push(
+        { Sid: 'kforgeNodesLocateStateStore', Effect: 'Allow', Action: ['s3:GetBucketLocation', 's3:GetEncryptionConfiguration'], Resource: bucket },
+        // The keystore lists the certificate-only keysets; listing is limited to their prefix.
+        { Sid: 'kforgeNodesListIssuedKeysets', Effect: 'Allow', Action: ['s3:ListBucket'], Resource: bucket, Condition: { StringLike: { 's3:prefix': [`${store.key}/${rel(StatePaths.issuedPrefix(c))}*`] } } },
+        {
+          Sid: 'kforgeNodesReadState',
+          Effect: 'Allow',
+          Action: ['s3:GetObject'],
+          Resource: [object(rel(StatePaths.completedSpec(c))), object(`${rel(StatePaths.issuedPrefix(c))}*`), object(rel(StatePaths.nodeupConfig(c, 'Node', group)))],
+        },
+      );
+    }
+    return [...statements, ...ecr];
+  };
 
   const store = s3Location(spec.configBase);
   if (store) {
     const bucket = `arn:${partition}:s3:::${store.bucket}`;
     const object = (key: string): string => `${bucket}/${store.key}/${key}`;
-    // StatePaths are relative to the store base and start with the cluster name; configBase ends with it.
-    const rel = (path: string): string => path.slice(c.length + 1);
-    const nodeGroups = instanceGroups.filter((ig) => ig.spec.role === 'Node').map((ig) => ig.metadata.name);
-    const perGroup = nodeGroups.sort().map((ig) => object(rel(StatePaths.nodeupConfig(c, 'Node', ig))));
-    // One object per group until the list would crowd IAM's 10,240-character limit on a role's inline
-    // policies; then the node configs' prefix, which still excludes the control plane's configs.
-    const listed = perGroup.length > 0 && perGroup.join('","').length <= IGCONFIG_LIST_BUDGET;
-    const igconfigs = listed ? perGroup : [object(`${rel(StatePaths.igconfigPrefix(c))}node/*`)];
-    nodes.push(
-      { Sid: 'kforgeNodesLocateStateStore', Effect: 'Allow', Action: ['s3:GetBucketLocation', 's3:GetEncryptionConfiguration'], Resource: bucket },
-      // The keystore lists the certificate-only keysets; listing is limited to their prefix.
-      { Sid: 'kforgeNodesListIssuedKeysets', Effect: 'Allow', Action: ['s3:ListBucket'], Resource: bucket, Condition: { StringLike: { 's3:prefix': [`${store.key}/${rel(StatePaths.issuedPrefix(c))}*`] } } },
-      {
-        Sid: 'kforgeNodesReadState',
-        Effect: 'Allow',
-        Action: ['s3:GetObject'],
-        Resource: [object(rel(StatePaths.completedSpec(c))), object(`${rel(StatePaths.issuedPrefix(c))}*`), ...igconfigs],
-      },
-    );
     controlPlane.push(
       { Sid: 'kforgeControlPlaneLocateStateStore', Effect: 'Allow', Action: ['s3:GetBucketLocation', 's3:GetEncryptionConfiguration'], Resource: bucket },
       { Sid: 'kforgeControlPlaneListState', Effect: 'Allow', Action: ['s3:ListBucket'], Resource: bucket, Condition: { StringLike: { 's3:prefix': [`${store.key}/*`] } } },
@@ -112,7 +114,8 @@ export function buildIamPolicies(cluster: Cluster, instanceGroups: readonly Inst
       .map((l) => `arn:${partition}:s3:::${l.bucket}/${l.key}/*`);
     if (backups.length > 0) controlPlane.push({ Sid: 'kforgeControlPlaneWriteEtcdBackups', Effect: 'Allow', Action: ['s3:DeleteObject', 's3:PutObject'], Resource: [...new Set(backups)].sort() });
   }
-  return { controlPlane: { Version: '2012-10-17', Statement: [...controlPlane, ...ecr] }, nodes: { Version: '2012-10-17', Statement: [...nodes, ...ecr] } };
+  const nodeGroups = Object.fromEntries(nodeGroupNames.map((g) => [g, { Version: '2012-10-17' as const, Statement: nodeStatements(g) }]));
+  return { controlPlane: { Version: '2012-10-17', Statement: [...controlPlane, ...ecr] }, nodeGroups };
 }
 
 interface S3Location {

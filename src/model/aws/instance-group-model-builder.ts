@@ -33,7 +33,7 @@ export interface InstanceGroupTasks {
 export interface InstanceGroupModelDeps {
   subnets: readonly SubnetTask[];
   securityGroups: Pick<SecurityGroupTasks, 'controlPlane' | 'nodes'>;
-  iam: Pick<IamTasks, 'controlPlaneProfile' | 'nodesProfile'>;
+  iam: Pick<IamTasks, 'controlPlaneProfile' | 'nodeProfiles'>;
   /** Target groups per instance group name (the API load balancer's, for the control plane); none by default. */
   targetGroups?: Readonly<Record<string, readonly (TargetGroupRef & AnyTask)[]>>;
 }
@@ -106,7 +106,7 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
       httpTokens: ig.spec.instanceMetadata?.httpTokens ?? 'required',
       httpPutResponseHopLimit: ig.spec.instanceMetadata?.httpPutResponseHopLimit ?? 1,
       securityGroup: cp ? deps.securityGroups.controlPlane : deps.securityGroups.nodes,
-      instanceProfile: cp ? deps.iam.controlPlaneProfile : deps.iam.nodesProfile,
+      instanceProfile: cp ? deps.iam.controlPlaneProfile : deps.iam.nodeProfiles[ig.metadata.name],
       keyPair,
       userData: renderUserData({ clusterName: c, configBase, region, instanceGroup: igName, role, nodeupConfigHash: hash }),
       instanceTags: groupTags,

@@ -158,7 +158,8 @@ describe('AWS compute tasks against moto', () => {
     const node = (await ec2.send(new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateName: `nodes-us-east-1b.${name}`, Versions: ['$Latest'] }))).LaunchTemplateVersions?.[0]?.LaunchTemplateData;
     expect(node?.BlockDeviceMappings?.[0]?.Ebs?.VolumeSize).toBe(128);
     expect(node?.SecurityGroupIds?.map((id) => sgName.get(id))).toEqual([`nodes.${name}`]);
-    expect(node?.IamInstanceProfile?.Name).toBe(`nodes.${name}`);
+    // Each node group has its own role and profile, so its nodes read only its own nodeup config.
+    expect(node?.IamInstanceProfile?.Name).toBe(`nodes-nodes-us-east-1b.${name}`);
 
     const groups = (await autoScaling.send(new DescribeAutoScalingGroupsCommand({ Filters: [{ Name: 'tag:KubernetesCluster', Values: [name] }] }))).AutoScalingGroups ?? [];
     expect(groups.map((g) => g.AutoScalingGroupName).sort()).toEqual(groupNames.map((g) => `${g}.${name}`));
@@ -193,7 +194,7 @@ describe('AWS compute tasks against moto', () => {
     expect({ latest: changed?.LatestVersionNumber, default: changed?.DefaultVersionNumber }).toEqual({ latest: 2, default: 2 });
     const data = (await ec2.send(new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateId: changed?.LaunchTemplateId, Versions: ['2'] }))).LaunchTemplateVersions?.[0]?.LaunchTemplateData;
     // The full data, not just the changed field (no SourceVersion).
-    expect(data).toMatchObject({ InstanceType: 't3.large', ImageId: 'ami-785db401', IamInstanceProfile: { Name: `nodes.${name}` } });
+    expect(data).toMatchObject({ InstanceType: 't3.large', ImageId: 'ami-785db401', IamInstanceProfile: { Name: `nodes-nodes-us-east-1a.${name}` } });
     const again = await run(bigger, false);
     expect(again.hasChanges).toBe(false);
   });

@@ -32,7 +32,7 @@ import {
   DescribeTargetGroupsCommand,
   ElasticLoadBalancingV2Client,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { CreateRoleCommand, GetInstanceProfileCommand, GetRoleCommand, IAMClient } from '@aws-sdk/client-iam';
+import { CreateRoleCommand, GetRoleCommand, IAMClient, ListInstanceProfilesCommand, ListRolesCommand } from '@aws-sdk/client-iam';
 import { ChangeResourceRecordSetsCommand, CreateHostedZoneCommand, ListResourceRecordSetsCommand, Route53Client } from '@aws-sdk/client-route-53';
 import type { Cluster } from '../../../src/api/types';
 import { AwsCloud } from '../../../src/cloud/aws/aws-cloud';
@@ -41,6 +41,8 @@ import { listDnsRecords } from '../../../src/cloud/aws/cluster-resources/list-dn
 import { listNetworkResources } from '../../../src/cloud/aws/cluster-resources/list-network-resources';
 import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
 import { writeManagedFilesOf } from '../../helpers/write-managed-files';
+import { ClusterRepository } from '../../../src/state/cluster-repository';
+import { openVfs } from '../../../src/state/vfs/open-vfs';
 import { applyPlan } from '../../../src/targets/direct-target';
 import { runCli, tempDir } from '../../helpers/cli';
 import { AWS_NO_CREDENTIALS, MotoServer, startMotoServer } from '../../helpers/moto-server';
@@ -91,7 +93,12 @@ async function createCluster(store: string, name: string, zones: string, extra: 
   // What update's first step writes: the PKI and the managed files, the completed spec among them.
   const completed = (await writeManagedFilesOf(store, name)).completed;
   const cloud = new AwsCloud({ clusterName: name, region: REGION, env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: CREDENTIALS, maxAttempts: 2 });
-  const executor = awsTaskExecutor(cloud, buildAwsTasks(completed), { backoffMs: 20 });
+  // The model's network, security groups, IAM (a role per node group) and DNS; the compute resources are
+  // made below with the SDK (addComputeAndLoadBalancer), as the test wants them.
+  const instanceGroups = (await new ClusterRepository(openVfs(store)).get(name)).instanceGroups.map((v) => v.object);
+  const hashes = Object.fromEntries(instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)]));
+  const tasks = buildAwsTasks(completed, instanceGroups, { nodeupConfigHashes: hashes }).filter((t) => !['EBSVolume', 'EC2KeyPair', 'LaunchTemplate', 'AutoScalingGroup'].includes(t.kind));
+  const executor = awsTaskExecutor(cloud, tasks, { backoffMs: 20 });
   await applyPlan(executor, await executor.plan());
   return completed;
 }
@@ -129,10 +136,10 @@ async function leftovers(name: string): Promise<string[]> {
     const tags = (await elb.send(new DescribeTagsCommand({ ResourceArns: arns }))).TagDescriptions ?? [];
     add('elbv2', tags.filter((d) => d.Tags?.some((t) => t.Key === 'KubernetesCluster' && t.Value === name)).map((d) => d.ResourceArn));
   }
-  for (const n of [`masters.${name}`, `nodes.${name}`]) {
-    if (await iam.send(new GetRoleCommand({ RoleName: n })).then(() => true, () => false)) add('iam-role', [n]);
-    if (await iam.send(new GetInstanceProfileCommand({ InstanceProfileName: n })).then(() => true, () => false)) add('iam-profile', [n]);
-  }
+  // Every role and profile named for the cluster (masters., one per node group), whatever its tags; but
+  // the untagged bastions.<name> look-alike the test made, which must survive.
+  add('iam-role', ((await iam.send(new ListRolesCommand({}))).Roles ?? []).map((r) => r.RoleName as string).filter((n) => n.endsWith(`.${name}`) && n !== `bastions.${name}`));
+  add('iam-profile', ((await iam.send(new ListInstanceProfilesCommand({}))).InstanceProfiles ?? []).map((p) => p.InstanceProfileName as string).filter((n) => n.endsWith(`.${name}`)));
   add('record', await records([`api.${name}.`, `api.internal.${name}.`]));
   return out.sort();
 }
@@ -243,8 +250,9 @@ describe('delete cluster on AWS (moto)', () => {
     expect(Object.fromEntries([...new Set(types)].map((t) => [t, count(t)]))).toEqual({
       'autoscaling-group': 1,
       'dns-record': 2,
-      'iam-instance-profile': 2,
-      'iam-role': 2,
+      // The control plane's and one per node group (two zones, two groups).
+      'iam-instance-profile': 3,
+      'iam-role': 3,
       instance: 1,
       'internet-gateway': 1,
       keypair: 1,
@@ -273,7 +281,7 @@ describe('delete cluster on AWS (moto)', () => {
     const r = cli(['delete', 'cluster', name, '--yes', '--verbose', '--state', store]);
     expect(r.stderr).not.toMatch(/Error/);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^Deleted 21 cloud resources of "${name.replace(/\./g, '\\.')}"\nDeleted cluster: "${name.replace(/\./g, '\\.')}" \\(\\d+ state objects\\)\n$`));
+    expect(r.stdout).toMatch(new RegExp(`^Deleted 23 cloud resources of "${name.replace(/\./g, '\\.')}"\nDeleted cluster: "${name.replace(/\./g, '\\.')}" \\(\\d+ state objects\\)\n$`));
     expect(r.stderr).toMatch(/^round 1: deleted \d+, \d+ waiting$/m);
     expect(r.stderr).toMatch(/AWS API: \d+ calls \(0 throttled, 0 retried\) in \d+\.\d s\n( {2}\w+ \d+\n)+$/);
     expect(r.stderr).toMatch(/^ {2}DeleteVpc 1$/m);

@@ -4,6 +4,8 @@ import { canonicalPolicy } from '../../../src/cloud/aws/iam-policy-document';
 import { newCluster } from '../../../src/create/new-cluster';
 import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
 import { buildIamPolicies, buildIamTasks } from '../../../src/model/aws/iam-model-builder';
+import { controlPlaneIamName, nodeGroupIamName } from '../../../src/model/aws/iam-names';
+import { expectGolden } from '../../helpers/golden';
 import { completeCluster } from '../../../src/ops/expand-cluster';
 import { taskKey } from '../../../src/tasks/task';
 import { TaskGraph } from '../../../src/tasks/task-graph';
@@ -27,7 +29,7 @@ const actions = (doc: IamPolicyDocument): string[] => doc.Statement.flatMap((s) 
 const s3Statements = (doc: IamPolicyDocument): IamStatement[] => doc.Statement.filter((s) => list(s.Action).some((a) => a.startsWith('s3:')));
 
 describe('IAM model builder', () => {
-  it('builds a role, inline policy, instance profile and attachment for the control plane and for nodes', () => {
+  it('builds a role, inline policy, instance profile and attachment for the control plane and for each node group', () => {
     const { cluster, instanceGroups } = spec();
     const graph = new TaskGraph(buildAwsTasks(cluster, instanceGroups, { nodeupConfigHashes: Object.fromEntries(instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)])) }));
     const lines = graph
@@ -35,8 +37,10 @@ describe('IAM model builder', () => {
       .filter((t) => t.kind.startsWith('IAM'))
       .map((t) => `${taskKey(t)} <- ${graph.dependenciesOf(t).map(taskKey).join(', ') || '-'}`)
       .sort();
+    const nodeGroups = instanceGroups.filter((ig) => ig.spec.role === 'Node').map((ig) => `nodes-${ig.metadata.name}`);
+    expect(nodeGroups.length).toBeGreaterThan(1);
     expect(lines).toEqual(
-      ['masters', 'nodes']
+      ['masters', ...nodeGroups]
         .flatMap((r) => [
           `IAMRole/${r}.${NAME} <- -`,
           `IAMRolePolicy/${r}.${NAME} <- IAMRole/${r}.${NAME}`,
@@ -47,11 +51,11 @@ describe('IAM model builder', () => {
     );
   });
 
-  it('lets nodes read only their configs, the issued keysets and the completed spec, never pki/private, all scoped to the cluster', () => {
+  it.each(['nodes-us-east-1a', 'nodes-us-east-1b'])('lets a node of %s read only its own group’s config, the issued keysets and the completed spec, never pki/private, all scoped to the cluster', (group) => {
     const { cluster, instanceGroups } = spec();
-    const nodeGroups = instanceGroups.filter((ig) => ig.spec.role === 'Node').map((ig) => ig.metadata.name);
-    expect(nodeGroups.length).toBeGreaterThan(0);
-    const { nodes } = buildIamPolicies(cluster, instanceGroups);
+    const nodeGroups = [group];
+    const nodes = buildIamPolicies(cluster, instanceGroups).nodeGroups[group];
+    expect(Object.keys(buildIamPolicies(cluster, instanceGroups).nodeGroups).sort()).toEqual(['nodes-us-east-1a', 'nodes-us-east-1b']);
     const s3 = s3Statements(nodes);
     const s3Resources = s3.flatMap((s) => list(s.Resource));
     for (const r of s3Resources) expect(r === BUCKET || r.startsWith(PREFIX)).toBe(true);
@@ -72,15 +76,42 @@ describe('IAM model builder', () => {
     expect(objects.some((r) => r.includes('igconfig/control-plane') || r.includes('igconfig/master'))).toBe(false);
   });
 
-  it('falls back to the node configs’ prefix when listing every group would crowd IAM’s policy size limit', () => {
+  it('gives 200 node groups 200 roles, each policy naming one config and far below IAM’s size limit', () => {
     const { cluster, instanceGroups } = spec();
     const node = instanceGroups.find((ig) => ig.spec.role === 'Node') as InstanceGroup;
     const many = [...instanceGroups, ...Array.from({ length: 200 }, (_, i) => ({ ...node, metadata: { ...node.metadata, name: `group-${i}` } }))];
-    const { nodes } = buildIamPolicies(cluster, many);
-    const objects = s3Statements(nodes).flatMap((s) => list(s.Resource));
-    expect(objects).toContain(`${PREFIX}igconfig/node/*`);
-    expect(objects.some((r) => r.includes('pki/private') || r.includes('control-plane'))).toBe(false);
-    expect(JSON.stringify(nodes).length).toBeLessThan(10240);
+    const { nodeGroups } = buildIamPolicies(cluster, many);
+    expect(Object.keys(nodeGroups)).toHaveLength(202);
+    for (const [group, doc] of Object.entries(nodeGroups)) {
+      const configs = s3Statements(doc).flatMap((s) => list(s.Resource)).filter((r) => r.includes('igconfig'));
+      expect(configs).toEqual([`${PREFIX}igconfig/node/${group}/nodeupconfig.yaml`]);
+      expect(JSON.stringify(doc).length).toBeLessThan(2048);
+    }
+  });
+
+  it('names a role by its group and cluster, cut to IAM’s 64 characters with a hash when longer', () => {
+    expect(nodeGroupIamName('nodes-us-east-1a', 'x.example.com')).toBe('nodes-nodes-us-east-1a.x.example.com');
+    expect(controlPlaneIamName('x.example.com')).toBe('masters.x.example.com');
+    const long = `${'a'.repeat(60)}.example.com`;
+    const a = nodeGroupIamName('nodes-us-east-1a', long);
+    const b = nodeGroupIamName('nodes-us-east-1b', long);
+    expect(a).toHaveLength(64);
+    expect(a).not.toBe(b);
+    expect(nodeGroupIamName('nodes-us-east-1a', long)).toBe(a);
+  });
+
+  it('writes the policy documents as the golden files hold them (minimal, HA, private)', () => {
+    const cases: Array<[string, Parameters<typeof newCluster>[0]]> = [
+      ['minimal', { name: 'minimal.example.com', zones: ['us-east-1a'] }],
+      ['ha', { name: 'ha.example.com', zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'], controlPlaneCount: 3 }],
+      ['private', { name: 'private.example.com', zones: ['us-east-1a', 'us-east-1b'], topology: 'private', networking: 'calico', bastion: false }],
+    ];
+    for (const [file, options] of cases) {
+      const { cluster, instanceGroups } = newCluster(options);
+      const completed = completeCluster(cluster, instanceGroups, 's3://kforge-state/team');
+      const docs = buildIamPolicies(completed, instanceGroups);
+      expectGolden(`iam/${file}.json`, `${JSON.stringify(docs, null, 2)}\n`);
+    }
   });
 
   it('lets the control plane read the cluster prefix, describe, and attach only the cluster’s volumes', () => {
@@ -100,8 +131,8 @@ describe('IAM model builder', () => {
 
   it('adds ECR read access only with spec.iam.allowContainerRegistry', () => {
     const { cluster, instanceGroups } = spec((c) => (c.spec.iam = { ...c.spec.iam, allowContainerRegistry: true }));
-    const { controlPlane, nodes } = buildIamPolicies(cluster, instanceGroups);
-    for (const doc of [controlPlane, nodes]) {
+    const { controlPlane, nodeGroups } = buildIamPolicies(cluster, instanceGroups);
+    for (const doc of [controlPlane, ...Object.values(nodeGroups)]) {
       expect(actions(doc)).toEqual(expect.arrayContaining(['ecr:GetAuthorizationToken', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer']));
       expect(actions(doc).filter((a) => a.startsWith('ecr:')).every((a) => !/(Put|Delete|Create|Upload)/.test(a))).toBe(true);
     }
@@ -110,7 +141,7 @@ describe('IAM model builder', () => {
   it('is pure: the same spec gives the same documents; tags are the cluster’s', () => {
     const a = spec();
     const b = spec();
-    expect(canonicalPolicy(buildIamPolicies(a.cluster, a.instanceGroups).nodes)).toBe(canonicalPolicy(buildIamPolicies(b.cluster, b.instanceGroups).nodes));
+    expect(JSON.stringify(buildIamPolicies(a.cluster, a.instanceGroups))).toBe(JSON.stringify(buildIamPolicies(b.cluster, b.instanceGroups)));
     const role = buildIamTasks(a.cluster, a.instanceGroups).tasks.find((t) => t.kind === 'IAMRole') as unknown as { desired: { tags: Record<string, string> } };
     expect(role.desired.tags).toMatchObject({ KubernetesCluster: NAME, [`kubernetes.io/cluster/${NAME}`]: 'owned' });
   });

@@ -35,6 +35,8 @@ const BLOCKED_BY: Record<string, readonly string[]> = {
 export interface ListClusterResourcesOptions {
   /** `spec.dnsZone`: the zone the `api` records are in; none, no records are looked for. */
   dnsZone?: string;
+  /** The role and profile names the model gives the cluster, so a profile that holds no role is found too. */
+  iamNames?: readonly string[];
 }
 
 /**
@@ -48,7 +50,7 @@ export async function listClusterResources(cloud: AwsCloud, options: ListCluster
     listComputeResources(cloud),
     listAutoScalingGroups(cloud),
     listLoadBalancerResources(cloud),
-    listIamResources(cloud),
+    listIamResources(cloud, options.iamNames),
     listDnsRecords(cloud, options.dnsZone),
   ]);
   const all: ClusterResource[] = [...network, ...compute, ...groups, ...balancers, ...iam, ...dns];

@@ -1,39 +1,33 @@
+import type { InstanceProfile, RoleDetail } from '@aws-sdk/client-iam';
 import type { AwsCloud } from '../aws-cloud';
-import { classifyAwsError } from '../aws-errors';
 import { allPages } from './all-pages';
 import type { ClusterResource } from './cluster-resource';
 import { ignoreNotFound } from './ignore-not-found';
 
 /**
- * The cluster's IAM roles and instance profiles, read by kops's names (`masters.<cluster>`,
- * `nodes.<cluster>`, `bastions.<cluster>`): IAM has no tag filter and ListRoles pages through the whole account. An entity of
- * that name is only taken when its `KubernetesCluster` tag names the cluster, so a same-named role someone
- * else made (and kforge never tagged) is left alone. A role's profile must go first (a role in a profile
- * cannot be deleted), so each role depends on the profiles that hold it.
+ * The cluster's IAM roles and instance profiles: every role tagged for the cluster (both cluster tags,
+ * `owned`) with the profiles that hold it, from the inventory's one GetAccountAuthorizationDetails; and
+ * the profiles of `expectedNames` (the names the model gives, kops's `masters.`/`nodes.`/`bastions.`
+ * among them) that hold no role, left by a run stopped between its two creates, with one
+ * GetInstanceProfile each. Only entities tagged `KubernetesCluster=<cluster>` are taken, so a same-named
+ * role someone else made is left alone. A role's profile must go first (a role in a profile cannot be
+ * deleted), so each role depends on the profiles that hold it.
  */
-export async function listIamResources(cloud: AwsCloud): Promise<ClusterResource[]> {
+export async function listIamResources(cloud: AwsCloud, expectedNames: readonly string[] = []): Promise<ClusterResource[]> {
   const { sdk, client } = await cloud.iam();
   const cluster = cloud.clusterName;
-  // kops's bastion role too: kforge's model does not make it yet, but kops's does, and a lookup is cheap.
-  const names = [`masters.${cluster}`, `nodes.${cluster}`, `bastions.${cluster}`];
-  const notFound = (e: unknown) => {
-    if (classifyAwsError(e) === 'not-found') return undefined;
-    throw e;
-  };
   const tagged = (tags: ReadonlyArray<{ Key?: string; Value?: string }> | undefined) => tags?.some((t) => t.Key === 'KubernetesCluster' && t.Value === cluster) === true;
-
-  const found = await Promise.all(
-    names.map(async (n) => {
-      const [role, profile] = await Promise.all([
-        client.send(new sdk.GetRoleCommand({ RoleName: n })).then((o) => o.Role, notFound),
-        client.send(new sdk.GetInstanceProfileCommand({ InstanceProfileName: n })).then((o) => o.InstanceProfile, notFound),
-      ]);
-      // Older IAM answers (and moto) may leave Tags out of Get*: then they are listed.
-      const roleTags = role && (role.Tags ?? (await client.send(new sdk.ListRoleTagsCommand({ RoleName: n }))).Tags);
-      const profileTags = profile && (profile.Tags ?? (await client.send(new sdk.ListInstanceProfileTagsCommand({ InstanceProfileName: n }))).Tags);
-      return { name: n, role: role && tagged(roleTags) ? role : undefined, profile: profile && tagged(profileTags) ? profile : undefined };
-    }),
-  );
+  // kops's names too: kforge's model does not make a bastion role or a shared nodes role, but kops's does.
+  const names = [...new Set([`masters.${cluster}`, `nodes.${cluster}`, `bastions.${cluster}`, ...expectedNames])].sort();
+  const roles = (await cloud.inventory.iamRoleList()).filter((r) => tagged(r.Tags));
+  const profiles = new Map<string, InstanceProfile>();
+  for (const r of roles) for (const p of r.InstanceProfileList ?? []) if (p.InstanceProfileName && tagged(p.Tags)) profiles.set(p.InstanceProfileName, p);
+  for (const n of names) {
+    if (profiles.has(n)) continue;
+    const p = await cloud.inventory.instanceProfile(n);
+    if (p?.InstanceProfileName && tagged(p.Tags ?? (await client.send(new sdk.ListInstanceProfileTagsCommand({ InstanceProfileName: n }))).Tags)) profiles.set(n, p);
+  }
+  const found: Array<{ profile?: InstanceProfile; role?: RoleDetail }> = [...[...profiles.values()].map((profile) => ({ profile })), ...roles.map((role) => ({ role }))];
 
   const out: ClusterResource[] = [];
   for (const { role, profile } of found) {
