@@ -150,7 +150,7 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     } finally {
       elbv2.destroy();
     }
-    for (const role of [`masters.${LIFE}`, `nodes.${LIFE}`]) expect((await iam.send(new GetRoleCommand({ RoleName: role }))).Role?.RoleName).toBe(role);
+    for (const role of [`masters.${LIFE}`, `nodes-nodes-us-east-1a.${LIFE}`]) expect((await iam.send(new GetRoleCommand({ RoleName: role }))).Role?.RoleName).toBe(role);
     const keys = (await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: `${LIFE}/` }))).Contents?.map((o) => o.Key) ?? [];
     expect(keys).toEqual(expect.arrayContaining([`${LIFE}/cluster-completed.spec`, `${LIFE}/igconfig/node/nodes-us-east-1a/nodeupconfig.yaml`, `${LIFE}/kforge-version.txt`]));
 
