@@ -65,7 +65,7 @@ export function renderUpdatePlan(report: UpdatePlanReport): string {
     out.push('');
   };
   section('Will create resources', 'create', () => []);
-  section('Will modify resources', 'update', (r) => (r.diff ? r.diff.split('\n') : fieldLines(r.changes ?? [])));
+  section('Will modify resources', 'update', (r) => (r.diff ? r.diff.replace(/\n+$/, '').split('\n') : fieldLines(r.changes ?? [])));
   section('Will delete resources', 'delete', () => []);
   const s = report.summary;
   out.push(`${s.create} to create, ${s.update} to modify, ${s.delete} to delete, ${s.unchanged} unchanged`);
