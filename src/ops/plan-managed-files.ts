@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import type { Cluster } from '../api/types';
 import { UsageError } from '../errors/usage-error';
 import { normalizedRole } from '../expand/expand-context';
 import { performAssignments } from '../expand/perform-assignments';
+import { SERVICE_ACCOUNT } from '../pki/cluster-pki';
 import type { Keyset } from '../pki/keyset';
 import { ClusterRepository } from '../state/cluster-repository';
 import { Keystore } from '../state/keystore';
@@ -33,6 +34,8 @@ export interface ManagedFilesPlan {
   nodeupConfigHashes: Record<string, string>;
   /** The completed spec (cluster-completed.spec) as it will be written */
   completed: Cluster;
+  /** The service-account keyset's public keys (PEM, every key, existing or new): what the OIDC discovery JWKS publishes. */
+  serviceAccountPublicKeys: string[];
   hasChanges: boolean;
 }
 
@@ -104,6 +107,7 @@ export async function planManagedFiles(vfs: Vfs, clusterName: string): Promise<M
     files,
     nodeupConfigHashes,
     completed,
+    serviceAccountPublicKeys: publicKeysOf(pki.certificates.bundles[SERVICE_ACCOUNT]),
     hasChanges: keysetsToCreate.length > 0 || files.some((f) => f.action !== 'none'),
   };
   material.set(plan, own);
@@ -133,6 +137,12 @@ export async function writeManagedFiles(vfs: Vfs, plan: ManagedFilesPlan): Promi
     else if (f.action === 'update') tx.put(f.path, own.contents.get(f.path) as string, version ? { ifVersion: version } : {});
   }
   await tx.commit();
+}
+
+/** The public keys (PEM) of the certificates of a bundle, in its order. */
+function publicKeysOf(bundle: string | undefined): string[] {
+  const certs = (bundle ?? '').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  return certs.map((pem) => new X509Certificate(pem).publicKey.export({ type: 'spki', format: 'pem' }).toString());
 }
 
 function countLines(text: string): number {

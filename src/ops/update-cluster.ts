@@ -10,6 +10,7 @@ import type { AnyTask } from '../tasks/task';
 import type { TaskExecutor, TaskExecutorOptions } from '../tasks/task-executor';
 import type { TaskPlan } from '../tasks/task-plan';
 import { regionOfZone } from '../validate/validate-spec';
+import { DiscoveryDocumentsPlan, planDiscoveryDocuments, writeDiscoveryDocuments } from './plan-discovery-documents';
 import { ManagedFilesPlan, planManagedFiles, writeManagedFiles } from './plan-managed-files';
 
 /** A step of `update cluster`, in order, for progress output. */
@@ -45,6 +46,8 @@ export interface UpdateClusterResult {
   cloudPlan: TaskPlan<AwsCloud>;
   /** The state-store objects update manages: new keysets, the completed spec, nodeup configs. */
   managed: ManagedFilesPlan;
+  /** The OIDC discovery documents, when the cluster publishes them (`serviceAccountIssuerDiscovery.discoveryStore`). */
+  discovery: DiscoveryDocumentsPlan;
   /** Whether the plan was applied (`--yes` and there were changes). */
   applied: boolean;
   /** The cloud of the run, with its API call counter. */
@@ -67,6 +70,7 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     const instanceGroups = await loadInstanceGroups(vfs, name);
     p?.step('expand');
     const managed = await planManagedFiles(vfs, name);
+    const discovery = await planDiscoveryDocuments(managed.completed, managed.serviceAccountPublicKeys);
     p?.step('build');
     const tasks = await buildTasks(managed, instanceGroups, await modelInputs(vfs, name, managed));
     p?.step('connect');
@@ -78,10 +82,11 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     const executor = await makeExecutor(cloud, tasks, options);
     const cloudPlan = await executor.plan();
     p?.step('plan');
-    const result: UpdateClusterResult = { cluster: name, cloudPlan, managed, applied: false, cloud, tasks };
-    if (!options.yes || (!cloudPlan.hasChanges && !managed.hasChanges)) return result;
+    const result: UpdateClusterResult = { cluster: name, cloudPlan, managed, discovery, applied: false, cloud, tasks };
+    if (!options.yes || (!cloudPlan.hasChanges && !managed.hasChanges && !discovery.hasChanges)) return result;
     p?.step('write managed files');
     if (managed.hasChanges) await writeManagedFiles(vfs, managed);
+    await writeDiscoveryDocuments(discovery);
     p?.step('apply');
     const { applyPlan } = await import('../targets/direct-target');
     await applyPlan(executor, cloudPlan);

@@ -1,4 +1,4 @@
-import type { ManagedFilesPlan } from '../ops/plan-managed-files';
+import type { ManagedFileChange, ManagedFilesPlan } from '../ops/plan-managed-files';
 import type { Change } from '../tasks/task';
 import type { TaskPlan } from '../tasks/task-plan';
 
@@ -26,15 +26,16 @@ export interface UpdatePlanReport {
 }
 
 /**
- * The plan of `update cluster` as data: the cloud tasks, the keysets to create and the managed files,
+ * The plan of `update cluster` as data: the cloud tasks, the keysets to create and the managed files
+ * (`otherFiles`: those outside the state store, such as the OIDC discovery documents, named by URL),
  * sorted by type and name, so the same state gives the same bytes. Never holds key material: keysets
  * appear by name, managed files by path and line diff (they hold certificates, never private keys).
  */
-export function updatePlanReport(cluster: string, cloudPlan: TaskPlan, managed: ManagedFilesPlan): UpdatePlanReport {
+export function updatePlanReport(cluster: string, cloudPlan: TaskPlan, managed: ManagedFilesPlan, otherFiles: readonly ManagedFileChange[] = []): UpdatePlanReport {
   const resources: PlanResource[] = [
     ...cloudPlan.entries.map((e): PlanResource => ({ type: e.task.kind, name: e.task.name, action: e.action, ...(e.action === 'update' ? { changes: e.changes.map(jsonChange) } : {}) })),
     ...managed.keysetsToCreate.map((name): PlanResource => ({ type: 'Keypair', name, action: 'create' })),
-    ...managed.files.map((f): PlanResource => ({ type: 'ManagedFile', name: f.path, action: f.action, ...(f.action === 'update' && f.diff ? { diff: f.diff } : {}) })),
+    ...[...managed.files, ...otherFiles].map((f): PlanResource => ({ type: 'ManagedFile', name: f.path, action: f.action, ...(f.action === 'update' && f.diff ? { diff: f.diff } : {}) })),
   ].sort((a, b) => (a.type === b.type ? cmp(a.name, b.name) : cmp(a.type, b.type)));
   const count = (a: PlanResource['action']): number => resources.filter((r) => r.action === a).length;
   return {

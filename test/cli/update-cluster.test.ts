@@ -1,4 +1,4 @@
-import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { AutoScalingClient, DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
 import {
   DescribeInstancesCommand,
@@ -182,6 +182,28 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     const versions = (await ec2.send(new DescribeLaunchTemplatesCommand({ Filters: tagged(LIFE) }))).LaunchTemplates?.map((t) => t.LatestVersionNumber);
     expect(versions).toEqual([2, 2]);
     expect(kforge(['update', 'cluster', LIFE]).stdout).toMatch(/^No changes/);
+  });
+
+  it('publishes the OIDC discovery documents to spec.serviceAccountIssuerDiscovery.discoveryStore, as managed files of the plan', async () => {
+    const irsa = 'irsa.example.com';
+    await s3.send(new CreateBucketCommand({ Bucket: 'kforge-oidc' }));
+    const store = `s3://kforge-oidc/${irsa}`;
+    const created = kforge(['create', 'cluster', irsa, '--zones', 'us-east-1a', '--cloud', 'aws', '--dns', 'none', '--set', `spec.serviceAccountIssuerDiscovery.discoveryStore=${store}`]);
+    expect(created.stderr).toBe('');
+    const plan = kforge(['update', 'cluster', irsa]);
+    expect(plan.stdout).toContain(`  ManagedFile\n`);
+    expect(plan.stdout).toContain(`    ${store}/.well-known/openid-configuration\n`);
+    expect(plan.stdout).toContain(`    ${store}/openid/v1/jwks\n`);
+    expect(kforge(['update', 'cluster', irsa, '--yes']).status).toBe(0);
+    const read = async (key: string) => JSON.parse(await (await s3.send(new GetObjectCommand({ Bucket: 'kforge-oidc', Key: `${irsa}/${key}` }))).Body!.transformToString()) as Record<string, unknown>;
+    const issuer = `https://kforge-oidc.s3.us-east-1.amazonaws.com/${irsa}`;
+    expect(await read('.well-known/openid-configuration')).toMatchObject({ issuer, jwks_uri: `${issuer}/openid/v1/jwks` });
+    const jwks = (await read('openid/v1/jwks')) as { keys: Array<{ kty: string; alg: string; kid: string }> };
+    expect(jwks.keys.map((k) => [k.kty, k.alg])).toEqual([['RSA', 'RS256']]);
+    // The API server signs with the key the JWKS publishes: the same issuer in its flags.
+    const nodeup = await (await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: `${irsa}/igconfig/controlplane/control-plane-us-east-1a/nodeupconfig.yaml` }))).Body!.transformToString();
+    expect(nodeup).toContain(`--service-account-issuer=${issuer}`);
+    expect(kforge(['update', 'cluster', irsa]).stdout).toMatch(/^No changes/);
   });
 
   it('fails at once without credentials, before any plan, and leaves the store as it was', async () => {
