@@ -206,6 +206,27 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     expect(kforge(['update', 'cluster', irsa]).stdout).toMatch(/^No changes/);
   });
 
+  it('delete cluster --yes then leaves nothing tagged for the cluster, no IAM role and no state', async () => {
+    const listed = kforge(['delete', 'cluster', LIFE]);
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toMatch(/^TYPE +NAME +ID\n/);
+    expect(listed.stdout).toContain('Must specify --yes to delete cluster');
+    const deleted = kforge(['delete', 'cluster', LIFE, '--yes']);
+    expect(deleted.stderr).not.toMatch(/Error/);
+    expect(deleted.status).toBe(0);
+    expect((await ec2.send(new DescribeVpcsCommand({ Filters: tagged(LIFE) }))).Vpcs).toEqual([]);
+    expect((await ec2.send(new DescribeSubnetsCommand({ Filters: tagged(LIFE) }))).Subnets).toEqual([]);
+    expect((await ec2.send(new DescribeSecurityGroupsCommand({ Filters: tagged(LIFE) }))).SecurityGroups).toEqual([]);
+    expect((await ec2.send(new DescribeLaunchTemplatesCommand({ Filters: tagged(LIFE) }))).LaunchTemplates).toEqual([]);
+    expect((await ec2.send(new DescribeVolumesCommand({ Filters: tagged(LIFE) }))).Volumes?.filter((v) => v.State !== 'deleted')).toEqual([]);
+    const running = (await ec2.send(new DescribeInstancesCommand({ Filters: [...tagged(LIFE), { Name: 'instance-state-name', Values: ['pending', 'running'] }] }))).Reservations ?? [];
+    expect(running.flatMap((r) => r.Instances ?? [])).toEqual([]);
+    const asgs = (await autoScaling.send(new DescribeAutoScalingGroupsCommand({}))).AutoScalingGroups?.filter((g) => g.Tags?.some((t) => t.Key === 'KubernetesCluster' && t.Value === LIFE));
+    expect(asgs).toEqual([]);
+    await expect(iam.send(new GetRoleCommand({ RoleName: `masters.${LIFE}` }))).rejects.toMatchObject({ name: 'NoSuchEntityException' });
+    expect((await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: `${LIFE}/` }))).Contents ?? []).toEqual([]);
+  });
+
   it('fails at once without credentials, before any plan, and leaves the store as it was', async () => {
     const before = (await s3.send(new ListObjectsV2Command({ Bucket: BUCKET }))).Contents?.map((o) => `${o.Key}@${o.ETag}`);
     // The S3 store needs credentials too, so the run stops at the first store read: clearly, and before any plan.

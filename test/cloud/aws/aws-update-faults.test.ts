@@ -175,4 +175,8 @@ it('update --yes killed (SIGKILL) at several points converges on the next run to
   expect(await counts(name)).toEqual(expected(planned));
   const again = await runCliAsync(['update', 'cluster', name, '--state', store], env);
   expect(again.stdout).toMatch(/^No changes/);
+
+  const deleted = await runCliAsync(['delete', 'cluster', name, '--yes', '--state', store], env);
+  expect(deleted.status).toBe(0);
+  expect(await counts(name)).toEqual(Object.fromEntries(Object.keys(expected(planned)).map((k) => [k, 0])));
 }, 120_000);
