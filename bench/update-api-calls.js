@@ -38,9 +38,19 @@ function freePort() {
   });
 }
 
+// moto 5.2.1 ships no Ubuntu newer than 16.04: give it kforge's default image (Canonical's 24.04).
+function amisFile() {
+  const { DEFAULT_IMAGE } = require(path.join(dist, 'model/aws/instance-group-model-builder'));
+  const [owner, ...name] = DEFAULT_IMAGE.split('/');
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kforge-bench-amis-')), 'amis.json');
+  const ami = { ami_id: 'ami-0a0b1c2d3e4f50001', state: 'available', public: true, owner_id: owner, image_location: DEFAULT_IMAGE, root_device_type: 'ebs', root_device_name: '/dev/sda1', description: 'bench stand-in', image_type: 'machine', platform: null, architecture: 'x86_64', name: name.join('/'), virtualization_type: 'hvm', hypervisor: 'xen' };
+  fs.writeFileSync(file, JSON.stringify([ami]));
+  return file;
+}
+
 async function startMoto() {
   const port = await freePort();
-  const child = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+  const child = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore', env: { ...process.env, MOTO_AMIS_PATH: amisFile() } });
   child.once('error', (e) => {
     console.error(`cannot start moto_server: ${e.message}`);
     process.exit(1);

@@ -4,8 +4,10 @@ import type { AwsCloud } from './aws-cloud';
 import { isRetryableAwsError } from './aws-errors';
 
 // Tasks of one API family running at once. IAM's and Route 53's request limits are low and account-wide;
-// EC2 takes more. The total stays bounded by the executor's `concurrency`.
-const FAMILY_CONCURRENCY: Readonly<Record<string, number>> = { ec2: 4, iam: 2, autoscaling: 2, elbv2: 2, route53: 1 };
+// EC2 takes more. The total is bounded by CONCURRENCY. Most tasks make one or two calls, so a task slot
+// is about a request in flight; the SDK's adaptive retry mode slows a client down if AWS throttles it.
+const FAMILY_CONCURRENCY: Readonly<Record<string, number>> = { ec2: 8, iam: 4, autoscaling: 4, elbv2: 2, route53: 1 };
+const CONCURRENCY = 12;
 
 /** The AWS API family a task calls, from its kind. */
 export function awsApiFamily(task: { kind: string }): string {
@@ -28,6 +30,7 @@ export function awsTaskExecutor(cloud: AwsCloud, tasks: readonly AnyTask<AwsClou
     beforeRetry: () => cloud.inventory.invalidate(),
     familyOf: awsApiFamily,
     familyConcurrency: FAMILY_CONCURRENCY,
+    concurrency: CONCURRENCY,
     maxAttempts: 8,
     taskDeadlineMs: 180_000,
     ...options,
