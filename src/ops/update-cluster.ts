@@ -1,5 +1,6 @@
 import type { InstanceGroup } from '../api/types';
 import type { AwsCloud } from '../cloud/aws/aws-cloud';
+import type { OrphanedResource } from '../cloud/aws/orphaned-resources';
 import { UsageError } from '../errors/usage-error';
 import type { AwsModelInputs } from '../model/aws/aws-model-inputs';
 import { ClusterRepository } from '../state/cluster-repository';
@@ -14,7 +15,7 @@ import { DiscoveryDocumentsPlan, planDiscoveryDocuments, writeDiscoveryDocuments
 import { ManagedFilesPlan, planManagedFiles, writeManagedFiles } from './plan-managed-files';
 
 /** A step of `update cluster`, in order, for progress output. */
-export type UpdateStep = 'load' | 'expand' | 'build' | 'connect' | 'preflight' | 'find' | 'plan' | 'write managed files' | 'apply';
+export type UpdateStep = 'load' | 'expand' | 'build' | 'connect' | 'preflight' | 'find' | 'plan' | 'write managed files' | 'apply' | 'delete';
 
 /** What update reports while it runs: the step it is in, and tasks done of total in the find and apply steps. */
 export interface UpdateProgress {
@@ -54,11 +55,13 @@ export interface UpdateClusterResult {
   cloud: AwsCloud;
   /** The tasks the model built, with their dependencies. */
   tasks: readonly AnyTask<AwsCloud>[];
+  /** Resources of the cluster the model no longer has (a deleted instance group's), deleted after the apply. */
+  orphans: OrphanedResource[];
 }
 
 /**
  * `update cluster`, as a pipeline of named steps: load → expand → build → connect → preflight → find → plan, and
- * with `yes`: write managed files → apply. The whole run holds the cluster lock when it applies, so
+ * with `yes`: write managed files → apply → delete (what a deleted instance group left). The whole run holds the cluster lock when it applies, so
  * nothing changes the spec between plan and apply. Managed files (new keysets, completed spec, nodeup
  * configs) are written before the cloud apply: an instance the apply launches must find the config its
  * user-data names, and a crash after that point must not regenerate the PKI on the next run.
@@ -82,14 +85,20 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     const executor = await makeExecutor(cloud, tasks, options);
     const cloudPlan = await executor.plan();
     p?.step('plan');
-    const result: UpdateClusterResult = { cluster: name, cloudPlan, managed, discovery, applied: false, cloud, tasks };
-    if (!options.yes || (!cloudPlan.hasChanges && !managed.hasChanges && !discovery.hasChanges)) return result;
+    const { findOrphanedResources, deleteOrphanedResources } = await import('../cloud/aws/orphaned-resources');
+    const orphans = await findOrphanedResources(cloud, tasks);
+    const result: UpdateClusterResult = { cluster: name, cloudPlan, managed, discovery, applied: false, cloud, tasks, orphans };
+    if (!options.yes || (!cloudPlan.hasChanges && !managed.hasChanges && !discovery.hasChanges && orphans.length === 0)) return result;
     p?.step('write managed files');
     if (managed.hasChanges) await writeManagedFiles(vfs, managed);
     await writeDiscoveryDocuments(discovery);
     p?.step('apply');
     const { applyPlan } = await import('../targets/direct-target');
     await applyPlan(executor, cloudPlan);
+    if (orphans.length > 0) {
+      p?.step('delete');
+      await deleteOrphanedResources(cloud, orphans);
+    }
     await markApplied(vfs, name);
     return { ...result, applied: true };
   };

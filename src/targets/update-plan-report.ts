@@ -28,13 +28,21 @@ export interface UpdatePlanReport {
 /**
  * The plan of `update cluster` as data: the cloud tasks, the keysets to create and the managed files
  * (`otherFiles`: those outside the state store, such as the OIDC discovery documents, named by URL),
+ * and the cloud resources the model no longer has (`orphans`, to delete),
  * sorted by type and name, so the same state gives the same bytes. Never holds key material: keysets
  * appear by name, managed files by path and line diff (they hold certificates, never private keys).
  */
-export function updatePlanReport(cluster: string, cloudPlan: TaskPlan, managed: ManagedFilesPlan, otherFiles: readonly ManagedFileChange[] = []): UpdatePlanReport {
+export function updatePlanReport(
+  cluster: string,
+  cloudPlan: TaskPlan,
+  managed: ManagedFilesPlan,
+  otherFiles: readonly ManagedFileChange[] = [],
+  orphans: readonly { kind: string; name: string }[] = [],
+): UpdatePlanReport {
   const resources: PlanResource[] = [
     ...cloudPlan.entries.map((e): PlanResource => ({ type: e.task.kind, name: e.task.name, action: e.action, ...(e.action === 'update' ? { changes: e.changes.map(jsonChange) } : {}) })),
     ...managed.keysetsToCreate.map((name): PlanResource => ({ type: 'Keypair', name, action: 'create' })),
+    ...orphans.map((o): PlanResource => ({ type: o.kind, name: o.name, action: 'delete' })),
     ...[...managed.files, ...otherFiles].map((f): PlanResource => ({ type: 'ManagedFile', name: f.path, action: f.action, ...(f.action === 'update' && f.diff ? { diff: f.diff } : {}) })),
   ].sort((a, b) => (a.type === b.type ? cmp(a.name, b.name) : cmp(a.type, b.type)));
   const count = (a: PlanResource['action']): number => resources.filter((r) => r.action === a).length;

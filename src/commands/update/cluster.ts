@@ -42,7 +42,7 @@ export default class UpdateCluster extends BaseCommand {
     } finally {
       progress.stop();
     }
-    const report = updatePlanReport(name, result.cloudPlan, result.managed, result.discovery.files);
+    const report = updatePlanReport(name, result.cloudPlan, result.managed, result.discovery.files, result.orphans);
     if (flags.output === 'json') this.out(JSON.stringify({ ...report, applied: result.applied }, null, 2));
     else {
       this.out(renderUpdatePlan(report));
