@@ -1,24 +1,15 @@
 import type { AutoScalingGroup } from '@aws-sdk/client-auto-scaling';
 import type { Address, Filter, Image, InternetGateway, KeyPairInfo, LaunchTemplate, LaunchTemplateVersion, NatGateway, RouteTable, SecurityGroup, Subnet, Volume, Vpc } from '@aws-sdk/client-ec2';
-import type { Listener, LoadBalancer, TargetGroup } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { InstanceProfile, Role, RoleDetail } from '@aws-sdk/client-iam';
-import type { HostedZone, ResourceRecordSet, RRType } from '@aws-sdk/client-route-53';
 import type { AwsCloud } from './aws-cloud';
-import { classifyAwsError } from './aws-errors';
-import { tagMap, TagMap } from './aws-tags';
+import { AwsEndpointInventory } from './aws-endpoint-inventory';
+import { InventoryCache } from './inventory-cache';
+import { orUndefined } from './or-undefined';
 import { parseImageRef } from './image-ref';
 
 // The largest page the launch template APIs give (AWS's maximum). Asked for explicitly: without it the
 // default page is 15, and moto 5.2.1 then cuts the list at 15 without a NextToken.
 const MAX_LAUNCH_TEMPLATE_PAGE = 200;
-
-/** An ELBv2 resource with its tags (ELBv2 returns them from a separate DescribeTags). */
-export interface Elbv2Tagged<T> {
-  resource: T;
-  tags: TagMap;
-  /** Whether both cluster tags say it is this cluster's: only then may kforge change or delete it. */
-  owned: boolean;
-}
 
 /** The VPC attributes kforge manages, which DescribeVpcs does not return. */
 export interface VpcAttributes {
@@ -33,9 +24,14 @@ export interface VpcAttributes {
  * parents' descriptions, at no extra cost.
  */
 export class AwsInventory {
-  private readonly cache = new Map<string, Promise<unknown>>();
+  /** The run's cache, shared with the endpoint inventory so that one invalidate() drops everything. */
+  private readonly cache = new InventoryCache();
+  /** The API endpoint's resources (ELBv2, Route 53), read by name: see AwsEndpointInventory. */
+  readonly endpoint: AwsEndpointInventory;
 
-  constructor(private readonly cloud: AwsCloud) {}
+  constructor(private readonly cloud: AwsCloud) {
+    this.endpoint = new AwsEndpointInventory(cloud, this.cache);
+  }
 
   /** The filters every Describe uses: both of kops's cluster tags, so other clusters' resources never match. */
   clusterFilters(): Filter[] {
@@ -275,141 +271,6 @@ export class AwsInventory {
     });
   }
 
-  // ELBv2 and Route 53 have no tag-filtered Describe: the API endpoint's resources are read by the names the
-  // model gives them (known before any call), and ELBv2 ownership is confirmed by the cluster tags.
-
-  /**
-   * The load balancers among `names` (at most 20), with their tags: one DescribeLoadBalancers by Names and
-   * one DescribeTags. One of that name without both cluster tags comes back with `owned: false` (ELB names
-   * are per account and region: a task must refuse it rather than adopt it or make another).
-   */
-  loadBalancers(names: readonly string[]): Promise<Elbv2Tagged<LoadBalancer>[]> {
-    return this.once(`load-balancers/${[...names].sort().join(',')}`, async () => {
-      const { sdk, client } = await this.cloud.elbv2();
-      const found = await this.byNames(names, (Names, Marker) =>
-        client.send(new sdk.DescribeLoadBalancersCommand({ Names, Marker })).then((o) => [o.LoadBalancers ?? [], o.NextMarker] as [LoadBalancer[], string | undefined]),
-      );
-      return this.withTags(found, (lb) => lb.LoadBalancerArn);
-    });
-  }
-
-  /** A load balancer's attributes (`load_balancing.cross_zone.enabled` → `true`): one DescribeLoadBalancerAttributes per load balancer. */
-  loadBalancerAttributes(loadBalancerArn: string): Promise<Record<string, string>> {
-    return this.once(`load-balancer-attributes/${loadBalancerArn}`, async () => {
-      const { sdk, client } = await this.cloud.elbv2();
-      const out = await client.send(new sdk.DescribeLoadBalancerAttributesCommand({ LoadBalancerArn: loadBalancerArn }));
-      return Object.fromEntries((out.Attributes ?? []).filter((a) => a.Key !== undefined).map((a) => [a.Key as string, a.Value ?? '']));
-    });
-  }
-
-  /** The target groups among `names` (at most 20), with their tags and `owned`: one DescribeTargetGroups by Names and one DescribeTags. */
-  targetGroups(names: readonly string[]): Promise<Elbv2Tagged<TargetGroup>[]> {
-    return this.once(`target-groups/${[...names].sort().join(',')}`, async () => {
-      const { sdk, client } = await this.cloud.elbv2();
-      const found = await this.byNames(names, (Names, Marker) =>
-        client.send(new sdk.DescribeTargetGroupsCommand({ Names, Marker })).then((o) => [o.TargetGroups ?? [], o.NextMarker] as [TargetGroup[], string | undefined]),
-      );
-      return this.withTags(found, (tg) => tg.TargetGroupArn);
-    });
-  }
-
-  /** A target group's attributes (`deregistration_delay.timeout_seconds` → `30`): one DescribeTargetGroupAttributes per target group. */
-  targetGroupAttributes(targetGroupArn: string): Promise<Record<string, string>> {
-    return this.once(`target-group-attributes/${targetGroupArn}`, async () => {
-      const { sdk, client } = await this.cloud.elbv2();
-      const out = await client.send(new sdk.DescribeTargetGroupAttributesCommand({ TargetGroupArn: targetGroupArn }));
-      return Object.fromEntries((out.Attributes ?? []).filter((a) => a.Key !== undefined).map((a) => [a.Key as string, a.Value ?? '']));
-    });
-  }
-
-  /** A load balancer's listeners: one DescribeListeners per load balancer (one per cluster). */
-  listeners(loadBalancerArn: string): Promise<Listener[]> {
-    return this.once(`listeners/${loadBalancerArn}`, async () => {
-      const { sdk, client } = await this.cloud.elbv2();
-      try {
-        return await this.pages(async (Marker) => {
-          const out = await client.send(new sdk.DescribeListenersCommand({ LoadBalancerArn: loadBalancerArn, Marker }));
-          return [out.Listeners ?? [], out.NextMarker];
-        });
-      } catch (e) {
-        if (classifyAwsError(e) === 'not-found') return [];
-        throw e;
-      }
-    });
-  }
-
-  /**
-   * The hosted zones `dnsZone` names: by id (no dot, GetHostedZone) or by name (ListHostedZonesByName, one
-   * call), keeping only private or only public zones of that exact name. Empty when there is none.
-   */
-  hostedZones(dnsZone: string, privateZone: boolean): Promise<HostedZone[]> {
-    return this.once(`hosted-zones/${dnsZone}/${privateZone}`, async () => {
-      const { sdk, client } = await this.cloud.route53();
-      if (!dnsZone.includes('.')) {
-        const zone = await orUndefined(async () => (await client.send(new sdk.GetHostedZoneCommand({ Id: dnsZone }))).HostedZone);
-        return zone ? [zone] : [];
-      }
-      const fqdn = `${dnsZone.toLowerCase().replace(/\.$/, '')}.`;
-      const out = await client.send(new sdk.ListHostedZonesByNameCommand({ DNSName: fqdn }));
-      return (out.HostedZones ?? []).filter((z) => z.Name?.toLowerCase() === fqdn && (z.Config?.PrivateZone === true) === privateZone);
-    });
-  }
-
-  /**
-   * A zone's records at and below `subtree` (a DNS name): ListResourceRecordSets from that name, paged only
-   * while the records are still inside it, so a large zone costs one call too. Names end with a dot.
-   */
-  resourceRecordSets(zoneId: string, subtree: string): Promise<ResourceRecordSet[]> {
-    const root = `${subtree.toLowerCase().replace(/\.$/, '')}.`;
-    return this.once(`record-sets/${zoneId}/${root}`, async () => {
-      const { sdk, client } = await this.cloud.route53();
-      const all: ResourceRecordSet[] = [];
-      let start: { name?: string; type?: string } = { name: root };
-      for (;;) {
-        const out = await client.send(
-          new sdk.ListResourceRecordSetsCommand({ HostedZoneId: zoneId, StartRecordName: start.name, StartRecordType: start.type as RRType | undefined }),
-        );
-        const page = out.ResourceRecordSets ?? [];
-        all.push(...page);
-        const last = page[page.length - 1]?.Name?.toLowerCase();
-        // Route 53 sorts by name with the labels reversed, so a subtree is contiguous from its root: once a
-        // page ends outside it, nothing further is ours.
-        if (!out.IsTruncated || !out.NextRecordName || (last !== undefined && last !== root && !last.endsWith(`.${root}`))) break;
-        start = { name: out.NextRecordName, type: out.NextRecordType };
-      }
-      return all.filter((r) => {
-        const n = r.Name?.toLowerCase() ?? '';
-        return n === root || n.endsWith(`.${root}`);
-      });
-    });
-  }
-
-  /** Reads by names, treating "not found" as none: with several names, one missing fails the call, so each is then read alone. */
-  private async byNames<T>(names: readonly string[], read: (names: string[], marker: string | undefined) => Promise<[T[], string | undefined]>): Promise<T[]> {
-    if (names.length === 0) return [];
-    try {
-      return await this.pages((marker) => read([...names], marker));
-    } catch (e) {
-      if (classifyAwsError(e) !== 'not-found') throw e;
-      if (names.length === 1) return [];
-      return (await Promise.all(names.map((n) => this.byNames([n], read)))).flat();
-    }
-  }
-
-  /** The resources with their tags, from one DescribeTags (ELBv2 takes up to 20 ARNs), and whether both cluster tags are there. */
-  private async withTags<T>(items: T[], arn: (t: T) => string | undefined): Promise<Elbv2Tagged<T>[]> {
-    const arns = items.map(arn).filter((a): a is string => a !== undefined);
-    if (arns.length === 0) return [];
-    const { sdk, client } = await this.cloud.elbv2();
-    const out = await client.send(new sdk.DescribeTagsCommand({ ResourceArns: arns }));
-    const tags = new Map((out.TagDescriptions ?? []).map((d) => [d.ResourceArn, tagMap(d.Tags)]));
-    const c = this.cloud.clusterName;
-    return items.map((resource) => {
-      const t = tags.get(arn(resource)) ?? {};
-      return { resource, tags: t, owned: t.KubernetesCluster === c && t[`kubernetes.io/cluster/${c}`] === 'owned' };
-    });
-  }
-
   /** Whether tags carry both cluster tags (`owned`): what the Describe filters ask for, checked where a peer may ignore them. */
   private isOwned(tags: ReadonlyArray<{ Key?: string; Value?: string }> | undefined): boolean {
     const c = this.cloud.clusterName;
@@ -419,40 +280,14 @@ export class AwsInventory {
 
   /** Drops everything cached, so the next find reads the cloud again (before a retry, or after an apply). */
   invalidate(): void {
-    this.cache.clear();
+    this.cache.invalidate();
   }
 
-  /** One load per key and run; concurrent callers share it; a failed load is forgotten so a retry reloads. */
   private once<T>(key: string, load: () => Promise<T>): Promise<T> {
-    let p = this.cache.get(key) as Promise<T> | undefined;
-    if (!p) {
-      p = load();
-      this.cache.set(key, p);
-      p.catch(() => this.cache.delete(key));
-    }
-    return p;
+    return this.cache.once(key, load);
   }
 
-  /** Follows NextToken to the end. */
-  private async pages<T>(page: (token: string | undefined) => Promise<[T[], string | undefined]>): Promise<T[]> {
-    const all: T[] = [];
-    let token: string | undefined;
-    do {
-      const [items, next] = await page(token);
-      all.push(...items);
-      token = next || undefined;
-    } while (token);
-    return all;
+  private pages<T>(page: (token: string | undefined) => Promise<[T[], string | undefined]>): Promise<T[]> {
+    return this.cache.pages(page);
   }
 }
-
-/** The value, or undefined when the cloud says the entity does not exist (IAM's NoSuchEntity). */
-async function orUndefined<T>(read: () => Promise<T | undefined>): Promise<T | undefined> {
-  try {
-    return await read();
-  } catch (e) {
-    if (classifyAwsError(e) === 'not-found') return undefined;
-    throw e;
-  }
-}
-

@@ -53,7 +53,7 @@ export class DnsRecordTask extends AwsTask<DnsRecordActual> {
   async find(cloud: AwsCloud): Promise<DnsRecordActual | undefined> {
     const zoneId = await this.zoneId(cloud);
     const fqdn = `${this.name.toLowerCase()}.`;
-    const r = (await cloud.inventory.resourceRecordSets(zoneId, this.desired.subtree)).find((x) => x.Type === 'A' && unescapeName(x.Name) === fqdn && !x.SetIdentifier);
+    const r = (await cloud.inventory.endpoint.resourceRecordSets(zoneId, this.desired.subtree)).find((x) => x.Type === 'A' && unescapeName(x.Name) === fqdn && !x.SetIdentifier);
     if (!r) {
       // The executor re-diffs before applying: remember the zone so apply need not look it up again.
       this.zone = zoneId;
@@ -105,7 +105,7 @@ export class DnsRecordTask extends AwsTask<DnsRecordActual> {
   /** The id of the one hosted zone `spec.dnsZone` names, or a DnsZoneNotFoundError (while planning, so nothing has changed yet). */
   private async zoneId(cloud: AwsCloud): Promise<string> {
     const { dnsZone, privateZone } = this.desired;
-    const zones = await cloud.inventory.hostedZones(dnsZone, privateZone);
+    const zones = await cloud.inventory.endpoint.hostedZones(dnsZone, privateZone);
     const kind = privateZone ? 'private' : 'public';
     if (zones.length === 0) throw new DnsZoneNotFoundError(dnsZone, `no ${kind} Route 53 hosted zone "${dnsZone}" exists in this account`);
     if (zones.length > 1) throw new DnsZoneNotFoundError(dnsZone, `${zones.length} ${kind} hosted zones are named "${dnsZone}"; set spec.dnsZone to the id of the one to use`);

@@ -42,7 +42,7 @@ export class ListenerTask extends AwsTask<ListenerActual> {
   async find(cloud: AwsCloud): Promise<ListenerActual | undefined> {
     const lbArn = this.desired.loadBalancer.arn.peek();
     if (!lbArn) return undefined;
-    const l = (await cloud.inventory.listeners(lbArn)).find((x) => x.Port === this.desired.port);
+    const l = (await cloud.inventory.endpoint.listeners(lbArn)).find((x) => x.Port === this.desired.port);
     if (!l?.ListenerArn) return undefined;
     const forward = l.DefaultActions?.find((a) => a.Type === 'forward');
     return { arn: l.ListenerArn, protocol: l.Protocol, targetGroupArn: forward?.TargetGroupArn ?? forward?.ForwardConfig?.TargetGroups?.[0]?.TargetGroupArn };

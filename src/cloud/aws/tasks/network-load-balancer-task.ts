@@ -65,7 +65,7 @@ export class NetworkLoadBalancerTask extends AwsTask<NetworkLoadBalancerActual> 
   }
 
   async find(cloud: AwsCloud): Promise<NetworkLoadBalancerActual | undefined> {
-    const found = (await cloud.inventory.loadBalancers([this.desired.loadBalancerName])).find((l) => l.resource.LoadBalancerName === this.desired.loadBalancerName);
+    const found = (await cloud.inventory.endpoint.loadBalancers([this.desired.loadBalancerName])).find((l) => l.resource.LoadBalancerName === this.desired.loadBalancerName);
     if (!found?.resource.LoadBalancerArn) return undefined;
     if (!found.owned) throw new ResourceNotOwnedError(taskKey(this), `a load balancer named "${this.desired.loadBalancerName}"`, cloud.clusterName);
     const lb = found.resource;
@@ -73,7 +73,7 @@ export class NetworkLoadBalancerTask extends AwsTask<NetworkLoadBalancerActual> 
     if (lb.DNSName) this.dnsName.set(lb.DNSName);
     if (lb.CanonicalHostedZoneId) this.canonicalHostedZoneId.set(lb.CanonicalHostedZoneId);
     const subnets = (lb.AvailabilityZones ?? []).map((z) => z.SubnetId).filter((s): s is string => s !== undefined);
-    const attributes = await cloud.inventory.loadBalancerAttributes(found.resource.LoadBalancerArn);
+    const attributes = await cloud.inventory.endpoint.loadBalancerAttributes(found.resource.LoadBalancerArn);
     return {
       arn: found.resource.LoadBalancerArn,
       scheme: lb.Scheme,

@@ -64,12 +64,12 @@ export class TargetGroupTask extends AwsTask<TargetGroupActual> {
   }
 
   async find(cloud: AwsCloud): Promise<TargetGroupActual | undefined> {
-    const found = (await cloud.inventory.targetGroups([this.name])).find((t) => t.resource.TargetGroupName === this.name);
+    const found = (await cloud.inventory.endpoint.targetGroups([this.name])).find((t) => t.resource.TargetGroupName === this.name);
     if (!found?.resource.TargetGroupArn) return undefined;
     if (!found.owned) throw new ResourceNotOwnedError(taskKey(this), `a target group named "${this.name}"`, cloud.clusterName);
     const tg = found.resource;
     this.arn.set(found.resource.TargetGroupArn);
-    const attributes = await cloud.inventory.targetGroupAttributes(found.resource.TargetGroupArn);
+    const attributes = await cloud.inventory.endpoint.targetGroupAttributes(found.resource.TargetGroupArn);
     return {
       arn: found.resource.TargetGroupArn,
       vpcId: tg.VpcId,
