@@ -138,6 +138,9 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     const running = (await ec2.send(new DescribeInstancesCommand({ Filters: [...tagged(LIFE), { Name: 'instance-state-name', Values: ['running'] }] }))).Reservations?.flatMap((r) => r.Instances ?? []) ?? [];
     // Running instances equal the desired sizes, group by group.
     expect(running.length).toBe(asgs.reduce((n, g) => n + (g.DesiredCapacity ?? 0), 0));
+    // Public topology: the subnets give instances a public address, their only way out.
+    expect(running.every((i) => typeof i.PublicIpAddress === 'string')).toBe(true);
+    expect((await ec2.send(new DescribeSubnetsCommand({ Filters: tagged(LIFE) }))).Subnets?.map((x) => x.MapPublicIpOnLaunch)).toEqual([true]);
     for (const g of asgs) expect(running.filter((i) => i.Tags?.some((t) => t.Key === 'aws:autoscaling:groupName' && t.Value === g.AutoScalingGroupName) || g.Instances?.some((x) => x.InstanceId === i.InstanceId))).toHaveLength(g.DesiredCapacity ?? -1);
     const volumes = ((await ec2.send(new DescribeVolumesCommand({ Filters: tagged(LIFE) }))).Volumes ?? []).filter((v) => v.Tags?.some((t) => t.Key?.startsWith('k8s.io/etcd/')));
     expect(volumes.map((v) => [v.Encrypted, v.VolumeType])).toEqual([

@@ -82,6 +82,11 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
       return task;
     });
     if (subnets.length === 0) throw new UnsupportedModelError(`${object} spec.subnets`, 'an instance group without subnets');
+    // Public and utility subnets give every instance a public address (MapPublicIpOnLaunch); a group that
+    // asks for none there would need per-template network interfaces, which kforge does not render yet.
+    if (ig.spec.associatePublicIp === false && subnets.some((t) => t.desired.mapPublicIpOnLaunch)) {
+      throw new UnsupportedModelError(`${object} spec.associatePublicIp`, 'instances without a public address in a public or utility subnet');
+    }
 
     const name = `${igName}.${c}`;
     const roleTags: TagMap = cp ? { 'k8s.io/role/control-plane': '1', 'k8s.io/role/master': '1' } : { 'k8s.io/role/node': '1' };

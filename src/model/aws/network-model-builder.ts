@@ -73,5 +73,7 @@ function subnetTask(cluster: string, s: ClusterSubnetSpec, vpc: VpcTask, labels:
   // Load balancers find their subnets by these role tags (kops sets them unless disableSubnetTags).
   const role: TagMap = type === 'Private' ? { 'kubernetes.io/role/internal-elb': '1' } : { 'kubernetes.io/role/elb': '1' };
   const name = `${s.name}.${cluster}`;
-  return new SubnetTask(name, { vpc, cidr: s.cidr as string, zone: s.zone as string, type, tags: clusterTags(cluster, name, labels, { SubnetType: type, ...role }) });
+  // Instances in public and utility subnets reach the internet through the gateway only: they need a public address.
+  const mapPublicIpOnLaunch = type === 'Public' || type === 'Utility';
+  return new SubnetTask(name, { vpc, cidr: s.cidr as string, zone: s.zone as string, type, mapPublicIpOnLaunch, tags: clusterTags(cluster, name, labels, { SubnetType: type, ...role }) });
 }

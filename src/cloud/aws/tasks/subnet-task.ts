@@ -13,10 +13,15 @@ export interface SubnetActual {
   vpcId?: string;
   cidr?: string;
   zone?: string;
+  mapPublicIpOnLaunch?: boolean;
   tags: TagMap;
 }
 
-/** One subnet of the cluster in one zone (Public, Private or Utility, said by its `SubnetType` tag). */
+/**
+ * One subnet of the cluster in one zone (Public, Private or Utility, said by its `SubnetType` tag). Public
+ * and Utility subnets give the instances launched in them a public address (MapPublicIpOnLaunch): their
+ * only way out is the internet gateway (kops sets the same per launch template, with network interfaces).
+ */
 export class SubnetTask extends AwsTask<SubnetActual> {
   readonly kind = 'Subnet';
   /** The subnet id, once it exists. */
@@ -29,7 +34,7 @@ export class SubnetTask extends AwsTask<SubnetActual> {
 
   constructor(
     name: string,
-    readonly desired: { vpc: VpcTask; cidr: string; zone: string; type: SubnetType; tags: TagMap },
+    readonly desired: { vpc: VpcTask; cidr: string; zone: string; type: SubnetType; mapPublicIpOnLaunch?: boolean; tags: TagMap },
   ) {
     super(name);
   }
@@ -42,25 +47,33 @@ export class SubnetTask extends AwsTask<SubnetActual> {
     const s = pickByName(await cloud.inventory.subnets(), this.name, (x) => x.SubnetId);
     if (!s?.SubnetId) return undefined;
     this.id.set(s.SubnetId);
-    return { id: s.SubnetId, vpcId: s.VpcId, cidr: s.CidrBlock, zone: s.AvailabilityZone, tags: tagMap(s.Tags) };
+    return { id: s.SubnetId, vpcId: s.VpcId, cidr: s.CidrBlock, zone: s.AvailabilityZone, mapPublicIpOnLaunch: s.MapPublicIpOnLaunch === true, tags: tagMap(s.Tags) };
   }
 
   diff(actual: SubnetActual | undefined): Change[] {
     const d = this.desired;
-    return diffFields(actual as unknown as Record<string, unknown>, { vpcId: d.vpc.id.peek(), cidr: d.cidr, zone: d.zone, tags: d.tags });
+    return diffFields(actual as unknown as Record<string, unknown>, { vpcId: d.vpc.id.peek(), cidr: d.cidr, zone: d.zone, mapPublicIpOnLaunch: d.mapPublicIpOnLaunch, tags: d.tags });
   }
 
   async apply(cloud: AwsCloud, actual: SubnetActual | undefined, changes: readonly Change[]): Promise<void> {
-    if (actual) {
-      await this.updateTags(cloud, actual.id, changes);
-      return;
-    }
     const { sdk, client } = await cloud.ec2();
     const d = this.desired;
+    if (actual) {
+      await this.updateTags(cloud, actual.id, changes);
+      if (changes.some((c) => c.field === 'mapPublicIpOnLaunch')) await this.setMapPublicIp(cloud, actual.id);
+      return;
+    }
     const out = await client.send(
       new sdk.CreateSubnetCommand({ VpcId: d.vpc.id.get(), CidrBlock: d.cidr, AvailabilityZone: d.zone, TagSpecifications: this.tagSpec('subnet', d.tags) }),
     );
     if (!out.Subnet?.SubnetId) throw new Error('CreateSubnet returned no SubnetId');
     this.id.set(out.Subnet.SubnetId);
+    if (d.mapPublicIpOnLaunch) await this.setMapPublicIp(cloud, out.Subnet.SubnetId);
+  }
+
+  /** Sets MapPublicIpOnLaunch to the desired value (an attribute CreateSubnet does not take). */
+  private async setMapPublicIp(cloud: AwsCloud, subnetId: string): Promise<void> {
+    const { sdk, client } = await cloud.ec2();
+    await client.send(new sdk.ModifySubnetAttributeCommand({ SubnetId: subnetId, MapPublicIpOnLaunch: { Value: this.desired.mapPublicIpOnLaunch === true } }));
   }
 }
