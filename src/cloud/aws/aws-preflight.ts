@@ -1,6 +1,6 @@
 import type { Cluster, InstanceGroup } from '../../api/types';
 import type { FieldError } from '../../errors/field-error';
-import { DEFAULT_IMAGE, DEFAULT_MACHINE_TYPE } from '../../model/aws/instance-group-model-builder';
+import { DEFAULT_IMAGE, machineTypeOf } from '../../model/aws/instance-group-model-builder';
 import type { AwsCloud } from './aws-cloud';
 import { AwsPreflightError } from './aws-preflight-error';
 import { pickImage } from './image-ref';
@@ -16,7 +16,7 @@ import { withAwsRetries } from './with-aws-retries';
  */
 export async function awsPreflight(cloud: AwsCloud, cluster: Cluster, instanceGroups: readonly InstanceGroup[]): Promise<void> {
   const { sdk, client } = await cloud.ec2();
-  const types = [...new Set(instanceGroups.map((ig) => ig.spec.machineType ?? DEFAULT_MACHINE_TYPE))].sort();
+  const types = [...new Set(instanceGroups.map((ig) => machineTypeOf(ig)))].sort();
   const offeredLoad = async (): Promise<Set<string>> => {
     const offered = new Set<string>();
     if (types.length === 0) return offered;
@@ -49,7 +49,7 @@ export async function awsPreflight(cloud: AwsCloud, cluster: Cluster, instanceGr
   });
   for (const ig of instanceGroups) {
     const object = `InstanceGroup/${ig.metadata.name}`;
-    const type = ig.spec.machineType ?? DEFAULT_MACHINE_TYPE;
+    const type = machineTypeOf(ig);
     if (!offered.has(type)) errors.push({ object, path: 'spec.machineType', message: `instance type "${type}" is not offered in region ${cloud.region}` });
     const image = ig.spec.image ?? DEFAULT_IMAGE;
     if (!pickImage(images, image)) errors.push({ object, path: 'spec.image', message: `no image "${image}" is visible to this account in region ${cloud.region}` });

@@ -23,7 +23,7 @@ export function buildAwsTasks(
   targetGroups?: InstanceGroupModelDeps['targetGroups'],
 ): AnyTask[] {
   const network = buildNetworkTasks(cluster);
-  const groups = buildSecurityGroupTasks(cluster, network.vpc);
+  const groups = buildSecurityGroupTasks(cluster, network.vpc, { bastion: instanceGroups.some((ig) => ig.spec.role === 'Bastion') });
   // The API load balancer and DNS records; endpoint.controlPlaneTargetGroups are for the control-plane ASGs.
   const endpoint = buildApiEndpointTasks(cluster, network, groups);
   const iam = buildIamTasks(cluster, instanceGroups);

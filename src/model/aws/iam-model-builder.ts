@@ -7,7 +7,7 @@ import { IamRolePolicyTask } from '../../cloud/aws/tasks/iam-role-policy-task';
 import { EC2_ASSUME_ROLE_POLICY, IamRoleTask } from '../../cloud/aws/tasks/iam-role-task';
 import { StatePaths } from '../../state/state-paths';
 import type { AnyTask } from '../../tasks/task';
-import { controlPlaneIamName, nodeGroupIamName } from './iam-names';
+import { controlPlaneIamName, iamName, nodeGroupIamName } from './iam-names';
 import { UnsupportedModelError } from './unsupported-model-error';
 
 /** The IAM tasks of a cluster, with the instance profiles named for the launch templates that need them. */
@@ -15,8 +15,13 @@ export interface IamTasks {
   controlPlaneProfile: IamInstanceProfileTask;
   /** Each node instance group's own profile, by group name. */
   nodeProfiles: Readonly<Record<string, IamInstanceProfileTask>>;
+  /** `bastions.<c>`, when the cluster has a bastion instance group. */
+  bastionProfile?: IamInstanceProfileTask;
   tasks: AnyTask[];
 }
+
+// The bastion's whole policy (kops's): a jump host needs nothing of the cluster.
+const BASTION_POLICY: IamPolicyDocument = { Version: '2012-10-17', Statement: [{ Sid: 'kforgeBastionDescribeRegions', Effect: 'Allow', Action: ['ec2:DescribeRegions'], Resource: '*' }] };
 
 // What a node registry pull needs, kops's ECR statement (read only).
 const ECR_READ = [
@@ -58,7 +63,10 @@ export function buildIamTasks(cluster: Cluster, instanceGroups: readonly Instanc
   const controlPlaneProfile = role(controlPlaneIamName(c), policies.controlPlane);
   const nodeProfiles: Record<string, IamInstanceProfileTask> = {};
   for (const [group, policy] of Object.entries(policies.nodeGroups)) nodeProfiles[group] = role(nodeGroupIamName(group, c), policy);
-  return { controlPlaneProfile, nodeProfiles, tasks };
+  // A bastion is a bare SSH jump host: kops gives it a role that may only describe regions.
+  const hasBastion = instanceGroups.some((ig) => ig.spec.role === 'Bastion');
+  const bastionProfile = hasBastion ? role(iamName('bastions', c), BASTION_POLICY) : undefined;
+  return { controlPlaneProfile, nodeProfiles, bastionProfile, tasks };
 }
 
 /** The inline policies: the control plane's, and each node instance group's by group name (exported for tests and review). */

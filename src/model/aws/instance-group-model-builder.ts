@@ -18,8 +18,10 @@ export const DEFAULT_IMAGE = '099720109477/ubuntu/images/hvm-ssd-gp3/ubuntu-nobl
 // kops's defaults (pkg/model/awsmodel, cloudup defaults): machine type, root volume sizes in GiB.
 /** kops's default machine type on AWS, for control plane and nodes alike. */
 export const DEFAULT_MACHINE_TYPE = 't3.medium';
-const DEFAULT_ROOT_VOLUME_GIB = { controlPlane: 64, node: 128 };
-const DEFAULT_MIN_SIZE = { controlPlane: 1, node: 2 };
+const DEFAULT_ROOT_VOLUME_GIB = { controlPlane: 64, node: 128, bastion: 32 };
+const DEFAULT_MIN_SIZE = { controlPlane: 1, node: 2, bastion: 1 };
+// kops's default for bastions: a jump host needs little.
+const DEFAULT_BASTION_MACHINE_TYPE = 't3.micro';
 
 /** The compute tasks of a cluster: one launch template and one Auto Scaling group per instance group, and the SSH key pair. */
 export interface InstanceGroupTasks {
@@ -32,8 +34,8 @@ export interface InstanceGroupTasks {
 /** What the instance-group builder takes from the other builders. */
 export interface InstanceGroupModelDeps {
   subnets: readonly SubnetTask[];
-  securityGroups: Pick<SecurityGroupTasks, 'controlPlane' | 'nodes'>;
-  iam: Pick<IamTasks, 'controlPlaneProfile' | 'nodeProfiles'>;
+  securityGroups: Pick<SecurityGroupTasks, 'controlPlane' | 'nodes' | 'bastion'>;
+  iam: Pick<IamTasks, 'controlPlaneProfile' | 'nodeProfiles' | 'bastionProfile'>;
   /** Target groups per instance group name (the API load balancer's, for the control plane); none by default. */
   targetGroups?: Readonly<Record<string, readonly (TargetGroupRef & AnyTask)[]>>;
 }
@@ -70,12 +72,14 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
     const igName = ig.metadata.name;
     const object = `InstanceGroup/${igName}`;
     if (ig.spec.manager === 'Karpenter') throw new UnsupportedModelError(`${object} spec.manager`, 'Karpenter');
-    if (ig.spec.role === 'Bastion' || ig.spec.role === 'APIServer') throw new UnsupportedModelError(`${object} spec.role`, `the ${ig.spec.role} role`);
+    if (ig.spec.role === 'APIServer') throw new UnsupportedModelError(`${object} spec.role`, `the ${ig.spec.role} role`);
+    // A bastion is a bare SSH jump host, as in kops: no nodeup, so no user-data and no nodeup config hash.
+    const bastion = ig.spec.role === 'Bastion';
     if (ig.spec.mixedInstancesPolicy) throw new UnsupportedModelError(`${object} spec.mixedInstancesPolicy`, 'a mixed instances policy');
     const cp = isControlPlane(ig);
     const role = normalizedRole(ig);
     const hash = inputs.nodeupConfigHashes[igName];
-    if (!hash) throw new MissingModelInputError(`the sha256 of ${object}'s nodeupconfig.yaml (AwsModelInputs.nodeupConfigHashes["${igName}"])`);
+    if (!hash && !bastion) throw new MissingModelInputError(`the sha256 of ${object}'s nodeupconfig.yaml (AwsModelInputs.nodeupConfigHashes["${igName}"])`);
     const subnets = (ig.spec.subnets ?? []).map((s, i) => {
       const task = subnetByName.get(`${s}.${c}`);
       if (!task) throw new UnsupportedModelError(`${object} spec.subnets[${i}]`, `a subnet (${s}) that is not in the cluster's spec.subnets`);
@@ -89,7 +93,8 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
     }
 
     const name = `${igName}.${c}`;
-    const roleTags: TagMap = cp ? { 'k8s.io/role/control-plane': '1', 'k8s.io/role/master': '1' } : { 'k8s.io/role/node': '1' };
+    const roleTags: TagMap = cp ? { 'k8s.io/role/control-plane': '1', 'k8s.io/role/master': '1' } : bastion ? { 'k8s.io/role/bastion': '1' } : { 'k8s.io/role/node': '1' };
+    const kind = cp ? 'controlPlane' : bastion ? 'bastion' : 'node';
     const nodeLabels = ig.spec.nodeLabels ?? {};
     // The cluster autoscaler reads a group's labels from these tags to scale a group up from zero.
     const autoscalerLabels = Object.fromEntries(Object.keys(nodeLabels).map((k) => [`k8s.io/cluster-autoscaler/node-template/label/${k}`, nodeLabels[k]]));
@@ -99,9 +104,9 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
       instanceGroup: igName,
       image: ig.spec.image ?? DEFAULT_IMAGE,
       imageRefs,
-      instanceType: ig.spec.machineType ?? DEFAULT_MACHINE_TYPE,
+      instanceType: machineTypeOf(ig),
       rootVolume: {
-        size: ig.spec.rootVolumeSize ?? (cp ? DEFAULT_ROOT_VOLUME_GIB.controlPlane : DEFAULT_ROOT_VOLUME_GIB.node),
+        size: ig.spec.rootVolumeSize ?? DEFAULT_ROOT_VOLUME_GIB[kind],
         volumeType: rootType,
         // Encrypted unless the group says no (kops leaves it to the account default; kforge errs on the safe side).
         encrypted: ig.spec.rootVolumeEncryption ?? true,
@@ -110,14 +115,14 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
       },
       httpTokens: ig.spec.instanceMetadata?.httpTokens ?? 'required',
       httpPutResponseHopLimit: ig.spec.instanceMetadata?.httpPutResponseHopLimit ?? 1,
-      securityGroup: cp ? deps.securityGroups.controlPlane : deps.securityGroups.nodes,
-      instanceProfile: cp ? deps.iam.controlPlaneProfile : deps.iam.nodeProfiles[ig.metadata.name],
+      securityGroup: cp ? deps.securityGroups.controlPlane : bastion ? required(deps.securityGroups.bastion, 'the bastion security group') : deps.securityGroups.nodes,
+      instanceProfile: cp ? deps.iam.controlPlaneProfile : bastion ? required(deps.iam.bastionProfile, 'the bastion instance profile') : deps.iam.nodeProfiles[ig.metadata.name],
       keyPair,
-      userData: renderUserData({ clusterName: c, configBase, region, instanceGroup: igName, role, nodeupConfigHash: hash }),
+      userData: bastion ? undefined : renderUserData({ clusterName: c, configBase, region, instanceGroup: igName, role, nodeupConfigHash: hash as string }),
       instanceTags: groupTags,
       tags: clusterTags(c, name, labels, { ...roleTags, 'kops.k8s.io/instancegroup': igName }),
     });
-    const minSize = ig.spec.minSize ?? (cp ? DEFAULT_MIN_SIZE.controlPlane : DEFAULT_MIN_SIZE.node);
+    const minSize = ig.spec.minSize ?? DEFAULT_MIN_SIZE[kind];
     const asg = new AutoScalingGroupTask(name, {
       launchTemplate: lt,
       subnets,
@@ -131,4 +136,15 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
   }
   const tasks: AnyTask[] = [...(keyPair ? [keyPair] : []), ...launchTemplates, ...autoScalingGroups];
   return { launchTemplates, autoScalingGroups, keyPair, tasks };
+}
+
+/** A dependency the caller must have built (the security-group and IAM builders make it with a bastion group). */
+function required<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new MissingModelInputError(what);
+  return value;
+}
+
+/** The machine type of an instance group: its own, else kops's default for its role. */
+export function machineTypeOf(ig: InstanceGroup): string {
+  return ig.spec.machineType ?? (ig.spec.role === 'Bastion' ? DEFAULT_BASTION_MACHINE_TYPE : DEFAULT_MACHINE_TYPE);
 }

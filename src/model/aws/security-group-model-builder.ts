@@ -9,6 +9,8 @@ import type { AnyTask } from '../../tasks/task';
 export interface SecurityGroupTasks {
   controlPlane: SecurityGroupTask;
   nodes: SecurityGroupTask;
+  /** `bastion.<c>`, when the cluster has a bastion instance group. */
+  bastion?: SecurityGroupTask;
   tasks: AnyTask[];
 }
 
@@ -26,12 +28,14 @@ const NODE_TO_CONTROL_PLANE: ReadonlyArray<[string, number, number]> = [
  * SSH from sshAccess to both; 443 from kubernetesApiAccess to the control plane; control plane ↔ control
  * plane, control plane → nodes and nodes ↔ nodes all traffic; nodes → control plane all but the etcd
  * ports, plus IPIP (protocol 4); NodePorts (TCP and UDP 30000-32767) from nodePortAccess; egress to anywhere.
+ * With a bastion (kops's BastionModelBuilder): a `bastion.<c>` group takes SSH from sshAccess, and the
+ * control plane and nodes take SSH from the bastion only.
  */
-export function buildSecurityGroupTasks(cluster: Cluster, vpc: VpcTask): SecurityGroupTasks {
+export function buildSecurityGroupTasks(cluster: Cluster, vpc: VpcTask, options: { bastion?: boolean } = {}): SecurityGroupTasks {
   const c = cluster.metadata.name;
   const spec = cluster.spec;
   const labels = { ...(spec.cloudLabels ?? {}) };
-  const group = (role: 'masters' | 'nodes'): SecurityGroupTask =>
+  const group = (role: 'masters' | 'nodes' | 'bastion'): SecurityGroupTask =>
     new SecurityGroupTask(`${role}.${c}`, { vpc, description: `Security group for ${role}`, tags: clusterTags(c, `${role}.${c}`, labels) });
   const masters = group('masters');
   const nodes = group('nodes');
@@ -45,7 +49,14 @@ export function buildSecurityGroupTasks(cluster: Cluster, vpc: VpcTask): Securit
     rules.push(new SecurityGroupRuleTask(name, r));
   };
 
-  for (const cidr of spec.sshAccess ?? []) for (const g of [masters, nodes]) rule({ group: g, direction: 'ingress', protocol: 'tcp', fromPort: 22, toPort: 22, cidr });
+  const bastion = options.bastion ? group('bastion') : undefined;
+  if (bastion) {
+    for (const cidr of spec.sshAccess ?? []) rule({ group: bastion, direction: 'ingress', protocol: 'tcp', fromPort: 22, toPort: 22, cidr });
+    for (const g of [masters, nodes]) rule({ group: g, direction: 'ingress', protocol: 'tcp', fromPort: 22, toPort: 22, sourceGroup: bastion });
+    for (const cidr of ['0.0.0.0/0', '::/0']) rule({ group: bastion, direction: 'egress', protocol: '-1', cidr });
+  } else {
+    for (const cidr of spec.sshAccess ?? []) for (const g of [masters, nodes]) rule({ group: g, direction: 'ingress', protocol: 'tcp', fromPort: 22, toPort: 22, cidr });
+  }
   for (const cidr of spec.kubernetesApiAccess ?? []) rule({ group: masters, direction: 'ingress', protocol: 'tcp', fromPort: 443, toPort: 443, cidr });
   rule({ group: masters, direction: 'ingress', protocol: '-1', sourceGroup: masters });
   rule({ group: nodes, direction: 'ingress', protocol: '-1', sourceGroup: masters });
@@ -57,5 +68,5 @@ export function buildSecurityGroupTasks(cluster: Cluster, vpc: VpcTask): Securit
     for (const protocol of ['tcp', 'udp']) rule({ group: nodes, direction: 'ingress', protocol, fromPort: 30000, toPort: 32767, cidr });
   }
   for (const g of [masters, nodes]) for (const cidr of ['0.0.0.0/0', '::/0']) rule({ group: g, direction: 'egress', protocol: '-1', cidr });
-  return { controlPlane: masters, nodes, tasks: [masters, nodes, ...rules] };
+  return { controlPlane: masters, nodes, bastion, tasks: [masters, nodes, ...(bastion ? [bastion] : []), ...rules] };
 }

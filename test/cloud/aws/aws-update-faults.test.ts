@@ -144,10 +144,10 @@ it('a private HA cluster in three zones converges to exactly one of each resourc
   expect(await counts(name)).toEqual(want);
 }, 240_000);
 
-it('update --yes killed (SIGKILL) at several points converges on the next run to exactly one of each resource', async () => {
+it('update --yes of a private cluster with a bastion, killed (SIGKILL) at several points, converges on the next run to exactly one of each resource', async () => {
   const name = 'crash.example.com';
   const vfs = openVfs(store);
-  const planned = newCluster({ name, zones: ['us-east-1a', 'us-east-1b'], topology: 'private', networking: 'calico', cloud: 'aws' });
+  const planned = newCluster({ name, zones: ['us-east-1a', 'us-east-1b'], topology: 'private', networking: 'calico', bastion: true, cloud: 'aws' });
   await saveCluster(vfs, { cluster: planned.cluster, instanceGroups: planned.instanceGroups });
   const env = { ...moto.env, AWS_ENDPOINT_URL: proxy.endpoint, AWS_EC2_METADATA_DISABLED: 'true', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', CI: 'true' };
   const args = ['update', 'cluster', name, '--yes', '--state', store];
@@ -171,7 +171,7 @@ it('update --yes killed (SIGKILL) at several points converges on the next run to
   const last = await runCliAsync(args, env);
   expect(last.stderr).not.toMatch(/Error/);
   expect(last.status).toBe(0);
-  expect(expected(planned)).toMatchObject({ VPC: 1, Subnet: 4, NatGateway: 2, LaunchTemplate: 3, AutoScalingGroup: 3, EBSVolume: 2 });
+  expect(expected(planned)).toMatchObject({ VPC: 1, Subnet: 4, NatGateway: 2, SecurityGroup: 3, LaunchTemplate: 4, AutoScalingGroup: 4, EBSVolume: 2 });
   expect(await counts(name)).toEqual(expected(planned));
   const again = await runCliAsync(['update', 'cluster', name, '--state', store], env);
   expect(again.stdout).toMatch(/^No changes/);

@@ -10,8 +10,8 @@ import { MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer } from '../../help
 
 // The plan `update cluster` prints for a new cluster, against an empty account (moto), as golden files:
 // every resource the model makes for the minimal, HA (three control-plane zones) and private (NAT,
-// calico) clusters, the keysets and the managed files. Review a diff of these like code: it is the
-// whole of what kforge creates. (A bastion is refused by the model for now: NOT_SUPPORTED.)
+// calico, a bastion) clusters, the keysets and the managed files. Review a diff of these like code: it is
+// the whole of what kforge creates.
 
 const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
 let moto: MotoServer;
@@ -30,7 +30,7 @@ afterAll(async () => {
 const CASES: Array<[string, NewClusterOptions]> = [
   ['minimal', { name: 'minimal.example.com', zones: ['us-east-1a'], cloud: 'aws', dns: 'none' }],
   ['ha', { name: 'ha.example.com', zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'], controlPlaneCount: 3, cloud: 'aws', dns: 'none' }],
-  ['private', { name: 'private.example.com', zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'], controlPlaneCount: 3, topology: 'private', networking: 'calico', cloud: 'aws', dns: 'none' }],
+  ['private', { name: 'private.example.com', zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'], controlPlaneCount: 3, topology: 'private', networking: 'calico', bastion: true, cloud: 'aws', dns: 'none' }],
 ];
 
 it.each(CASES)('the plan of a new %s cluster is the golden one, and nothing was created to make it', async (file, options) => {

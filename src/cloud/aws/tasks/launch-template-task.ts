@@ -40,7 +40,8 @@ export interface LaunchTemplateSpec {
   instanceProfile: IamInstanceProfileTask;
   keyPair?: Ec2KeyPairTask;
   /** The boot script, plain text (sent base64). */
-  userData: string;
+  /** The boot script; none for a bastion (a bare jump host, as in kops). */
+  userData?: string;
   /** Tags of the instances and their volumes. */
   instanceTags: TagMap;
   /** Tags of the template itself. */
@@ -111,7 +112,7 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
       securityGroupIds: sg ? [sg] : undefined,
       instanceProfile: d.instanceProfile.name,
       keyName: d.keyPair?.keyName,
-      userDataSha256: sha256(d.userData),
+      userDataSha256: d.userData === undefined ? undefined : sha256(d.userData),
       instanceTags: tagStrings(d.instanceTags),
       tags: d.tags,
     });
@@ -185,7 +186,7 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
       SecurityGroupIds: [d.securityGroup.id.get()],
       IamInstanceProfile: { Name: d.instanceProfile.name },
       KeyName: d.keyPair?.keyName,
-      UserData: Buffer.from(d.userData, 'utf8').toString('base64'),
+      UserData: d.userData === undefined ? undefined : Buffer.from(d.userData, 'utf8').toString('base64'),
       TagSpecifications: [
         { ResourceType: 'instance', Tags: instanceTags },
         { ResourceType: 'volume', Tags: instanceTags },
