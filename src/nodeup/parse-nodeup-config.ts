@@ -30,6 +30,7 @@ export function parseNodeupConfig(text: string, source: string): NodeupConfig {
   };
   for (const f of ['ClusterName', 'InstanceGroupName', 'KubernetesVersion']) need(isNonEmptyString(doc[f]), f, 'must be a non-empty string');
   need(typeof doc.InstanceGroupRole === 'string' && ROLES.includes(doc.InstanceGroupRole), 'InstanceGroupRole', `must be one of ${ROLES.join(', ')}`);
+  if (doc.InstanceGroupRole === 'Bastion') problems.push('InstanceGroupRole: Bastion: a bastion is not a Kubernetes node; nodeup installs nothing on it');
   need(doc.ContainerRuntime === undefined || doc.ContainerRuntime === 'containerd', 'ContainerRuntime', 'only containerd is supported');
   const flags = doc.ComponentFlags;
   need(isRecord(flags), 'ComponentFlags', 'must be a mapping of component name to argv');

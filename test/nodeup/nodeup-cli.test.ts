@@ -12,6 +12,7 @@ import type { LockOptions } from '../../src/state/lock/cluster-lock';
 import { StatePaths } from '../../src/state/state-paths';
 import { openVfs } from '../../src/state/vfs/open-vfs';
 import { ensureAptTool } from '../helpers/apt-tool';
+import { execCommands, makeVerifiableRoot, verify } from '../helpers/systemd-unit';
 import { CliResult, expectCleanFailure, listFiles, runCli, tempDir, treeDigest } from '../helpers/cli';
 
 // `kforge nodeup --conf` against nodeup configs made by the real pipeline (create cluster, then what
@@ -176,70 +177,14 @@ describe('the real containerd accepts the written config', () => {
   });
 });
 
-/** ExecStart-style value of a unit, split into argv as systemd does (quotes, C escapes, `%%`, `$$`). */
-function systemdArgv(value: string): string[] {
-  const words: string[] = [];
-  let cur = '';
-  let inWord = false;
-  let quote: string | undefined;
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i];
-    if (quote) {
-      if (c === '\\') cur += value[++i];
-      else if (c === quote) quote = undefined;
-      else cur += c;
-      continue;
-    }
-    if (/\s/.test(c)) {
-      if (inWord) words.push(cur);
-      cur = '';
-      inWord = false;
-      continue;
-    }
-    inWord = true;
-    if (c === '"' || c === "'") quote = c;
-    else if (c === '\\') cur += value[++i];
-    else cur += c;
-  }
-  if (inWord) words.push(cur);
-  return words.map((w) => w.replace(/%%/g, '%').replace(/\$\$/g, '$'));
-}
-
-/** Every Exec*= command of a unit file, as argv, with systemd's `-@:+!` prefixes removed from argv[0]. */
-function execCommands(unit: string): string[][] {
-  const joined = unit.replace(/\\\n/g, ' ');
-  return [...joined.matchAll(/^Exec[A-Za-z]*=(.*)$/gm)].map((m) => {
-    const argv = systemdArgv(m[1]);
-    argv[0] = argv[0].replace(/^[-@:+!]+/, '');
-    return argv;
-  });
-}
-
 describe('systemd-analyze verify accepts the units', () => {
-  /**
-   * A copy of the node root made verifiable: systemd-analyze --root needs the distribution's units
-   * (targets such as multi-user.target, copied from this Debian machine's /usr/lib/systemd/system) and
-   * an executable at every ExecStart path. kubelet and containerd are not installed by this part of
-   * nodeup (downloads come later), so STUB EXECUTABLES (`#!/bin/sh`, exit 0) are created at the ExecStart
-   * paths the units name: the check proves the unit files, not the binaries.
-   */
+  // systemd-analyze --root needs the distribution's units and an executable at every ExecStart path:
+  // kubelet and containerd are not installed by this part of nodeup, so verifiableRoot puts STUB
+  // EXECUTABLES there (see test/helpers/systemd-unit.ts). The check proves the unit files, not the binaries.
   function verifiableRoot(root: string): string {
     const copy = dir('kforge-nodeup-systemd-');
-    fs.cpSync(root, copy, { recursive: true });
-    fs.mkdirSync(path.join(copy, 'usr/lib/systemd'), { recursive: true });
-    fs.cpSync('/usr/lib/systemd/system', path.join(copy, 'usr/lib/systemd/system'), { recursive: true, verbatimSymlinks: true });
-    for (const unit of ['containerd.service', 'kubelet.service']) {
-      for (const argv of execCommands(fs.readFileSync(path.join(root, 'etc/systemd/system', unit), 'utf8'))) {
-        const stub = path.join(copy, argv[0]);
-        fs.mkdirSync(path.dirname(stub), { recursive: true });
-        fs.writeFileSync(stub, '#!/bin/sh\n# stub for systemd-analyze verify\nexit 0\n', { mode: 0o755 });
-      }
-    }
+    makeVerifiableRoot(root, copy, ['containerd.service', 'kubelet.service']);
     return copy;
-  }
-
-  function verify(root: string, unit: string) {
-    return spawnSync('systemd-analyze', ['verify', '--man=no', `--root=${root}`, `/etc/systemd/system/${unit}`], { encoding: 'utf8' });
   }
 
   it('containerd.service and kubelet.service verify with no output on stderr', () => {
