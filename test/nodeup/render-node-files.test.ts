@@ -152,6 +152,21 @@ describe('applyNodeFiles', () => {
     expect(() => applyNodeFiles([file], notDir)).toThrow(/cannot write .*: a parent is not a directory/);
   });
 
+  it('refuses to write through a symlink that leaves the root, and follows one that stays inside', () => {
+    const outside = dir();
+    const root = dir();
+    fs.symlinkSync(outside, path.join(root, 'etc'));
+    expect(() => applyNodeFiles([file], root)).toThrow(/resolves to .*, outside the root .* \(a symlink\); nodeup will not write there/);
+    expect(() => applyNodeFiles([file], root, { dryRun: true })).toThrow(NodeRootError);
+    expect(listFiles(outside)).toEqual([]);
+    // As in a Debian root: /lib -> usr/lib, relative, stays inside.
+    const debian = dir();
+    fs.mkdirSync(path.join(debian, 'usr/etc'), { recursive: true });
+    fs.symlinkSync('usr/etc', path.join(debian, 'etc'));
+    expect(applyNodeFiles([file], debian).created).toBe(1);
+    expect(fs.readFileSync(path.join(debian, 'usr/etc/x/y.conf'), 'utf8')).toBe('a\n');
+  });
+
   it('refuses a path outside the node', () => {
     expect(() => applyNodeFiles([{ ...file, path: '/etc/../../escape' }], dir())).toThrow(/not an absolute path inside the node/);
   });
