@@ -30,19 +30,18 @@ export interface NodeFilesReport {
  */
 export function applyNodeFiles(files: NodeFile[], root: string, options: { dryRun?: boolean } = {}): NodeFilesReport {
   const dryRun = options.dryRun ?? false;
-  const realRoot = realpathOrSelf(root);
-  const results = files.map((f) => applyOne(f, root, realRoot, dryRun));
+  const results = files.map((f) => applyOne(f, root, dryRun));
   const count = (a: NodeFileResult['action']) => results.filter((r) => r.action === a).length;
   return { root, dryRun, files: results, created: count('created'), changed: count('changed'), unchanged: count('unchanged') };
 }
 
-function applyOne(file: NodeFile, root: string, realRoot: string, dryRun: boolean): NodeFileResult {
+function applyOne(file: NodeFile, root: string, dryRun: boolean): NodeFileResult {
   if (!path.posix.isAbsolute(file.path) || file.path.split('/').includes('..')) throw new NodeRootError(`${file.path}: not an absolute path inside the node`);
   const target = path.join(root, file.path);
   const mode = file.mode & 0o7777;
   const result = (action: NodeFileResult['action']): NodeFileResult => ({ path: file.path, mode: `0${mode.toString(8)}`, action });
   try {
-    checkInsideRoot(path.dirname(target), realRoot);
+    checkInsideRoot(path.dirname(target), root);
     const existing = stat(target);
     if (existing && !existing.isFile()) throw new NodeRootError(`${target}: exists and is not a regular file; nodeup will not replace it`);
     const sameContent = existing !== undefined && fs.readFileSync(target).equals(Buffer.from(file.content, 'utf8'));
@@ -82,20 +81,18 @@ function stat(p: string): fs.Stats | undefined {
 
 /**
  * Refuses a directory that resolves outside the root through a symlink (e.g. `<root>/etc` → `/etc`), so
- * `--root` never writes on the host: the deepest existing ancestor must resolve inside the real root.
+ * `--root` never writes on the host: the deepest existing ancestor below the root must resolve inside the
+ * real root. A root that does not exist yet holds no symlink.
  */
-function checkInsideRoot(dir: string, realRoot: string): void {
-  let existing = dir;
-  while (!fs.existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
+function checkInsideRoot(dir: string, root: string): void {
+  const top = path.resolve(root);
+  let existing = path.resolve(dir);
+  while (!fs.existsSync(existing)) {
+    if (existing === top || path.dirname(existing) === existing) return;
+    existing = path.dirname(existing);
+  }
+  const realRoot = fs.realpathSync(top);
   const real = fs.realpathSync(existing);
   const inside = real === realRoot || real.startsWith(realRoot.endsWith(path.sep) ? realRoot : `${realRoot}${path.sep}`);
   if (!inside) throw new NodeRootError(`${dir}: resolves to ${real}, outside the root ${realRoot} (a symlink); nodeup will not write there`);
-}
-
-function realpathOrSelf(p: string): string {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return path.resolve(p);
-  }
 }

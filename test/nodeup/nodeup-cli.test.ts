@@ -134,13 +134,16 @@ describe('kforge nodeup --conf FILE --root DIR', () => {
   });
 
   it('--dry-run lists what it would write and writes nothing', () => {
-    const root = dir('kforge-nodeup-dry-');
+    const root = path.join(dir('kforge-nodeup-dry-'), 'not-yet');
     const r = runCli(['nodeup', '--conf', cpConf, '--root', root, '--dry-run']);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('dry run: nothing written');
     expect(r.stdout).toContain('would create 0644 /etc/kubernetes/manifests/kube-apiserver.manifest');
     expect(r.stdout).toContain(`${CP_FILES.length} files: ${CP_FILES.length} would create, 0 would change, 0 unchanged.`);
-    expect(listFiles(root)).toEqual([]);
+    expect(fs.existsSync(root)).toBe(false);
+    // A root that does not exist is created by a real run.
+    expect(runCli(['nodeup', '--conf', cpConf, '--root', root]).status).toBe(0);
+    expect(listFiles(root)).toEqual(CP_FILES);
     // On an installed root, a drifted file is reported as "would change" and left as it is.
     fs.appendFileSync(path.join(cpRoot, 'etc/modules-load.d/k8s.conf'), 'dummy\n');
     const before = treeDigest(cpRoot);

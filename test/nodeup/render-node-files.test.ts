@@ -167,6 +167,15 @@ describe('applyNodeFiles', () => {
     expect(fs.readFileSync(path.join(debian, 'usr/etc/x/y.conf'), 'utf8')).toBe('a\n');
   });
 
+  it('creates a root that does not exist yet; a dry run there writes nothing', () => {
+    const parent = dir();
+    const root = path.join(parent, 'a/b');
+    expect(applyNodeFiles([file], root, { dryRun: true }).files).toEqual([{ path: '/etc/x/y.conf', mode: '0644', action: 'created' }]);
+    expect(listFiles(parent)).toEqual([]);
+    expect(applyNodeFiles([file, { ...file, path: '/srv/z' }], root).created).toBe(2);
+    expect(listFiles(parent)).toEqual(['a/b/etc/x/y.conf', 'a/b/srv/z']);
+  });
+
   it('refuses a path outside the node', () => {
     expect(() => applyNodeFiles([{ ...file, path: '/etc/../../escape' }], dir())).toThrow(/not an absolute path inside the node/);
   });
