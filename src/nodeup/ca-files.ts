@@ -3,7 +3,7 @@ import type { NodeFile } from './node-file';
 import { NodeupConfigError } from './nodeup-config-error';
 
 /** The cluster CA bundle every node trusts (kubelet's `--client-ca-file`, the kubeconfigs' CA). */
-export const CLUSTER_CA_PATH = '/srv/kubernetes/ca.crt';
+const CLUSTER_CA_PATH = '/srv/kubernetes/ca.crt';
 
 // CA certificate files the rendered flags name, and the keyset whose certificates they hold.
 const CA_FILES: Record<string, string> = {

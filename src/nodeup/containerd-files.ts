@@ -3,7 +3,7 @@ import type { NodeFile } from './node-file';
 import { NodeupConfigError } from './nodeup-config-error';
 
 /** Where nodeup puts the containerd binaries (kops extracts the release tarball's bin/ here). */
-export const CONTAINERD_BINARY = '/usr/bin/containerd';
+const CONTAINERD_BINARY = '/usr/bin/containerd';
 
 /**
  * containerd's files, as kops's ContainerdBuilder writes them: `/etc/containerd/config.toml` in the

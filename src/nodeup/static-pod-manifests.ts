@@ -5,7 +5,7 @@ import type { NodeFile } from './node-file';
 import { CONTROL_PLANE_COMPONENTS, isControlPlaneConfig } from './parse-nodeup-config';
 
 /** Where kubelet reads static pods (`--pod-manifest-path`). */
-export const MANIFESTS_DIR = '/etc/kubernetes/manifests';
+const MANIFESTS_DIR = '/etc/kubernetes/manifests';
 
 interface HostMount {
   path: string;

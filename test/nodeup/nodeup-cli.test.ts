@@ -156,9 +156,10 @@ describe('kforge nodeup --conf FILE --root DIR', () => {
 
 describe('the real containerd accepts the written config', () => {
   let containerd: string;
+  // apt-get update and install can take minutes on a cold machine.
   beforeAll(() => {
     containerd = ensureAptTool('containerd', 'containerd');
-  });
+  }, 300_000);
 
   it('`containerd --config … config dump` exits 0, with our sandbox image and the systemd cgroup driver', () => {
     for (const [root, conf] of [[cpRoot, cpConf], [nodeRoot, nodeConf]]) {
