@@ -18,6 +18,7 @@ import ExportKubeconfig from './export/kubeconfig';
 import GetInstanceGroups from './get/instancegroups';
 import GetKeypairs from './get/keypairs';
 import GetSshPublicKeys from './get/sshpublickeys';
+import Nodeup from './nodeup';
 import PromoteKeypair from './promote/keypair';
 import Replace from './replace';
 import SetCluster from './set/cluster';
@@ -48,6 +49,7 @@ export const COMMANDS = {
   'get:instancegroups': GetInstanceGroups,
   'get:keypairs': GetKeypairs,
   'get:sshpublickeys': GetSshPublicKeys,
+  nodeup: Nodeup,
   'promote:keypair': PromoteKeypair,
   replace: Replace,
   'set:cluster': SetCluster,

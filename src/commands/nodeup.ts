@@ -1,0 +1,44 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command';
+
+/** `kforge nodeup --conf FILE`: turns a nodeup config into the files of a node, under --root. */
+export default class Nodeup extends BaseCommand {
+  static override summary = 'Write the files of a node (containerd, kubelet, static pods, sysctls) from its nodeup config.';
+  static override description =
+    'Runs on the node (or against a directory with --root). Reads an instance group\'s nodeupconfig.yaml, as "update cluster" stores it under <cluster>/igconfig/<role>/<group>/, and writes containerd\'s config and unit, kubelet\'s unit, the CA certificates, the static pod manifests and the kernel settings. Idempotent: files that already match are left alone, and a second run reports no changes. This part downloads nothing, issues no certificate and starts no service (see docs/nodeup.md).';
+  static override examples = [
+    '<%= config.bin %> nodeup --conf nodeupconfig.yaml',
+    '<%= config.bin %> nodeup --conf nodeupconfig.yaml --root /tmp/node --dry-run',
+    '<%= config.bin %> nodeup --conf nodeupconfig.yaml --root /tmp/node -o json',
+  ];
+  static override flags = {
+    conf: Flags.string({ description: 'The nodeup config file (nodeupconfig.yaml)', required: true }),
+    root: Flags.string({ description: 'Install into this directory instead of /', default: '/' }),
+    'dry-run': Flags.boolean({ description: 'List what would be written, write nothing' }),
+    output: Flags.string({ char: 'o', description: 'Output format', options: ['text', 'json'], default: 'text' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Nodeup);
+    const { readNodeupConfigFile } = await import('../nodeup/read-nodeup-config-file');
+    const { renderNodeFiles } = await import('../nodeup/render-node-files');
+    const { applyNodeFiles } = await import('../nodeup/apply-node-files');
+    const config = await readNodeupConfigFile(flags.conf);
+    const files = renderNodeFiles(config, { source: flags.conf });
+    const report = applyNodeFiles(files, flags.root, { dryRun: flags['dry-run'] });
+    const summary = { cluster: config.ClusterName, instanceGroup: config.InstanceGroupName, role: config.InstanceGroupRole, ...report };
+    if (flags.output === 'json') {
+      this.out(JSON.stringify(summary, null, 2));
+      return;
+    }
+    const verb = (a: string) => (report.dryRun ? { created: 'would create', changed: 'would change', unchanged: 'unchanged' }[a] : a) as string;
+    const lines = [`nodeup: instance group ${config.InstanceGroupName} (${config.InstanceGroupRole}) of cluster ${config.ClusterName}, root ${report.root}${report.dryRun ? ' (dry run: nothing written)' : ''}`];
+    for (const f of report.files) if (f.action !== 'unchanged') lines.push(`  ${verb(f.action).padEnd(12)} ${f.mode} ${f.path}`);
+    lines.push(
+      report.created + report.changed === 0
+        ? `No changes: ${report.unchanged} files up to date.`
+        : `${report.files.length} files: ${report.created} ${verb('created')}, ${report.changed} ${verb('changed')}, ${report.unchanged} unchanged.`,
+    );
+    this.out(lines.join('\n'));
+  }
+}
