@@ -2,9 +2,15 @@ import { INPUT_LIMITS, formatBytes } from '../api/input-limits';
 import type { NodeupConfig } from '../model/nodeup-config-builder';
 import { readLimited } from '../util/read-limited';
 import { NodeupConfigError } from './nodeup-config-error';
+import { parseBootConfig } from './boot-config';
+import { fetchNodeupConfig, nodeupConfigKey } from './fetch-nodeup-config';
 import { parseNodeupConfig } from './parse-nodeup-config';
 
-/** Reads and parses a local nodeupconfig.yaml (the bare-metal `--conf FILE` path); errors name the file. */
+/**
+ * Reads `--conf FILE` and returns the node's nodeup config: the file itself when it is one (the bare-metal
+ * path), or, when it is the boot config user-data writes (kube_env.yaml), the group's config fetched from
+ * the state store and checked against the boot config's hash. Errors name the file.
+ */
 export async function readNodeupConfigFile(file: string): Promise<NodeupConfig> {
   let read;
   try {
@@ -21,5 +27,8 @@ export async function readNodeupConfigFile(file: string): Promise<NodeupConfig> 
   } catch {
     throw new NodeupConfigError(`--conf ${file}: not UTF-8 text; not a nodeup config`);
   }
-  return parseNodeupConfig(text, file);
+  const boot = parseBootConfig(text);
+  if (!boot) return parseNodeupConfig(text, file);
+  const where = `${boot.ConfigBase.replace(/\/+$/, '')}/${nodeupConfigKey(boot)}`;
+  return parseNodeupConfig(await fetchNodeupConfig(boot, `--conf ${file}`), where);
 }
