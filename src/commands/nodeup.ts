@@ -10,11 +10,13 @@ export default class Nodeup extends BaseCommand {
     '<%= config.bin %> nodeup --conf nodeupconfig.yaml',
     '<%= config.bin %> nodeup --conf nodeupconfig.yaml --root /tmp/node --dry-run',
     '<%= config.bin %> nodeup --conf nodeupconfig.yaml --root /tmp/node -o json',
+    '<%= config.bin %> nodeup --conf /opt/kforge/conf/kube_env.yaml --install-systemd-unit   # as user-data runs it',
   ];
   static override flags = {
     conf: Flags.string({ description: 'The nodeup config file (nodeupconfig.yaml)', required: true }),
     root: Flags.string({ description: 'Install into this directory instead of /', default: '/' }),
     'dry-run': Flags.boolean({ description: 'List what would be written, write nothing' }),
+    'install-systemd-unit': Flags.boolean({ description: 'Also install kforge-nodeup.service, which runs nodeup again at boot with the same --conf (user-data passes it)' }),
     output: Flags.string({ char: 'o', description: 'Output format', options: ['text', 'json'], default: 'text' }),
   };
 
@@ -25,6 +27,11 @@ export default class Nodeup extends BaseCommand {
     const { applyNodeFiles } = await import('../nodeup/apply-node-files');
     const config = await readNodeupConfigFile(flags.conf);
     const files = renderNodeFiles(config, { source: flags.conf });
+    if (flags['install-systemd-unit']) {
+      const { nodeupUnitFile } = await import('../nodeup/nodeup-unit-file');
+      const path = await import('node:path');
+      files.push(nodeupUnitFile(path.resolve(flags.conf)));
+    }
     const report = applyNodeFiles(files, flags.root, { dryRun: flags['dry-run'] });
     const summary = { cluster: config.ClusterName, instanceGroup: config.InstanceGroupName, role: config.InstanceGroupRole, ...report };
     if (flags.output === 'json') {

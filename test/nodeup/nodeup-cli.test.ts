@@ -202,6 +202,20 @@ describe('systemd-analyze verify accepts the units', () => {
     }
   });
 
+  it('--install-systemd-unit adds kforge-nodeup.service, which systemd accepts and which reruns nodeup with the same --conf', () => {
+    const root = dir('kforge-nodeup-unit-');
+    const r = runCli(['nodeup', '--conf', nodeConf, '--root', root, '--install-systemd-unit']);
+    expect(r.status).toBe(0);
+    const unit = fs.readFileSync(path.join(root, 'etc/systemd/system/kforge-nodeup.service'), 'utf8');
+    expect(execCommands(unit)).toEqual([['/opt/kforge/bin/nodeup', `--conf=${path.resolve(nodeConf)}`]]);
+    const copy = dir('kforge-nodeup-unit-verify-');
+    makeVerifiableRoot(root, copy, ['kforge-nodeup.service']);
+    const v = verify(copy, 'kforge-nodeup.service');
+    expect({ status: v.status, stderr: v.stderr }).toEqual({ status: 0, stderr: '' });
+    // Idempotent with the unit too.
+    expect(runCli(['nodeup', '--conf', nodeConf, '--root', root, '--install-systemd-unit']).stdout).toMatch(/No changes/);
+  });
+
   it('the check can fail: an unknown key is reported on stderr, a missing binary fails', () => {
     const copy = verifiableRoot(nodeRoot);
     const unitPath = path.join(copy, 'etc/systemd/system/kubelet.service');

@@ -97,7 +97,7 @@ download-release() {
   chmod +x nodeup
 
   echo "== Running nodeup =="
-  (cd "${INSTALL_DIR}/bin" && ./nodeup --install-systemd-unit --conf="${INSTALL_DIR}/conf/kube_env.yaml" --v=8)
+  (cd "${INSTALL_DIR}/bin" && ./nodeup --install-systemd-unit --conf="${INSTALL_DIR}/conf/kube_env.yaml")
 }
 
 ####################################################################################
