@@ -17,6 +17,7 @@ import GetClusters from './get/clusters';
 import ExportKubeconfig from './export/kubeconfig';
 import GetInstanceGroups from './get/instancegroups';
 import GetKeypairs from './get/keypairs';
+import GetNodeupConfig from './get/nodeup-config';
 import GetSshPublicKeys from './get/sshpublickeys';
 import Nodeup from './nodeup';
 import PromoteKeypair from './promote/keypair';
@@ -48,6 +49,7 @@ export const COMMANDS = {
   'export:kubeconfig': ExportKubeconfig,
   'get:instancegroups': GetInstanceGroups,
   'get:keypairs': GetKeypairs,
+  'get:nodeup-config': GetNodeupConfig,
   'get:sshpublickeys': GetSshPublicKeys,
   nodeup: Nodeup,
   'promote:keypair': PromoteKeypair,

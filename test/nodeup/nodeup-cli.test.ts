@@ -202,6 +202,21 @@ describe('systemd-analyze verify accepts the units', () => {
     }
   });
 
+  it('get nodeup-config prints the stored file that nodeup --conf takes; before the first update it says what to run', () => {
+    const store = path.dirname(path.dirname(path.dirname(path.dirname(path.dirname(nodeConf)))));
+    const r = runCli(['get', 'nodeup-config', NAME, '--instance-group', `nodes-${ZONE}`, '--state', store]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(fs.readFileSync(nodeConf, 'utf8').replace(/\n?$/, '\n'));
+    expect(JSON.parse(runCli(['get', 'nodeup-config', NAME, '--instance-group', `nodes-${ZONE}`, '-o', 'json', '--state', store]).stdout)).toMatchObject({ InstanceGroupName: `nodes-${ZONE}` });
+    const missing = runCli(['get', 'nodeup-config', NAME, '--instance-group', 'nope', '--state', store]);
+    expect(missing.stderr).toMatch(/^Error: instance group "nope" not found in cluster "nodeup\.k8s\.local"/);
+    const fresh = dir('kforge-nodeup-fresh-');
+    expect(runCli(['create', 'cluster', 'fresh.k8s.local', '--zones', ZONE, '--state', fresh]).status).toBe(0);
+    const before = runCli(['get', 'nodeup-config', 'fresh.k8s.local', '--instance-group', `nodes-${ZONE}`, '--state', fresh]);
+    expect(before.status).not.toBe(0);
+    expect(before.stderr).toMatch(/does not exist yet: run "kforge update cluster fresh\.k8s\.local --yes" first/);
+  });
+
   it('--install-systemd-unit adds kforge-nodeup.service, which systemd accepts and which reruns nodeup with the same --conf', () => {
     const root = dir('kforge-nodeup-unit-');
     const r = runCli(['nodeup', '--conf', nodeConf, '--root', root, '--install-systemd-unit']);
