@@ -9,8 +9,10 @@ export const TERRAFORM_CASES: Array<[string, NewClusterOptions]> = [
   ['minimal', { name: 'minimal.example.com', zones: ['us-east-1a'], cloud: 'aws', dns: 'none' }],
   ['ha', { name: 'ha.example.com', zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'], controlPlaneCount: 3, cloud: 'aws', dns: 'none' }],
   ['private', { name: 'private.example.com', zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'], controlPlaneCount: 3, topology: 'private', networking: 'calico', bastion: true, cloud: 'aws', dns: 'none' }],
-  // With a public DNS zone: the Route 53 records (the API alias and dns-controller's placeholders).
+  // With a public DNS zone: dns-controller's placeholder records.
   ['dns', { name: 'dns.example.com', zones: ['us-east-1a'], cloud: 'aws', dnsZone: 'example.com' }],
+  // A DNS zone and an API load balancer: the API records are aliases to it.
+  ['dns-lb', { name: 'lb.example.com', zones: ['us-east-1a', 'us-east-1b'], cloud: 'aws', dnsZone: 'example.com', apiLoadBalancerType: 'public' }],
 ];
 
 /** A fake SSH key (no real key material is needed to render one). */
