@@ -14,7 +14,7 @@ export function hclString(s: string): string {
     .replace(/\n/g, '\\n')
     .replace(/\r/g, '\\r')
     .replace(/\t/g, '\\t')
-    .replace(/\$\{/g, '$${')
+    .replace(/\$\{/g, '$$$${') // `$$` is one `$` in a replacement: this writes `$${`
     .replace(/%\{/g, '%%{');
   return `"${escaped}"`;
 }

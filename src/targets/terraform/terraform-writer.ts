@@ -6,9 +6,16 @@ import { TerraformNameCollisionError, TerraformReferenceError } from './terrafor
 /** The AWS provider the output requires: kops's source, and the major version kforge's attributes are written for. */
 export const AWS_PROVIDER = { source: 'hashicorp/aws', version: '>= 5.0.0' };
 
-/** kops's Terraform name of an object: dots and other punctuation to dashes; a name must start with a letter. */
+/**
+ * kops's Terraform name of an object (its tfSanitize): `.` to `-`, `/` to `--`, `:` to `_` (so `0.0.0.0/0`
+ * is `0-0-0-0--0` and `::/0` is `__--0`), anything else that is not a name character to `-`.
+ */
 export function terraformName(type: string, name: string): string {
-  const safe = name.replace(/:/g, '').replace(/[^A-Za-z0-9_-]/g, '-');
+  const safe = name
+    .replace(/\./g, '-')
+    .replace(/\//g, '--')
+    .replace(/:/g, '_')
+    .replace(/[^A-Za-z0-9_-]/g, '-');
   // `0.0.0.0/0` (a route) is not an identifier; kops prefixes such names with the resource's short type.
   return /^[A-Za-z_]/.test(safe) ? safe : `${type.replace(/^aws_/, '').replace(/_/g, '-')}-${safe}`;
 }

@@ -13,8 +13,13 @@ import { caseTasks, TERRAFORM_CASES } from './terraform-case';
 
 const TERRAFORM = spawnSync('terraform', ['version'], { encoding: 'utf8' }).status === 0;
 if (!TERRAFORM) {
-  console.warn('\n\n*** terraform is not installed: the `terraform fmt -check` assertions are SKIPPED ***\n\n');
+  console.warn('\n\n*** terraform is not installed: the `terraform fmt -check` and `validate` assertions are SKIPPED ***\n\n');
 }
+// `terraform validate` needs the AWS provider: from a local plugin directory only, never downloaded.
+const PLUGIN_DIR = process.env.KFORGE_TF_PLUGIN_DIR ?? '/opt/tf-plugins';
+const PROVIDER = TERRAFORM && fs.existsSync(path.join(PLUGIN_DIR, 'registry.terraform.io', 'hashicorp', 'aws'));
+// No user CLI configuration (a provider mirror or credentials helper would change what init does).
+const TF_ENV = { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null', TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' };
 
 /** The Terraform resource type each task kind renders as; null for kinds folded into another resource (as kops does). */
 const TYPE_OF_KIND: Record<string, string | null> = {
@@ -80,11 +85,24 @@ describe.each(TERRAFORM_CASES)('terraform output of the %s cluster', (name, opti
       console.warn(`*** SKIPPED: terraform fmt -check on the ${name} output (terraform is not installed) ***`);
       return;
     }
-    const r = spawnSync('terraform', ['fmt', '-check', '-diff', '-recursive', dir], { encoding: 'utf8' });
+    const r = spawnSync('terraform', ['fmt', '-check', '-diff', '-recursive', dir], { encoding: 'utf8', env: TF_ENV });
     // stdout carries the diff of any badly formatted file; stderr only terraform's own warnings.
     expect(r.stdout).toBe('');
     expect(r.status).toBe(0);
   });
+
+  it('passes terraform validate against the AWS provider\'s schema (offline, from a local plugin directory)', () => {
+    if (!PROVIDER) {
+      console.warn(`*** SKIPPED: terraform validate on the ${name} output (no AWS provider under ${PLUGIN_DIR}; set KFORGE_TF_PLUGIN_DIR) ***`);
+      return;
+    }
+    const init = spawnSync('terraform', ['init', '-backend=false', '-input=false', '-no-color', `-plugin-dir=${PLUGIN_DIR}`], { cwd: dir, encoding: 'utf8', env: TF_ENV });
+    expect(init.stderr).toBe('');
+    expect(init.status).toBe(0);
+    const r = spawnSync('terraform', ['validate', '-no-color'], { cwd: dir, encoding: 'utf8', env: TF_ENV });
+    expect(r.stdout + r.stderr).toContain('The configuration is valid.');
+    expect(r.status).toBe(0);
+  }, 60_000);
 
   it('parses back: every reference names a resource in the file, every file() a file under data/', async () => {
     const tf = files.get('kubernetes.tf') as string;

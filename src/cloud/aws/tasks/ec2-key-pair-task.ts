@@ -34,7 +34,8 @@ export class Ec2KeyPairTask extends AwsTask<Ec2KeyPairActual> {
 
   renderTerraform(t: TerraformTarget): void {
     const publicKey = t.addFile('aws_key_pair', this.name, 'public_key', `${this.desired.publicKey.trim()}\n`);
-    t.addResource(this, 'aws_key_pair', { key_name: this.name, public_key: publicKey, tags: this.desired.tags });
+    // kops names the resource without the fingerprint's colons: `kubernetes-<cluster>-<hex>`.
+    t.addResource(this, 'aws_key_pair', { key_name: this.name, public_key: publicKey, tags: this.desired.tags }, this.name.replace(/:/g, ''));
   }
 
   async find(cloud: AwsCloud): Promise<Ec2KeyPairActual | undefined> {

@@ -557,7 +557,7 @@ resource "aws_lb_target_group" "tcp-lb-example-com-eh5hch" {
   vpc_id      = aws_vpc.lb-example-com.id
 }
 
-resource "aws_route" "route-0-0-0-0-0" {
+resource "aws_route" "route-0-0-0-0--0" {
   destination_cidr_block = "0.0.0.0/0"
   gateway_id             = aws_internet_gateway.lb-example-com.id
   route_table_id         = aws_route_table.lb-example-com.id
@@ -627,34 +627,7 @@ resource "aws_security_group" "nodes-lb-example-com" {
   vpc_id = aws_vpc.lb-example-com.id
 }
 
-resource "aws_security_group_rule" "from--0-ingress-tcp-22to22-masters-lb-example-com" {
-  from_port         = 22
-  ipv6_cidr_blocks  = ["::/0"]
-  protocol          = "tcp"
-  security_group_id = aws_security_group.masters-lb-example-com.id
-  to_port           = 22
-  type              = "ingress"
-}
-
-resource "aws_security_group_rule" "from--0-ingress-tcp-22to22-nodes-lb-example-com" {
-  from_port         = 22
-  ipv6_cidr_blocks  = ["::/0"]
-  protocol          = "tcp"
-  security_group_id = aws_security_group.nodes-lb-example-com.id
-  to_port           = 22
-  type              = "ingress"
-}
-
-resource "aws_security_group_rule" "from--0-ingress-tcp-443to443-masters-lb-example-com" {
-  from_port         = 443
-  ipv6_cidr_blocks  = ["::/0"]
-  protocol          = "tcp"
-  security_group_id = aws_security_group.masters-lb-example-com.id
-  to_port           = 443
-  type              = "ingress"
-}
-
-resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-22to22-masters-lb-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-22to22-masters-lb-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 22
   protocol          = "tcp"
@@ -663,7 +636,7 @@ resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-22to22-masters-lb
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-22to22-nodes-lb-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-22to22-nodes-lb-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 22
   protocol          = "tcp"
@@ -672,7 +645,7 @@ resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-22to22-nodes-lb-e
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-443to443-masters-lb-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-443to443-masters-lb-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 443
   protocol          = "tcp"
@@ -681,18 +654,45 @@ resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-443to443-masters-
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-masters-lb-example-com-egress-all-0to0--0" {
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-22to22-masters-lb-example-com" {
+  from_port         = 22
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "tcp"
+  security_group_id = aws_security_group.masters-lb-example-com.id
+  to_port           = 22
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-22to22-nodes-lb-example-com" {
+  from_port         = 22
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "tcp"
+  security_group_id = aws_security_group.nodes-lb-example-com.id
+  to_port           = 22
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-443to443-masters-lb-example-com" {
+  from_port         = 443
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "tcp"
+  security_group_id = aws_security_group.masters-lb-example-com.id
+  to_port           = 443
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-masters-lb-example-com-egress-all-0to0-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 0
-  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.masters-lb-example-com.id
   to_port           = 0
   type              = "egress"
 }
 
-resource "aws_security_group_rule" "from-masters-lb-example-com-egress-all-0to0-0-0-0-0-0" {
-  cidr_blocks       = ["0.0.0.0/0"]
+resource "aws_security_group_rule" "from-masters-lb-example-com-egress-all-0to0-__--0" {
   from_port         = 0
+  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.masters-lb-example-com.id
   to_port           = 0
@@ -717,18 +717,18 @@ resource "aws_security_group_rule" "from-masters-lb-example-com-ingress-all-0to0
   type                     = "ingress"
 }
 
-resource "aws_security_group_rule" "from-nodes-lb-example-com-egress-all-0to0--0" {
+resource "aws_security_group_rule" "from-nodes-lb-example-com-egress-all-0to0-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 0
-  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.nodes-lb-example-com.id
   to_port           = 0
   type              = "egress"
 }
 
-resource "aws_security_group_rule" "from-nodes-lb-example-com-egress-all-0to0-0-0-0-0-0" {
-  cidr_blocks       = ["0.0.0.0/0"]
+resource "aws_security_group_rule" "from-nodes-lb-example-com-egress-all-0to0-__--0" {
   from_port         = 0
+  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.nodes-lb-example-com.id
   to_port           = 0

@@ -394,7 +394,7 @@ resource "aws_launch_template" "nodes-us-east-1a-dns-example-com" {
   vpc_security_group_ids = [aws_security_group.nodes-dns-example-com.id]
 }
 
-resource "aws_route" "route-0-0-0-0-0" {
+resource "aws_route" "route-0-0-0-0--0" {
   destination_cidr_block = "0.0.0.0/0"
   gateway_id             = aws_internet_gateway.dns-example-com.id
   route_table_id         = aws_route_table.dns-example-com.id
@@ -459,34 +459,7 @@ resource "aws_security_group" "nodes-dns-example-com" {
   vpc_id = aws_vpc.dns-example-com.id
 }
 
-resource "aws_security_group_rule" "from--0-ingress-tcp-22to22-masters-dns-example-com" {
-  from_port         = 22
-  ipv6_cidr_blocks  = ["::/0"]
-  protocol          = "tcp"
-  security_group_id = aws_security_group.masters-dns-example-com.id
-  to_port           = 22
-  type              = "ingress"
-}
-
-resource "aws_security_group_rule" "from--0-ingress-tcp-22to22-nodes-dns-example-com" {
-  from_port         = 22
-  ipv6_cidr_blocks  = ["::/0"]
-  protocol          = "tcp"
-  security_group_id = aws_security_group.nodes-dns-example-com.id
-  to_port           = 22
-  type              = "ingress"
-}
-
-resource "aws_security_group_rule" "from--0-ingress-tcp-443to443-masters-dns-example-com" {
-  from_port         = 443
-  ipv6_cidr_blocks  = ["::/0"]
-  protocol          = "tcp"
-  security_group_id = aws_security_group.masters-dns-example-com.id
-  to_port           = 443
-  type              = "ingress"
-}
-
-resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-22to22-masters-dns-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-22to22-masters-dns-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 22
   protocol          = "tcp"
@@ -495,7 +468,7 @@ resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-22to22-masters-dn
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-22to22-nodes-dns-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-22to22-nodes-dns-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 22
   protocol          = "tcp"
@@ -504,7 +477,7 @@ resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-22to22-nodes-dns-
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-443to443-masters-dns-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-443to443-masters-dns-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 443
   protocol          = "tcp"
@@ -513,18 +486,45 @@ resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-443to443-masters-
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-masters-dns-example-com-egress-all-0to0--0" {
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-22to22-masters-dns-example-com" {
+  from_port         = 22
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "tcp"
+  security_group_id = aws_security_group.masters-dns-example-com.id
+  to_port           = 22
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-22to22-nodes-dns-example-com" {
+  from_port         = 22
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "tcp"
+  security_group_id = aws_security_group.nodes-dns-example-com.id
+  to_port           = 22
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-443to443-masters-dns-example-com" {
+  from_port         = 443
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "tcp"
+  security_group_id = aws_security_group.masters-dns-example-com.id
+  to_port           = 443
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-masters-dns-example-com-egress-all-0to0-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 0
-  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.masters-dns-example-com.id
   to_port           = 0
   type              = "egress"
 }
 
-resource "aws_security_group_rule" "from-masters-dns-example-com-egress-all-0to0-0-0-0-0-0" {
-  cidr_blocks       = ["0.0.0.0/0"]
+resource "aws_security_group_rule" "from-masters-dns-example-com-egress-all-0to0-__--0" {
   from_port         = 0
+  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.masters-dns-example-com.id
   to_port           = 0
@@ -549,18 +549,18 @@ resource "aws_security_group_rule" "from-masters-dns-example-com-ingress-all-0to
   type                     = "ingress"
 }
 
-resource "aws_security_group_rule" "from-nodes-dns-example-com-egress-all-0to0--0" {
+resource "aws_security_group_rule" "from-nodes-dns-example-com-egress-all-0to0-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 0
-  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.nodes-dns-example-com.id
   to_port           = 0
   type              = "egress"
 }
 
-resource "aws_security_group_rule" "from-nodes-dns-example-com-egress-all-0to0-0-0-0-0-0" {
-  cidr_blocks       = ["0.0.0.0/0"]
+resource "aws_security_group_rule" "from-nodes-dns-example-com-egress-all-0to0-__--0" {
   from_port         = 0
+  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.nodes-dns-example-com.id
   to_port           = 0

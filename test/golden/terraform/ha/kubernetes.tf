@@ -940,7 +940,7 @@ resource "aws_lb_target_group" "tcp-ha-example-com-isubkm" {
   vpc_id      = aws_vpc.ha-example-com.id
 }
 
-resource "aws_route" "route-0-0-0-0-0" {
+resource "aws_route" "route-0-0-0-0--0" {
   destination_cidr_block = "0.0.0.0/0"
   gateway_id             = aws_internet_gateway.ha-example-com.id
   route_table_id         = aws_route_table.ha-example-com.id
@@ -993,34 +993,7 @@ resource "aws_security_group" "nodes-ha-example-com" {
   vpc_id = aws_vpc.ha-example-com.id
 }
 
-resource "aws_security_group_rule" "from--0-ingress-tcp-22to22-masters-ha-example-com" {
-  from_port         = 22
-  ipv6_cidr_blocks  = ["::/0"]
-  protocol          = "tcp"
-  security_group_id = aws_security_group.masters-ha-example-com.id
-  to_port           = 22
-  type              = "ingress"
-}
-
-resource "aws_security_group_rule" "from--0-ingress-tcp-22to22-nodes-ha-example-com" {
-  from_port         = 22
-  ipv6_cidr_blocks  = ["::/0"]
-  protocol          = "tcp"
-  security_group_id = aws_security_group.nodes-ha-example-com.id
-  to_port           = 22
-  type              = "ingress"
-}
-
-resource "aws_security_group_rule" "from--0-ingress-tcp-443to443-masters-ha-example-com" {
-  from_port         = 443
-  ipv6_cidr_blocks  = ["::/0"]
-  protocol          = "tcp"
-  security_group_id = aws_security_group.masters-ha-example-com.id
-  to_port           = 443
-  type              = "ingress"
-}
-
-resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-22to22-masters-ha-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-22to22-masters-ha-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 22
   protocol          = "tcp"
@@ -1029,7 +1002,7 @@ resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-22to22-masters-ha
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-22to22-nodes-ha-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-22to22-nodes-ha-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 22
   protocol          = "tcp"
@@ -1038,7 +1011,7 @@ resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-22to22-nodes-ha-e
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-443to443-masters-ha-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-443to443-masters-ha-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 443
   protocol          = "tcp"
@@ -1047,18 +1020,45 @@ resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-443to443-masters-
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-masters-ha-example-com-egress-all-0to0--0" {
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-22to22-masters-ha-example-com" {
+  from_port         = 22
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "tcp"
+  security_group_id = aws_security_group.masters-ha-example-com.id
+  to_port           = 22
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-22to22-nodes-ha-example-com" {
+  from_port         = 22
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "tcp"
+  security_group_id = aws_security_group.nodes-ha-example-com.id
+  to_port           = 22
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-443to443-masters-ha-example-com" {
+  from_port         = 443
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "tcp"
+  security_group_id = aws_security_group.masters-ha-example-com.id
+  to_port           = 443
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-masters-ha-example-com-egress-all-0to0-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 0
-  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.masters-ha-example-com.id
   to_port           = 0
   type              = "egress"
 }
 
-resource "aws_security_group_rule" "from-masters-ha-example-com-egress-all-0to0-0-0-0-0-0" {
-  cidr_blocks       = ["0.0.0.0/0"]
+resource "aws_security_group_rule" "from-masters-ha-example-com-egress-all-0to0-__--0" {
   from_port         = 0
+  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.masters-ha-example-com.id
   to_port           = 0
@@ -1083,18 +1083,18 @@ resource "aws_security_group_rule" "from-masters-ha-example-com-ingress-all-0to0
   type                     = "ingress"
 }
 
-resource "aws_security_group_rule" "from-nodes-ha-example-com-egress-all-0to0--0" {
+resource "aws_security_group_rule" "from-nodes-ha-example-com-egress-all-0to0-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 0
-  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.nodes-ha-example-com.id
   to_port           = 0
   type              = "egress"
 }
 
-resource "aws_security_group_rule" "from-nodes-ha-example-com-egress-all-0to0-0-0-0-0-0" {
-  cidr_blocks       = ["0.0.0.0/0"]
+resource "aws_security_group_rule" "from-nodes-ha-example-com-egress-all-0to0-__--0" {
   from_port         = 0
+  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.nodes-ha-example-com.id
   to_port           = 0

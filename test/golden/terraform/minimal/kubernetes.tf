@@ -436,7 +436,7 @@ resource "aws_lb_target_group" "tcp-minimal-example-com-5905t8" {
   vpc_id      = aws_vpc.minimal-example-com.id
 }
 
-resource "aws_route" "route-0-0-0-0-0" {
+resource "aws_route" "route-0-0-0-0--0" {
   destination_cidr_block = "0.0.0.0/0"
   gateway_id             = aws_internet_gateway.minimal-example-com.id
   route_table_id         = aws_route_table.minimal-example-com.id
@@ -479,34 +479,7 @@ resource "aws_security_group" "nodes-minimal-example-com" {
   vpc_id = aws_vpc.minimal-example-com.id
 }
 
-resource "aws_security_group_rule" "from--0-ingress-tcp-22to22-masters-minimal-example-com" {
-  from_port         = 22
-  ipv6_cidr_blocks  = ["::/0"]
-  protocol          = "tcp"
-  security_group_id = aws_security_group.masters-minimal-example-com.id
-  to_port           = 22
-  type              = "ingress"
-}
-
-resource "aws_security_group_rule" "from--0-ingress-tcp-22to22-nodes-minimal-example-com" {
-  from_port         = 22
-  ipv6_cidr_blocks  = ["::/0"]
-  protocol          = "tcp"
-  security_group_id = aws_security_group.nodes-minimal-example-com.id
-  to_port           = 22
-  type              = "ingress"
-}
-
-resource "aws_security_group_rule" "from--0-ingress-tcp-443to443-masters-minimal-example-com" {
-  from_port         = 443
-  ipv6_cidr_blocks  = ["::/0"]
-  protocol          = "tcp"
-  security_group_id = aws_security_group.masters-minimal-example-com.id
-  to_port           = 443
-  type              = "ingress"
-}
-
-resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-22to22-masters-minimal-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-22to22-masters-minimal-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 22
   protocol          = "tcp"
@@ -515,7 +488,7 @@ resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-22to22-masters-mi
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-22to22-nodes-minimal-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-22to22-nodes-minimal-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 22
   protocol          = "tcp"
@@ -524,7 +497,7 @@ resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-22to22-nodes-mini
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-443to443-masters-minimal-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-443to443-masters-minimal-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 443
   protocol          = "tcp"
@@ -533,18 +506,45 @@ resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-443to443-masters-
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-masters-minimal-example-com-egress-all-0to0--0" {
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-22to22-masters-minimal-example-com" {
+  from_port         = 22
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "tcp"
+  security_group_id = aws_security_group.masters-minimal-example-com.id
+  to_port           = 22
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-22to22-nodes-minimal-example-com" {
+  from_port         = 22
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "tcp"
+  security_group_id = aws_security_group.nodes-minimal-example-com.id
+  to_port           = 22
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-443to443-masters-minimal-example-com" {
+  from_port         = 443
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "tcp"
+  security_group_id = aws_security_group.masters-minimal-example-com.id
+  to_port           = 443
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-masters-minimal-example-com-egress-all-0to0-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 0
-  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.masters-minimal-example-com.id
   to_port           = 0
   type              = "egress"
 }
 
-resource "aws_security_group_rule" "from-masters-minimal-example-com-egress-all-0to0-0-0-0-0-0" {
-  cidr_blocks       = ["0.0.0.0/0"]
+resource "aws_security_group_rule" "from-masters-minimal-example-com-egress-all-0to0-__--0" {
   from_port         = 0
+  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.masters-minimal-example-com.id
   to_port           = 0
@@ -569,18 +569,18 @@ resource "aws_security_group_rule" "from-masters-minimal-example-com-ingress-all
   type                     = "ingress"
 }
 
-resource "aws_security_group_rule" "from-nodes-minimal-example-com-egress-all-0to0--0" {
+resource "aws_security_group_rule" "from-nodes-minimal-example-com-egress-all-0to0-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 0
-  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.nodes-minimal-example-com.id
   to_port           = 0
   type              = "egress"
 }
 
-resource "aws_security_group_rule" "from-nodes-minimal-example-com-egress-all-0to0-0-0-0-0-0" {
-  cidr_blocks       = ["0.0.0.0/0"]
+resource "aws_security_group_rule" "from-nodes-minimal-example-com-egress-all-0to0-__--0" {
   from_port         = 0
+  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.nodes-minimal-example-com.id
   to_port           = 0

@@ -1164,25 +1164,25 @@ resource "aws_nat_gateway" "us-east-1c-private-example-com" {
   }
 }
 
-resource "aws_route" "private-us-east-1a-0-0-0-0-0" {
+resource "aws_route" "private-us-east-1a-0-0-0-0--0" {
   destination_cidr_block = "0.0.0.0/0"
   nat_gateway_id         = aws_nat_gateway.us-east-1a-private-example-com.id
   route_table_id         = aws_route_table.private-us-east-1a-private-example-com.id
 }
 
-resource "aws_route" "private-us-east-1b-0-0-0-0-0" {
+resource "aws_route" "private-us-east-1b-0-0-0-0--0" {
   destination_cidr_block = "0.0.0.0/0"
   nat_gateway_id         = aws_nat_gateway.us-east-1b-private-example-com.id
   route_table_id         = aws_route_table.private-us-east-1b-private-example-com.id
 }
 
-resource "aws_route" "private-us-east-1c-0-0-0-0-0" {
+resource "aws_route" "private-us-east-1c-0-0-0-0--0" {
   destination_cidr_block = "0.0.0.0/0"
   nat_gateway_id         = aws_nat_gateway.us-east-1c-private-example-com.id
   route_table_id         = aws_route_table.private-us-east-1c-private-example-com.id
 }
 
-resource "aws_route" "route-0-0-0-0-0" {
+resource "aws_route" "route-0-0-0-0--0" {
   destination_cidr_block = "0.0.0.0/0"
   gateway_id             = aws_internet_gateway.private-example-com.id
   route_table_id         = aws_route_table.private-example-com.id
@@ -1291,25 +1291,7 @@ resource "aws_security_group" "nodes-private-example-com" {
   vpc_id = aws_vpc.private-example-com.id
 }
 
-resource "aws_security_group_rule" "from--0-ingress-tcp-22to22-bastion-private-example-com" {
-  from_port         = 22
-  ipv6_cidr_blocks  = ["::/0"]
-  protocol          = "tcp"
-  security_group_id = aws_security_group.bastion-private-example-com.id
-  to_port           = 22
-  type              = "ingress"
-}
-
-resource "aws_security_group_rule" "from--0-ingress-tcp-443to443-masters-private-example-com" {
-  from_port         = 443
-  ipv6_cidr_blocks  = ["::/0"]
-  protocol          = "tcp"
-  security_group_id = aws_security_group.masters-private-example-com.id
-  to_port           = 443
-  type              = "ingress"
-}
-
-resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-22to22-bastion-private-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-22to22-bastion-private-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 22
   protocol          = "tcp"
@@ -1318,7 +1300,7 @@ resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-22to22-bastion-pr
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-443to443-masters-private-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-443to443-masters-private-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 443
   protocol          = "tcp"
@@ -1327,18 +1309,36 @@ resource "aws_security_group_rule" "from-0-0-0-0-0-ingress-tcp-443to443-masters-
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-bastion-private-example-com-egress-all-0to0--0" {
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-22to22-bastion-private-example-com" {
+  from_port         = 22
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "tcp"
+  security_group_id = aws_security_group.bastion-private-example-com.id
+  to_port           = 22
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-443to443-masters-private-example-com" {
+  from_port         = 443
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "tcp"
+  security_group_id = aws_security_group.masters-private-example-com.id
+  to_port           = 443
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-bastion-private-example-com-egress-all-0to0-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 0
-  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.bastion-private-example-com.id
   to_port           = 0
   type              = "egress"
 }
 
-resource "aws_security_group_rule" "from-bastion-private-example-com-egress-all-0to0-0-0-0-0-0" {
-  cidr_blocks       = ["0.0.0.0/0"]
+resource "aws_security_group_rule" "from-bastion-private-example-com-egress-all-0to0-__--0" {
   from_port         = 0
+  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.bastion-private-example-com.id
   to_port           = 0
@@ -1363,18 +1363,18 @@ resource "aws_security_group_rule" "from-bastion-private-example-com-ingress-tcp
   type                     = "ingress"
 }
 
-resource "aws_security_group_rule" "from-masters-private-example-com-egress-all-0to0--0" {
+resource "aws_security_group_rule" "from-masters-private-example-com-egress-all-0to0-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 0
-  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.masters-private-example-com.id
   to_port           = 0
   type              = "egress"
 }
 
-resource "aws_security_group_rule" "from-masters-private-example-com-egress-all-0to0-0-0-0-0-0" {
-  cidr_blocks       = ["0.0.0.0/0"]
+resource "aws_security_group_rule" "from-masters-private-example-com-egress-all-0to0-__--0" {
   from_port         = 0
+  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.masters-private-example-com.id
   to_port           = 0
@@ -1399,18 +1399,18 @@ resource "aws_security_group_rule" "from-masters-private-example-com-ingress-all
   type                     = "ingress"
 }
 
-resource "aws_security_group_rule" "from-nodes-private-example-com-egress-all-0to0--0" {
+resource "aws_security_group_rule" "from-nodes-private-example-com-egress-all-0to0-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 0
-  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.nodes-private-example-com.id
   to_port           = 0
   type              = "egress"
 }
 
-resource "aws_security_group_rule" "from-nodes-private-example-com-egress-all-0to0-0-0-0-0-0" {
-  cidr_blocks       = ["0.0.0.0/0"]
+resource "aws_security_group_rule" "from-nodes-private-example-com-egress-all-0to0-__--0" {
   from_port         = 0
+  ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.nodes-private-example-com.id
   to_port           = 0
