@@ -52,7 +52,7 @@ export interface UpdateClusterOptions {
 export interface TerraformResult {
   /** The output directory. */
   dir: string;
-  /** The files written, relative to `dir`, sorted. */
+  /** The files written, relative to `dir`: `kubernetes.tf`, then the `data/` files sorted. */
   files: string[];
   /** The resource addresses in `kubernetes.tf`, sorted. */
   resources: string[];
