@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import type { InstanceGroup } from '../api/types';
 import type { AwsCloud } from '../cloud/aws/aws-cloud';
 import type { OrphanedResource } from '../cloud/aws/orphaned-resources';
@@ -15,7 +16,7 @@ import { DiscoveryDocumentsPlan, planDiscoveryDocuments, writeDiscoveryDocuments
 import { ManagedFilesPlan, planManagedFiles, writeManagedFiles } from './plan-managed-files';
 
 /** A step of `update cluster`, in order, for progress output. */
-export type UpdateStep = 'load' | 'expand' | 'build' | 'connect' | 'preflight' | 'find' | 'plan' | 'write managed files' | 'apply' | 'delete';
+export type UpdateStep = 'load' | 'expand' | 'build' | 'connect' | 'preflight' | 'find' | 'plan' | 'render' | 'write managed files' | 'write terraform' | 'apply' | 'delete';
 
 /** What update reports while it runs: the step it is in, and tasks done of total in the find and apply steps. */
 export interface UpdateProgress {
@@ -38,6 +39,23 @@ export interface UpdateClusterOptions {
   progress?: UpdateProgress;
   /** Every executor event, with the task it concerns (benchmarks time the critical path with it). */
   onTaskEvent?: TaskExecutorOptions['onEvent'];
+  /**
+   * `direct` (default): find, plan and with `yes` apply. `terraform`: render the tasks as Terraform into
+   * `outDir` and make no mutating cloud call; as kops does, the state-store files are written too, without `yes`.
+   */
+  target?: 'direct' | 'terraform';
+  /** Where `terraform` writes `kubernetes.tf` and `data/`; default `out/terraform` (kops's). */
+  outDir?: string;
+}
+
+/** What `--target terraform` wrote. */
+export interface TerraformResult {
+  /** The output directory. */
+  dir: string;
+  /** The files written, relative to `dir`: `kubernetes.tf`, then the `data/` files sorted. */
+  files: string[];
+  /** The resource addresses in `kubernetes.tf`, sorted. */
+  resources: string[];
 }
 
 /** What `update cluster` found and did. */
@@ -57,6 +75,8 @@ export interface UpdateClusterResult {
   tasks: readonly AnyTask<AwsCloud>[];
   /** Resources of the cluster the model no longer has (a deleted instance group's), deleted after the apply. */
   orphans: OrphanedResource[];
+  /** With `--target terraform`: what was written (the cloud plan is then empty: nothing was found or diffed). */
+  terraform?: TerraformResult;
 }
 
 /**
@@ -81,6 +101,7 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     p?.step('preflight');
     const { awsPreflight } = await import('../cloud/aws/aws-preflight');
     await awsPreflight(cloud, managed.completed, instanceGroups);
+    if (options.target === 'terraform') return renderAndWriteTerraform(vfs, { cluster: name, managed, discovery, cloud, tasks }, options);
     p?.step('find');
     const executor = await makeExecutor(cloud, tasks, options);
     const cloudPlan = await executor.plan();
@@ -102,7 +123,36 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     await markApplied(vfs, name);
     return { ...result, applied: true };
   };
-  return options.yes ? withClusterLocks(vfs, [name], options.lock, run) : run();
+  // The terraform target writes the state store whatever `yes` says (as kops), so it takes the lock too.
+  return options.yes || options.target === 'terraform' ? withClusterLocks(vfs, [name], options.lock, run) : run();
+}
+
+/**
+ * The terraform target after preflight: resolves the launch templates' images (read-only, from the image
+ * load preflight made), renders every task, then writes the state-store files (keysets, completed spec,
+ * nodeup configs, discovery documents) and the output. kops does the same with `--target terraform`: the
+ * state store is not Terraform's, and the rendered user-data names nodeup configs that must exist.
+ */
+async function renderAndWriteTerraform(
+  vfs: Vfs,
+  run: Pick<UpdateClusterResult, 'cluster' | 'managed' | 'discovery' | 'cloud' | 'tasks'>,
+  options: UpdateClusterOptions,
+): Promise<UpdateClusterResult> {
+  const p = options.progress;
+  p?.step('render');
+  const { LaunchTemplateTask } = await import('../cloud/aws/tasks/launch-template-task');
+  for (const t of run.tasks) if (t instanceof LaunchTemplateTask) await t.resolveImage(run.cloud);
+  const { renderTerraformOutput, writeTerraformOutput } = await import('../targets/terraform/render-terraform');
+  const output = renderTerraformOutput(run.cluster, run.cloud.region, run.tasks);
+  p?.step('write managed files');
+  if (run.managed.hasChanges) await writeManagedFiles(vfs, run.managed);
+  await writeDiscoveryDocuments(run.discovery);
+  p?.step('write terraform');
+  const dir = options.outDir ?? path.join('out', 'terraform');
+  writeTerraformOutput(dir, output);
+  await markApplied(vfs, run.cluster);
+  const terraform = { dir, files: [...output.files.keys()], resources: output.resources };
+  return { ...run, cloudPlan: { entries: [], hasChanges: false }, orphans: [], applied: run.managed.hasChanges, terraform };
 }
 
 /** Step load: the stored instance groups (the cluster itself is read by the expand step). */

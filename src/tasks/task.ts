@@ -30,7 +30,7 @@ export interface Task<C = unknown, A = unknown> {
   check(actual: A | undefined, changes: readonly Change[]): void;
   /** Creates or updates the resource so that `changes` disappear; sets this task's outputs. */
   apply(cloud: C, actual: A | undefined, changes: readonly Change[]): Promise<void>;
-  /** Terraform rendering; reserved so the interface need not change later. Every task throws TerraformNotSupportedError for now. */
+  /** Adds the task's resources to the Terraform output (`update cluster --target terraform`); a task without a Terraform form throws TerraformNotSupportedError. */
   renderTerraform(target: TerraformTarget): void;
 }
 

@@ -1,13 +1,15 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand, lockFlags } from '../../cli/base-command';
+import { UsageError } from '../../errors/usage-error';
 
-/** `kforge update cluster [C] [--yes]`: plans, and with --yes creates, the cluster's cloud resources. */
+/** `kforge update cluster [C] [--yes] [--target terraform --out DIR]`: plans, and with --yes creates (or writes as Terraform), the cluster's cloud resources. */
 export default class UpdateCluster extends BaseCommand {
   static override summary = "Create or update the cluster's cloud resources to match its spec.";
   static override description = [
     'Without --yes, prints the plan: what would be created, modified (each field, old -> new; a managed file as its changed lines) and deleted, and changes nothing.',
     'With --yes, applies it while holding the cluster lock: first the keypairs and managed files (completed spec, nodeup configs) in the state store, then the cloud resources, in dependency order.',
     'A second run with --yes changes nothing. Every run ends with a one-line summary of the AWS API calls it made.',
+    'With --target terraform, writes the cloud resources as Terraform instead (DIR/kubernetes.tf and DIR/data/, DIR from --out) and makes no mutating AWS call, only reads (credentials, instance types, zones, images). As with kops, the keypairs and managed files are written to the state store at once, without --yes (the user-data in the output needs them); apply the output with terraform. See docs/terraform.md.',
     'Credentials come from the standard AWS chain (AWS_PROFILE, AWS_ACCESS_KEY_ID, instance roles); AWS_ENDPOINT_URL points the clients at another endpoint.',
   ].join('\n\n');
   static override examples = [
@@ -15,6 +17,7 @@ export default class UpdateCluster extends BaseCommand {
     '<%= config.bin %> update cluster x.example.com --yes',
     '<%= config.bin %> update cluster x.example.com --detailed-exitcode   # exit 2 when changes are pending',
     '<%= config.bin %> update cluster x.example.com -o json',
+    '<%= config.bin %> update cluster x.example.com --target terraform --out tf/   # then: cd tf && terraform init && terraform apply',
   ];
   static override args = { name: Args.string({ description: 'Cluster name' }) };
   static override flags = {
@@ -23,6 +26,8 @@ export default class UpdateCluster extends BaseCommand {
     yes: Flags.boolean({ char: 'y', description: 'Apply the changes; without it, only print the plan' }),
     'detailed-exitcode': Flags.boolean({ description: 'Exit 2 when the plan has changes (and --yes was not given), 0 when it has none, as "terraform plan -detailed-exitcode"' }),
     output: Flags.string({ char: 'o', description: 'Output format of the plan', options: ['text', 'json'], default: 'text' }),
+    target: Flags.string({ description: 'direct: create the resources through the AWS API; terraform: write them as Terraform to --out', options: ['direct', 'terraform'], default: 'direct' }),
+    out: Flags.string({ description: 'Directory of the Terraform output (with --target terraform); default out/terraform' }),
   };
 
   async run(): Promise<void> {
@@ -34,21 +39,29 @@ export default class UpdateCluster extends BaseCommand {
     const { updatePlanReport, renderUpdatePlan } = await import('../../targets/update-plan-report');
     const { updateProgress } = await import('../../cli/update-progress');
     const { formatCallSummary } = await import('../../cloud/aws/format-call-summary');
+    const target = flags.target === 'terraform' ? 'terraform' : 'direct';
+    if (flags.out !== undefined && target !== 'terraform') throw new UsageError('update cluster: --out is for --target terraform');
     const vfs = openVfs(this.stateUrl(flags));
     const progress = updateProgress();
     let result;
     try {
-      result = await updateCluster(vfs, name, { yes: flags.yes, lock: this.lockOptions(flags), progress });
+      result = await updateCluster(vfs, name, { yes: flags.yes, lock: this.lockOptions(flags), progress, target, outDir: flags.out });
     } finally {
       progress.stop();
     }
     const report = updatePlanReport(name, result.cloudPlan, result.managed, result.discovery.files, result.orphans);
-    if (flags.output === 'json') this.out(JSON.stringify({ ...report, applied: result.applied }, null, 2));
-    else {
+    const tf = result.terraform;
+    if (flags.output === 'json') this.out(JSON.stringify({ ...report, applied: result.applied, ...(tf ? { terraform: tf } : {}) }, null, 2));
+    else if (tf) {
+      if (result.managed.hasChanges) this.out(`Wrote to the state store:\n${renderUpdatePlan(report)}`);
+      const data = tf.files.filter((f) => f.startsWith('data/')).length;
+      this.out(`Terraform output written to ${tf.dir}: kubernetes.tf (${tf.resources.length} resources) and ${data} files under data/.`);
+      this.out(`To apply it: cd ${tf.dir} && terraform init && terraform apply`);
+    } else {
       this.out(renderUpdatePlan(report));
       if (report.hasChanges) this.out(result.applied ? `Cluster "${name}" updated.` : 'Must specify --yes to apply changes');
     }
     this.status(formatCallSummary(result.cloud.calls, Date.now() - started, flags.verbose ?? false));
-    if (flags['detailed-exitcode'] && report.hasChanges && !result.applied) this.exit(2);
+    if (flags['detailed-exitcode'] && !tf && report.hasChanges && !result.applied) this.exit(2);
   }
 }

@@ -1,3 +1,4 @@
+import { HclBlock, type TerraformTarget } from '../../../tasks/terraform-target';
 import { diffFields } from '../../../tasks/diff-fields';
 import type { AnyTask, Change } from '../../../tasks/task';
 import type { TaskOutput } from '../../../tasks/task-output';
@@ -63,6 +64,22 @@ export class AutoScalingGroupTask extends AwsTask<AutoScalingGroupActual> {
   override dependencies(): readonly AnyTask<AwsCloud>[] {
     const d = this.desired;
     return [d.launchTemplate, ...d.subnets, ...(d.targetGroups ?? [])];
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    const d = this.desired;
+    t.addResource(this, 'aws_autoscaling_group', {
+      // The latest version, as the direct target's `$Latest`: a new template version reaches new instances.
+      launch_template: new HclBlock({ id: t.reference(d.launchTemplate, 'id'), version: t.reference(d.launchTemplate, 'latest_version') }),
+      max_size: d.maxSize,
+      min_size: d.minSize,
+      name: this.name,
+      tag: Object.keys(d.tags)
+        .sort()
+        .map((key) => new HclBlock({ key, propagate_at_launch: true, value: d.tags[key] })),
+      target_group_arns: d.targetGroups?.map((g) => t.reference(g, 'arn')),
+      vpc_zone_identifier: d.subnets.map((s) => t.reference(s, 'id')),
+    });
   }
 
   async find(cloud: AwsCloud): Promise<AutoScalingGroupActual | undefined> {

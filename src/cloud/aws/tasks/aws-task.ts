@@ -1,12 +1,12 @@
 import { ChangeRefusedError } from '../../../tasks/change-refused-error';
 import { AnyTask, Change, Task, taskKey } from '../../../tasks/task';
-import { TerraformNotSupportedError } from '../../../tasks/terraform-not-supported-error';
+import type { TerraformTarget } from '../../../tasks/terraform-target';
 import type { AwsCloud } from '../aws-cloud';
 import { tagList, TagMap } from '../aws-tags';
 
 /**
  * What every AWS task shares: identity, refusal of changes to immutable fields, tag updates, and the
- * Terraform slot that throws until the Terraform target exists.
+ * Terraform rendering every task implements.
  */
 export abstract class AwsTask<A> implements Task<AwsCloud, A> {
   abstract readonly kind: string;
@@ -31,9 +31,8 @@ export abstract class AwsTask<A> implements Task<AwsCloud, A> {
     }
   }
 
-  renderTerraform(): void {
-    throw new TerraformNotSupportedError(this.kind);
-  }
+  /** Adds this task's resource to the Terraform output (or nothing, where kops folds it into another resource). */
+  abstract renderTerraform(target: TerraformTarget): void;
 
   /** Sets the tags that changed (CreateTags overwrites values; tags the model does not know are kept). */
   protected async updateTags(cloud: AwsCloud, id: string, changes: readonly Change[]): Promise<void> {

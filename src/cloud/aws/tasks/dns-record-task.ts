@@ -1,3 +1,4 @@
+import { HclBlock, HclExpression, type TerraformTarget } from '../../../tasks/terraform-target';
 import type { ResourceRecordSet } from '@aws-sdk/client-route-53';
 import type { AnyTask, Change } from '../../../tasks/task';
 import type { AwsCloud } from '../aws-cloud';
@@ -48,6 +49,22 @@ export class DnsRecordTask extends AwsTask<DnsRecordActual> {
   override dependencies(): readonly AnyTask<AwsCloud>[] {
     const t = this.desired.target;
     return 'loadBalancer' in t ? [t.loadBalancer] : [];
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    const d = this.desired;
+    // A hosted zone id is written as is; a zone name is looked up by Terraform (a data source), so that
+    // rendering needs no AWS call.
+    const zoneId = /^(\/hostedzone\/)?Z[A-Z0-9]+$/.test(d.dnsZone)
+      ? d.dnsZone.replace(/^\/hostedzone\//, '')
+      : t.addDataSource('aws_route53_zone', `${d.dnsZone}${d.privateZone ? '-private' : ''}`, { name: d.dnsZone, private_zone: d.privateZone });
+    const target = d.target;
+    const value =
+      'placeholder' in target
+        ? // dns-controller owns the address once it runs, as with the direct target's create-only placeholder.
+          { lifecycle: new HclBlock({ ignore_changes: [new HclExpression('records')] }), records: [PLACEHOLDER_ADDRESS], ttl: 60 }
+        : { alias: new HclBlock({ evaluate_target_health: false, name: t.reference(target.loadBalancer, 'dns_name'), zone_id: t.reference(target.loadBalancer, 'zone_id') }) };
+    t.addResource(this, 'aws_route53_record', { ...value, name: this.name, type: 'A', zone_id: zoneId });
   }
 
   async find(cloud: AwsCloud): Promise<DnsRecordActual | undefined> {

@@ -1,3 +1,4 @@
+import type { TerraformTarget } from '../../../tasks/terraform-target';
 import { diffFields } from '../../../tasks/diff-fields';
 import { taskKey } from '../../../tasks/task';
 import type { Change } from '../../../tasks/task';
@@ -53,6 +54,11 @@ export class EbsVolumeTask extends AwsTask<EbsVolumeActual> {
     readonly desired: EbsVolumeSpec,
   ) {
     super(name);
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    const d = this.desired;
+    t.addResource(this, 'aws_ebs_volume', { availability_zone: d.zone, encrypted: d.encrypted, iops: d.iops, size: d.size, tags: d.tags, throughput: d.throughput, type: d.volumeType });
   }
 
   async find(cloud: AwsCloud): Promise<EbsVolumeActual | undefined> {

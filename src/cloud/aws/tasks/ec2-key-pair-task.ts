@@ -1,3 +1,4 @@
+import type { TerraformTarget } from '../../../tasks/terraform-target';
 import { diffFields } from '../../../tasks/diff-fields';
 import type { Change } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
@@ -29,6 +30,12 @@ export class Ec2KeyPairTask extends AwsTask<Ec2KeyPairActual> {
   ) {
     super(name);
     this.keyName = name;
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    const publicKey = t.addFile('aws_key_pair', this.name, 'public_key', `${this.desired.publicKey.trim()}\n`);
+    // kops names the resource without the fingerprint's colons: `kubernetes-<cluster>-<hex>`.
+    t.addResource(this, 'aws_key_pair', { key_name: this.name, public_key: publicKey, tags: this.desired.tags }, this.name.replace(/:/g, ''));
   }
 
   async find(cloud: AwsCloud): Promise<Ec2KeyPairActual | undefined> {

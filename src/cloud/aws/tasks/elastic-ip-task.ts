@@ -1,3 +1,4 @@
+import type { TerraformTarget } from '../../../tasks/terraform-target';
 import { diffFields } from '../../../tasks/diff-fields';
 import type { Change } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
@@ -23,6 +24,11 @@ export class ElasticIpTask extends AwsTask<ElasticIpActual> {
     readonly desired: { tags: TagMap },
   ) {
     super(name);
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    // `domain = "vpc"` is the AWS provider 5 spelling (the older `vpc = true` is deprecated).
+    t.addResource(this, 'aws_eip', { domain: 'vpc', tags: this.desired.tags });
   }
 
   async find(cloud: AwsCloud): Promise<ElasticIpActual | undefined> {

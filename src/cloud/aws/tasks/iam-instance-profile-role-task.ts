@@ -1,3 +1,4 @@
+import type { TerraformTarget } from '../../../tasks/terraform-target';
 import { diffFields } from '../../../tasks/diff-fields';
 import type { AnyTask, Change } from '../../../tasks/task';
 import type { AwsCloud } from '../aws-cloud';
@@ -27,6 +28,13 @@ export class IamInstanceProfileRoleTask extends AwsTask<IamInstanceProfileRoleAc
 
   override dependencies(): readonly AnyTask<AwsCloud>[] {
     return [this.desired.profile, this.desired.role];
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    // aws_iam_instance_profile holds its role as an attribute: this task renders the profile's resource,
+    // owned by the profile task so that launch templates' references to the profile resolve to it.
+    const profile = this.desired.profile;
+    t.addResource(profile, 'aws_iam_instance_profile', { name: profile.name, role: t.reference(this.desired.role, 'name'), tags: profile.desired.tags });
   }
 
   async find(cloud: AwsCloud): Promise<IamInstanceProfileRoleActual | undefined> {

@@ -25,6 +25,9 @@ export class IamInstanceProfileTask extends AwsTask<IamInstanceProfileActual> {
     super(name);
   }
 
+  /** Nothing: the profile is rendered by its IAMInstanceProfileRole task, whose role is the resource's `role` (kops does the same). */
+  renderTerraform(): void {}
+
   async find(cloud: AwsCloud): Promise<IamInstanceProfileActual | undefined> {
     const profile = await cloud.inventory.instanceProfile(this.name);
     if (!profile?.Arn) return undefined;

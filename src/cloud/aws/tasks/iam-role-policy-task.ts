@@ -1,3 +1,4 @@
+import type { TerraformTarget } from '../../../tasks/terraform-target';
 import { diffFields } from '../../../tasks/diff-fields';
 import type { AnyTask, Change } from '../../../tasks/task';
 import type { AwsCloud } from '../aws-cloud';
@@ -27,6 +28,11 @@ export class IamRolePolicyTask extends AwsTask<IamRolePolicyActual> {
 
   override dependencies(): readonly AnyTask<AwsCloud>[] {
     return [this.desired.role];
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    const policy = t.addFile('aws_iam_role_policy', this.name, 'policy', `${JSON.stringify(this.desired.policy, null, 2)}\n`);
+    t.addResource(this, 'aws_iam_role_policy', { name: this.name, policy, role: t.reference(this.desired.role, 'name') });
   }
 
   async find(cloud: AwsCloud): Promise<IamRolePolicyActual | undefined> {

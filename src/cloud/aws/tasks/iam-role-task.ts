@@ -1,3 +1,4 @@
+import type { TerraformTarget } from '../../../tasks/terraform-target';
 import { diffFields } from '../../../tasks/diff-fields';
 import type { Change } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
@@ -32,6 +33,12 @@ export class IamRoleTask extends AwsTask<IamRoleActual> {
     readonly desired: { assumeRolePolicy: IamPolicyDocument; tags: TagMap },
   ) {
     super(name);
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    // Policy documents go to data/ as kops does: long JSON reads (and diffs) better as a file.
+    const policy = t.addFile('aws_iam_role', this.name, 'policy', `${JSON.stringify(this.desired.assumeRolePolicy, null, 2)}\n`);
+    t.addResource(this, 'aws_iam_role', { assume_role_policy: policy, name: this.name, tags: this.desired.tags });
   }
 
   async find(cloud: AwsCloud): Promise<IamRoleActual | undefined> {

@@ -1,3 +1,4 @@
+import type { TerraformTarget } from '../../../tasks/terraform-target';
 import { diffFields } from '../../../tasks/diff-fields';
 import type { AnyTask, Change } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
@@ -29,6 +30,11 @@ export class InternetGatewayTask extends AwsTask<InternetGatewayActual> {
 
   override dependencies(): readonly AnyTask<AwsCloud>[] {
     return [this.desired.vpc];
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    // The attachment is the gateway's vpc_id, as in kops: one resource, like the one task.
+    t.addResource(this, 'aws_internet_gateway', { tags: this.desired.tags, vpc_id: t.reference(this.desired.vpc, 'id') });
   }
 
   async find(cloud: AwsCloud): Promise<InternetGatewayActual | undefined> {

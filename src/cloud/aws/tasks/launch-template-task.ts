@@ -1,3 +1,5 @@
+import { HclBlock, type TerraformTarget } from '../../../tasks/terraform-target';
+import { ImageNotResolvedError } from '../image-not-resolved-error';
 import { createHash } from 'node:crypto';
 import type { LaunchTemplateVersion, RequestLaunchTemplateData } from '@aws-sdk/client-ec2';
 import { diffFields } from '../../../tasks/diff-fields';
@@ -88,12 +90,46 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
     return d.keyPair ? [d.securityGroup, d.instanceProfile, d.keyPair] : [d.securityGroup, d.instanceProfile];
   }
 
-  async find(cloud: AwsCloud): Promise<LaunchTemplateActual | undefined> {
+  renderTerraform(t: TerraformTarget): void {
+    const d = this.desired;
+    // The AMI id is resolved before rendering (read-only), as kops writes it: a name would float to newer images.
+    if (!this.image) throw new ImageNotResolvedError(taskKey(this));
+    const r = d.rootVolume;
+    t.addResource(this, 'aws_launch_template', {
+      block_device_mappings: new HclBlock({
+        device_name: this.image.rootDevice,
+        ebs: new HclBlock({ delete_on_termination: true, encrypted: r.encrypted, iops: r.iops, throughput: r.throughput, volume_size: r.size, volume_type: r.volumeType }),
+      }),
+      iam_instance_profile: new HclBlock({ name: t.reference(d.instanceProfile, 'id') }),
+      image_id: this.image.id,
+      instance_type: d.instanceType,
+      key_name: d.keyPair ? t.reference(d.keyPair, 'id') : undefined,
+      // A changed template is a new version in place; create_before_destroy covers a rename (kops sets it too).
+      lifecycle: new HclBlock({ create_before_destroy: true }),
+      metadata_options: new HclBlock({ http_endpoint: 'enabled', http_put_response_hop_limit: d.httpPutResponseHopLimit, http_tokens: d.httpTokens }),
+      name: this.name,
+      tag_specifications: [new HclBlock({ resource_type: 'instance', tags: d.instanceTags }), new HclBlock({ resource_type: 'volume', tags: d.instanceTags })],
+      tags: d.tags,
+      user_data: d.userData === undefined ? undefined : t.addFile('aws_launch_template', this.name, 'user_data', d.userData, 'base64'),
+      vpc_security_group_ids: [t.reference(d.securityGroup, 'id')],
+    });
+  }
+
+  /** Resolves the group's image to an AMI id and root device (read-only; one image load for all templates). */
+  async resolveImage(cloud: AwsCloud): Promise<void> {
     const d = this.desired;
     const image = pickImage(await cloud.inventory.images(d.imageRefs), d.image);
     if (!image?.ImageId) throw new ImageNotFoundError(d.instanceGroup, d.image);
     this.image = { id: image.ImageId, rootDevice: image.RootDeviceName ?? '/dev/sda1' };
+  }
 
+  /** Sets the resolved image without asking a cloud (rendering with a known image, tests). */
+  useImage(image: { id: string; rootDevice: string }): void {
+    this.image = image;
+  }
+
+  async find(cloud: AwsCloud): Promise<LaunchTemplateActual | undefined> {
+    await this.resolveImage(cloud);
     const t = (await cloud.inventory.launchTemplates()).find((x) => x.LaunchTemplateName === this.name);
     if (!t?.LaunchTemplateId) return undefined;
     this.id.set(t.LaunchTemplateId);

@@ -1,3 +1,4 @@
+import { HclBlock, type TerraformTarget } from '../../../tasks/terraform-target';
 import { diffFields } from '../../../tasks/diff-fields';
 import type { AnyTask, Change } from '../../../tasks/task';
 import type { AwsCloud } from '../aws-cloud';
@@ -37,6 +38,16 @@ export class ListenerTask extends AwsTask<ListenerActual> {
 
   override dependencies(): readonly AnyTask<AwsCloud>[] {
     return [this.desired.loadBalancer, this.desired.targetGroup];
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    const d = this.desired;
+    t.addResource(this, 'aws_lb_listener', {
+      default_action: new HclBlock({ target_group_arn: t.reference(d.targetGroup, 'arn'), type: 'forward' }),
+      load_balancer_arn: t.reference(d.loadBalancer, 'arn'),
+      port: d.port,
+      protocol: 'TCP',
+    });
   }
 
   async find(cloud: AwsCloud): Promise<ListenerActual | undefined> {

@@ -1,3 +1,4 @@
+import type { TerraformTarget } from '../../../tasks/terraform-target';
 import { diffFields } from '../../../tasks/diff-fields';
 import { taskKey } from '../../../tasks/task';
 import type { AnyTask, Change } from '../../../tasks/task';
@@ -40,6 +41,11 @@ export class NatGatewayTask extends AwsTask<NatGatewayActual> {
 
   override dependencies(): readonly AnyTask<AwsCloud>[] {
     return [this.desired.subnet, this.desired.elasticIp];
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    const d = this.desired;
+    t.addResource(this, 'aws_nat_gateway', { allocation_id: t.reference(d.elasticIp, 'id'), subnet_id: t.reference(d.subnet, 'id'), tags: d.tags });
   }
 
   async find(cloud: AwsCloud): Promise<NatGatewayActual | undefined> {

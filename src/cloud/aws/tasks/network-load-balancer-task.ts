@@ -1,3 +1,4 @@
+import { HclBlock, type TerraformTarget } from '../../../tasks/terraform-target';
 import { diffFields } from '../../../tasks/diff-fields';
 import { AnyTask, Change, taskKey } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
@@ -62,6 +63,19 @@ export class NetworkLoadBalancerTask extends AwsTask<NetworkLoadBalancerActual> 
 
   override dependencies(): readonly AnyTask<AwsCloud>[] {
     return this.desired.subnets;
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    const d = this.desired;
+    t.addResource(this, 'aws_lb', {
+      enable_cross_zone_load_balancing: d.crossZoneLoadBalancing,
+      internal: d.scheme === 'internal',
+      ip_address_type: 'ipv4',
+      load_balancer_type: 'network',
+      name: d.loadBalancerName,
+      subnet_mapping: d.subnets.map((s) => new HclBlock({ subnet_id: t.reference(s, 'id') })),
+      tags: d.tags,
+    });
   }
 
   async find(cloud: AwsCloud): Promise<NetworkLoadBalancerActual | undefined> {

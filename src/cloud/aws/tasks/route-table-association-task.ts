@@ -1,3 +1,4 @@
+import type { TerraformTarget } from '../../../tasks/terraform-target';
 import { diffFields } from '../../../tasks/diff-fields';
 import type { AnyTask, Change } from '../../../tasks/task';
 import type { AwsCloud } from '../aws-cloud';
@@ -25,6 +26,10 @@ export class RouteTableAssociationTask extends AwsTask<RouteTableAssociationActu
 
   override dependencies(): readonly AnyTask<AwsCloud>[] {
     return [this.desired.routeTable, this.desired.subnet];
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    t.addResource(this, 'aws_route_table_association', { route_table_id: t.reference(this.desired.routeTable, 'id'), subnet_id: t.reference(this.desired.subnet, 'id') });
   }
 
   async find(cloud: AwsCloud): Promise<RouteTableAssociationActual | undefined> {

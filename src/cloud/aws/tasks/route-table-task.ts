@@ -1,3 +1,4 @@
+import type { TerraformTarget } from '../../../tasks/terraform-target';
 import { diffFields } from '../../../tasks/diff-fields';
 import type { AnyTask, Change } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
@@ -30,6 +31,10 @@ export class RouteTableTask extends AwsTask<RouteTableActual> {
 
   override dependencies(): readonly AnyTask<AwsCloud>[] {
     return [this.desired.vpc];
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    t.addResource(this, 'aws_route_table', { tags: this.desired.tags, vpc_id: t.reference(this.desired.vpc, 'id') });
   }
 
   async find(cloud: AwsCloud): Promise<RouteTableActual | undefined> {

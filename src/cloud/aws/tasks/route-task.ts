@@ -1,3 +1,4 @@
+import type { TerraformTarget } from '../../../tasks/terraform-target';
 import { diffFields } from '../../../tasks/diff-fields';
 import type { AnyTask, Change } from '../../../tasks/task';
 import type { AwsCloud } from '../aws-cloud';
@@ -27,6 +28,16 @@ export class RouteTask extends AwsTask<RouteActual> {
 
   override dependencies(): readonly AnyTask<AwsCloud>[] {
     return [this.desired.routeTable, this.desired.target];
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    const target = this.desired.target;
+    t.addResource(this, 'aws_route', {
+      destination_cidr_block: this.desired.cidr,
+      gateway_id: target.kind === 'NatGateway' ? undefined : t.reference(target, 'id'),
+      nat_gateway_id: target.kind === 'NatGateway' ? t.reference(target, 'id') : undefined,
+      route_table_id: t.reference(this.desired.routeTable, 'id'),
+    });
   }
 
   async find(cloud: AwsCloud): Promise<RouteActual | undefined> {

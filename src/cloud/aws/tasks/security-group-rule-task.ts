@@ -1,3 +1,4 @@
+import type { TerraformTarget } from '../../../tasks/terraform-target';
 import type { IpPermission } from '@aws-sdk/client-ec2';
 import type { AnyTask, Change } from '../../../tasks/task';
 import { classifyAwsError } from '../aws-errors';
@@ -40,6 +41,20 @@ export class SecurityGroupRuleTask extends AwsTask<SecurityGroupRuleActual> {
   override dependencies(): readonly AnyTask<AwsCloud>[] {
     const d = this.desired;
     return d.sourceGroup && d.sourceGroup !== d.group ? [d.group, d.sourceGroup] : [d.group];
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    const d = this.desired;
+    // Terraform always wants ports: 0-0 for all protocols and for those without ports (IPIP), as kops writes.
+    const ports = this.hasPorts() ? { from_port: d.fromPort, to_port: d.toPort } : { from_port: 0, to_port: 0 };
+    const peer = d.sourceGroup
+      ? { source_security_group_id: t.reference(d.sourceGroup, 'id') }
+      : d.cidr?.startsWith('pl-')
+        ? { prefix_list_ids: [d.cidr] }
+        : d.cidr?.includes(':')
+          ? { ipv6_cidr_blocks: [d.cidr] }
+          : { cidr_blocks: [d.cidr ?? ''] };
+    t.addResource(this, 'aws_security_group_rule', { ...ports, ...peer, protocol: d.protocol, security_group_id: t.reference(d.group, 'id'), type: d.direction });
   }
 
   async find(cloud: AwsCloud): Promise<SecurityGroupRuleActual | undefined> {

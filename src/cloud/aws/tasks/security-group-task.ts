@@ -1,3 +1,4 @@
+import type { TerraformTarget } from '../../../tasks/terraform-target';
 import { diffFields } from '../../../tasks/diff-fields';
 import type { AnyTask, Change } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
@@ -35,6 +36,11 @@ export class SecurityGroupTask extends AwsTask<SecurityGroupActual> {
 
   override dependencies(): readonly AnyTask<AwsCloud>[] {
     return [this.desired.vpc];
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    const d = this.desired;
+    t.addResource(this, 'aws_security_group', { description: d.description, name: this.name, tags: d.tags, vpc_id: t.reference(d.vpc, 'id') });
   }
 
   async find(cloud: AwsCloud): Promise<SecurityGroupActual | undefined> {

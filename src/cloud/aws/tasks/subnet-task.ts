@@ -1,3 +1,4 @@
+import type { TerraformTarget } from '../../../tasks/terraform-target';
 import type { SubnetType } from '../../../api/generated/types';
 import { diffFields } from '../../../tasks/diff-fields';
 import type { AnyTask, Change } from '../../../tasks/task';
@@ -41,6 +42,17 @@ export class SubnetTask extends AwsTask<SubnetActual> {
 
   override dependencies(): readonly AnyTask<AwsCloud>[] {
     return [this.desired.vpc];
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    const d = this.desired;
+    t.addResource(this, 'aws_subnet', {
+      availability_zone: d.zone,
+      cidr_block: d.cidr,
+      map_public_ip_on_launch: d.mapPublicIpOnLaunch ? true : undefined,
+      tags: d.tags,
+      vpc_id: t.reference(d.vpc, 'id'),
+    });
   }
 
   async find(cloud: AwsCloud): Promise<SubnetActual | undefined> {

@@ -1,3 +1,5 @@
+import { HclBlock, type TerraformTarget } from '../../../tasks/terraform-target';
+import { TerraformNotSupportedError } from '../../../tasks/terraform-not-supported-error';
 import { diffFields } from '../../../tasks/diff-fields';
 import { AnyTask, Change, taskKey } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
@@ -61,6 +63,28 @@ export class TargetGroupTask extends AwsTask<TargetGroupActual> {
 
   override dependencies(): readonly AnyTask<AwsCloud>[] {
     return [this.desired.vpc];
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    const d = this.desired;
+    // The ELBv2 attributes the model sets, as the provider's arguments; any other would be silently lost.
+    const known: Record<string, string> = { 'deregistration_delay.timeout_seconds': 'deregistration_delay', 'deregistration_delay.connection_termination.enabled': 'connection_termination' };
+    const attributes: Record<string, string | number | boolean> = {};
+    for (const [key, value] of Object.entries(d.attributes)) {
+      const arg = known[key];
+      if (!arg) throw new TerraformNotSupportedError(`TargetGroup attribute ${key}`);
+      attributes[arg] = value === 'true' || value === 'false' ? value === 'true' : /^\d+$/.test(value) ? Number(value) : value;
+    }
+    t.addResource(this, 'aws_lb_target_group', {
+      ...attributes,
+      health_check: new HclBlock({ healthy_threshold: d.healthyThreshold, interval: d.healthCheckIntervalSeconds, protocol: d.healthCheckProtocol, unhealthy_threshold: d.unhealthyThreshold }),
+      name: this.name,
+      port: d.port,
+      protocol: d.protocol,
+      tags: d.tags,
+      target_type: 'instance',
+      vpc_id: t.reference(d.vpc, 'id'),
+    });
   }
 
   async find(cloud: AwsCloud): Promise<TargetGroupActual | undefined> {

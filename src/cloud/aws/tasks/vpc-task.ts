@@ -1,3 +1,4 @@
+import type { TerraformTarget } from '../../../tasks/terraform-target';
 import { diffFields } from '../../../tasks/diff-fields';
 import type { Change } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
@@ -26,6 +27,10 @@ export class VpcTask extends AwsTask<VpcActual> {
     readonly desired: { cidr: string; tags: TagMap },
   ) {
     super(name);
+  }
+
+  renderTerraform(t: TerraformTarget): void {
+    t.addResource(this, 'aws_vpc', { cidr_block: this.desired.cidr, enable_dns_hostnames: true, enable_dns_support: true, tags: this.desired.tags });
   }
 
   async find(cloud: AwsCloud): Promise<VpcActual | undefined> {

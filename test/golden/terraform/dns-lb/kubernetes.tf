@@ -1,0 +1,848 @@
+locals {
+  cluster_name                 = "lb.example.com"
+  master_autoscaling_group_ids = [aws_autoscaling_group.control-plane-us-east-1a-lb-example-com.id]
+  master_security_group_ids    = [aws_security_group.masters-lb-example-com.id]
+  masters_role_arn             = aws_iam_role.masters-lb-example-com.arn
+  masters_role_name            = aws_iam_role.masters-lb-example-com.name
+  node_autoscaling_group_ids   = [aws_autoscaling_group.nodes-us-east-1a-lb-example-com.id, aws_autoscaling_group.nodes-us-east-1b-lb-example-com.id]
+  node_role_arns               = [aws_iam_role.nodes-nodes-us-east-1a-lb-example-com.arn, aws_iam_role.nodes-nodes-us-east-1b-lb-example-com.arn]
+  node_role_names              = [aws_iam_role.nodes-nodes-us-east-1a-lb-example-com.name, aws_iam_role.nodes-nodes-us-east-1b-lb-example-com.name]
+  node_security_group_ids      = [aws_security_group.nodes-lb-example-com.id]
+  node_subnet_ids              = [aws_subnet.us-east-1a-lb-example-com.id, aws_subnet.us-east-1b-lb-example-com.id]
+  region                       = "us-east-1"
+  route_table_public_id        = aws_route_table.lb-example-com.id
+  subnet_ids                   = [aws_subnet.us-east-1a-lb-example-com.id, aws_subnet.us-east-1b-lb-example-com.id]
+  subnet_us-east-1a_id         = aws_subnet.us-east-1a-lb-example-com.id
+  subnet_us-east-1b_id         = aws_subnet.us-east-1b-lb-example-com.id
+  vpc_cidr_block               = aws_vpc.lb-example-com.cidr_block
+  vpc_id                       = aws_vpc.lb-example-com.id
+}
+
+output "cluster_name" {
+  value = "lb.example.com"
+}
+
+output "master_autoscaling_group_ids" {
+  value = [aws_autoscaling_group.control-plane-us-east-1a-lb-example-com.id]
+}
+
+output "master_security_group_ids" {
+  value = [aws_security_group.masters-lb-example-com.id]
+}
+
+output "masters_role_arn" {
+  value = aws_iam_role.masters-lb-example-com.arn
+}
+
+output "masters_role_name" {
+  value = aws_iam_role.masters-lb-example-com.name
+}
+
+output "node_autoscaling_group_ids" {
+  value = [aws_autoscaling_group.nodes-us-east-1a-lb-example-com.id, aws_autoscaling_group.nodes-us-east-1b-lb-example-com.id]
+}
+
+output "node_role_arns" {
+  value = [aws_iam_role.nodes-nodes-us-east-1a-lb-example-com.arn, aws_iam_role.nodes-nodes-us-east-1b-lb-example-com.arn]
+}
+
+output "node_role_names" {
+  value = [aws_iam_role.nodes-nodes-us-east-1a-lb-example-com.name, aws_iam_role.nodes-nodes-us-east-1b-lb-example-com.name]
+}
+
+output "node_security_group_ids" {
+  value = [aws_security_group.nodes-lb-example-com.id]
+}
+
+output "node_subnet_ids" {
+  value = [aws_subnet.us-east-1a-lb-example-com.id, aws_subnet.us-east-1b-lb-example-com.id]
+}
+
+output "region" {
+  value = "us-east-1"
+}
+
+output "route_table_public_id" {
+  value = aws_route_table.lb-example-com.id
+}
+
+output "subnet_ids" {
+  value = [aws_subnet.us-east-1a-lb-example-com.id, aws_subnet.us-east-1b-lb-example-com.id]
+}
+
+output "subnet_us-east-1a_id" {
+  value = aws_subnet.us-east-1a-lb-example-com.id
+}
+
+output "subnet_us-east-1b_id" {
+  value = aws_subnet.us-east-1b-lb-example-com.id
+}
+
+output "vpc_cidr_block" {
+  value = aws_vpc.lb-example-com.cidr_block
+}
+
+output "vpc_id" {
+  value = aws_vpc.lb-example-com.id
+}
+
+provider "aws" {
+  region = "us-east-1"
+}
+
+data "aws_route53_zone" "example-com" {
+  name         = "example.com"
+  private_zone = false
+}
+
+resource "aws_autoscaling_group" "control-plane-us-east-1a-lb-example-com" {
+  launch_template {
+    id      = aws_launch_template.control-plane-us-east-1a-lb-example-com.id
+    version = aws_launch_template.control-plane-us-east-1a-lb-example-com.latest_version
+  }
+  max_size = 1
+  min_size = 1
+  name     = "control-plane-us-east-1a.lb.example.com"
+  tag {
+    key                 = "KubernetesCluster"
+    propagate_at_launch = true
+    value               = "lb.example.com"
+  }
+  tag {
+    key                 = "Name"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1a.lb.example.com"
+  }
+  tag {
+    key                 = "k8s.io/role/control-plane"
+    propagate_at_launch = true
+    value               = "1"
+  }
+  tag {
+    key                 = "k8s.io/role/master"
+    propagate_at_launch = true
+    value               = "1"
+  }
+  tag {
+    key                 = "kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1a"
+  }
+  tag {
+    key                 = "kubernetes.io/cluster/lb.example.com"
+    propagate_at_launch = true
+    value               = "owned"
+  }
+  target_group_arns   = [aws_lb_target_group.tcp-lb-example-com-eh5hch.arn]
+  vpc_zone_identifier = [aws_subnet.us-east-1a-lb-example-com.id]
+}
+
+resource "aws_autoscaling_group" "nodes-us-east-1a-lb-example-com" {
+  launch_template {
+    id      = aws_launch_template.nodes-us-east-1a-lb-example-com.id
+    version = aws_launch_template.nodes-us-east-1a-lb-example-com.latest_version
+  }
+  max_size = 1
+  min_size = 1
+  name     = "nodes-us-east-1a.lb.example.com"
+  tag {
+    key                 = "KubernetesCluster"
+    propagate_at_launch = true
+    value               = "lb.example.com"
+  }
+  tag {
+    key                 = "Name"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1a.lb.example.com"
+  }
+  tag {
+    key                 = "k8s.io/role/node"
+    propagate_at_launch = true
+    value               = "1"
+  }
+  tag {
+    key                 = "kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1a"
+  }
+  tag {
+    key                 = "kubernetes.io/cluster/lb.example.com"
+    propagate_at_launch = true
+    value               = "owned"
+  }
+  vpc_zone_identifier = [aws_subnet.us-east-1a-lb-example-com.id]
+}
+
+resource "aws_autoscaling_group" "nodes-us-east-1b-lb-example-com" {
+  launch_template {
+    id      = aws_launch_template.nodes-us-east-1b-lb-example-com.id
+    version = aws_launch_template.nodes-us-east-1b-lb-example-com.latest_version
+  }
+  max_size = 1
+  min_size = 1
+  name     = "nodes-us-east-1b.lb.example.com"
+  tag {
+    key                 = "KubernetesCluster"
+    propagate_at_launch = true
+    value               = "lb.example.com"
+  }
+  tag {
+    key                 = "Name"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1b.lb.example.com"
+  }
+  tag {
+    key                 = "k8s.io/role/node"
+    propagate_at_launch = true
+    value               = "1"
+  }
+  tag {
+    key                 = "kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1b"
+  }
+  tag {
+    key                 = "kubernetes.io/cluster/lb.example.com"
+    propagate_at_launch = true
+    value               = "owned"
+  }
+  vpc_zone_identifier = [aws_subnet.us-east-1b-lb-example-com.id]
+}
+
+resource "aws_ebs_volume" "a-etcd-events-lb-example-com" {
+  availability_zone = "us-east-1a"
+  encrypted         = true
+  size              = 20
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "a.etcd-events.lb.example.com"
+    "k8s.io/etcd/events"                   = "a/a"
+    "k8s.io/role/control-plane"            = "1"
+    "k8s.io/role/master"                   = "1"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+  type = "gp3"
+}
+
+resource "aws_ebs_volume" "a-etcd-main-lb-example-com" {
+  availability_zone = "us-east-1a"
+  encrypted         = true
+  size              = 20
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "a.etcd-main.lb.example.com"
+    "k8s.io/etcd/main"                     = "a/a"
+    "k8s.io/role/control-plane"            = "1"
+    "k8s.io/role/master"                   = "1"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+  type = "gp3"
+}
+
+resource "aws_iam_instance_profile" "masters-lb-example-com" {
+  name = "masters.lb.example.com"
+  role = aws_iam_role.masters-lb-example-com.name
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "masters.lb.example.com"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+}
+
+resource "aws_iam_instance_profile" "nodes-nodes-us-east-1a-lb-example-com" {
+  name = "nodes-nodes-us-east-1a.lb.example.com"
+  role = aws_iam_role.nodes-nodes-us-east-1a-lb-example-com.name
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "nodes-nodes-us-east-1a.lb.example.com"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+}
+
+resource "aws_iam_instance_profile" "nodes-nodes-us-east-1b-lb-example-com" {
+  name = "nodes-nodes-us-east-1b.lb.example.com"
+  role = aws_iam_role.nodes-nodes-us-east-1b-lb-example-com.name
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "nodes-nodes-us-east-1b.lb.example.com"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+}
+
+resource "aws_iam_role" "masters-lb-example-com" {
+  assume_role_policy = file("${path.module}/data/aws_iam_role_masters.lb.example.com_policy")
+  name               = "masters.lb.example.com"
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "masters.lb.example.com"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+}
+
+resource "aws_iam_role" "nodes-nodes-us-east-1a-lb-example-com" {
+  assume_role_policy = file("${path.module}/data/aws_iam_role_nodes-nodes-us-east-1a.lb.example.com_policy")
+  name               = "nodes-nodes-us-east-1a.lb.example.com"
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "nodes-nodes-us-east-1a.lb.example.com"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+}
+
+resource "aws_iam_role" "nodes-nodes-us-east-1b-lb-example-com" {
+  assume_role_policy = file("${path.module}/data/aws_iam_role_nodes-nodes-us-east-1b.lb.example.com_policy")
+  name               = "nodes-nodes-us-east-1b.lb.example.com"
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "nodes-nodes-us-east-1b.lb.example.com"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+}
+
+resource "aws_iam_role_policy" "masters-lb-example-com" {
+  name   = "masters.lb.example.com"
+  policy = file("${path.module}/data/aws_iam_role_policy_masters.lb.example.com_policy")
+  role   = aws_iam_role.masters-lb-example-com.name
+}
+
+resource "aws_iam_role_policy" "nodes-nodes-us-east-1a-lb-example-com" {
+  name   = "nodes-nodes-us-east-1a.lb.example.com"
+  policy = file("${path.module}/data/aws_iam_role_policy_nodes-nodes-us-east-1a.lb.example.com_policy")
+  role   = aws_iam_role.nodes-nodes-us-east-1a-lb-example-com.name
+}
+
+resource "aws_iam_role_policy" "nodes-nodes-us-east-1b-lb-example-com" {
+  name   = "nodes-nodes-us-east-1b.lb.example.com"
+  policy = file("${path.module}/data/aws_iam_role_policy_nodes-nodes-us-east-1b.lb.example.com_policy")
+  role   = aws_iam_role.nodes-nodes-us-east-1b-lb-example-com.name
+}
+
+resource "aws_internet_gateway" "lb-example-com" {
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "lb.example.com"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+  vpc_id = aws_vpc.lb-example-com.id
+}
+
+resource "aws_key_pair" "kubernetes-lb-example-com-c4a6ed9aa889b9e2c39cd663eb9c7157" {
+  key_name   = "kubernetes.lb.example.com-c4:a6:ed:9a:a8:89:b9:e2:c3:9c:d6:63:eb:9c:71:57"
+  public_key = file("${path.module}/data/aws_key_pair_kubernetes.lb.example.com-c4a6ed9aa889b9e2c39cd663eb9c7157_public_key")
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "kubernetes.lb.example.com-c4:a6:ed:9a:a8:89:b9:e2:c3:9c:d6:63:eb:9c:71:57"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+}
+
+resource "aws_launch_template" "control-plane-us-east-1a-lb-example-com" {
+  block_device_mappings {
+    device_name = "/dev/sda1"
+    ebs {
+      delete_on_termination = true
+      encrypted             = true
+      volume_size           = 64
+      volume_type           = "gp3"
+    }
+  }
+  iam_instance_profile {
+    name = aws_iam_instance_profile.masters-lb-example-com.id
+  }
+  image_id      = "ami-0123456789abcdef0"
+  instance_type = "t3.medium"
+  key_name      = aws_key_pair.kubernetes-lb-example-com-c4a6ed9aa889b9e2c39cd663eb9c7157.id
+  lifecycle {
+    create_before_destroy = true
+  }
+  metadata_options {
+    http_endpoint               = "enabled"
+    http_put_response_hop_limit = 1
+    http_tokens                 = "required"
+  }
+  name = "control-plane-us-east-1a.lb.example.com"
+  tag_specifications {
+    resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                    = "lb.example.com"
+      "Name"                                 = "control-plane-us-east-1a.lb.example.com"
+      "k8s.io/role/control-plane"            = "1"
+      "k8s.io/role/master"                   = "1"
+      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/lb.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "volume"
+    tags = {
+      "KubernetesCluster"                    = "lb.example.com"
+      "Name"                                 = "control-plane-us-east-1a.lb.example.com"
+      "k8s.io/role/control-plane"            = "1"
+      "k8s.io/role/master"                   = "1"
+      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/lb.example.com" = "owned"
+    }
+  }
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "control-plane-us-east-1a.lb.example.com"
+    "k8s.io/role/control-plane"            = "1"
+    "k8s.io/role/master"                   = "1"
+    "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+  user_data              = filebase64("${path.module}/data/aws_launch_template_control-plane-us-east-1a.lb.example.com_user_data")
+  vpc_security_group_ids = [aws_security_group.masters-lb-example-com.id]
+}
+
+resource "aws_launch_template" "nodes-us-east-1a-lb-example-com" {
+  block_device_mappings {
+    device_name = "/dev/sda1"
+    ebs {
+      delete_on_termination = true
+      encrypted             = true
+      volume_size           = 128
+      volume_type           = "gp3"
+    }
+  }
+  iam_instance_profile {
+    name = aws_iam_instance_profile.nodes-nodes-us-east-1a-lb-example-com.id
+  }
+  image_id      = "ami-0123456789abcdef0"
+  instance_type = "t3.medium"
+  key_name      = aws_key_pair.kubernetes-lb-example-com-c4a6ed9aa889b9e2c39cd663eb9c7157.id
+  lifecycle {
+    create_before_destroy = true
+  }
+  metadata_options {
+    http_endpoint               = "enabled"
+    http_put_response_hop_limit = 1
+    http_tokens                 = "required"
+  }
+  name = "nodes-us-east-1a.lb.example.com"
+  tag_specifications {
+    resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                    = "lb.example.com"
+      "Name"                                 = "nodes-us-east-1a.lb.example.com"
+      "k8s.io/role/node"                     = "1"
+      "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
+      "kubernetes.io/cluster/lb.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "volume"
+    tags = {
+      "KubernetesCluster"                    = "lb.example.com"
+      "Name"                                 = "nodes-us-east-1a.lb.example.com"
+      "k8s.io/role/node"                     = "1"
+      "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
+      "kubernetes.io/cluster/lb.example.com" = "owned"
+    }
+  }
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "nodes-us-east-1a.lb.example.com"
+    "k8s.io/role/node"                     = "1"
+    "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+  user_data              = filebase64("${path.module}/data/aws_launch_template_nodes-us-east-1a.lb.example.com_user_data")
+  vpc_security_group_ids = [aws_security_group.nodes-lb-example-com.id]
+}
+
+resource "aws_launch_template" "nodes-us-east-1b-lb-example-com" {
+  block_device_mappings {
+    device_name = "/dev/sda1"
+    ebs {
+      delete_on_termination = true
+      encrypted             = true
+      volume_size           = 128
+      volume_type           = "gp3"
+    }
+  }
+  iam_instance_profile {
+    name = aws_iam_instance_profile.nodes-nodes-us-east-1b-lb-example-com.id
+  }
+  image_id      = "ami-0123456789abcdef0"
+  instance_type = "t3.medium"
+  key_name      = aws_key_pair.kubernetes-lb-example-com-c4a6ed9aa889b9e2c39cd663eb9c7157.id
+  lifecycle {
+    create_before_destroy = true
+  }
+  metadata_options {
+    http_endpoint               = "enabled"
+    http_put_response_hop_limit = 1
+    http_tokens                 = "required"
+  }
+  name = "nodes-us-east-1b.lb.example.com"
+  tag_specifications {
+    resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                    = "lb.example.com"
+      "Name"                                 = "nodes-us-east-1b.lb.example.com"
+      "k8s.io/role/node"                     = "1"
+      "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
+      "kubernetes.io/cluster/lb.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "volume"
+    tags = {
+      "KubernetesCluster"                    = "lb.example.com"
+      "Name"                                 = "nodes-us-east-1b.lb.example.com"
+      "k8s.io/role/node"                     = "1"
+      "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
+      "kubernetes.io/cluster/lb.example.com" = "owned"
+    }
+  }
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "nodes-us-east-1b.lb.example.com"
+    "k8s.io/role/node"                     = "1"
+    "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+  user_data              = filebase64("${path.module}/data/aws_launch_template_nodes-us-east-1b.lb.example.com_user_data")
+  vpc_security_group_ids = [aws_security_group.nodes-lb-example-com.id]
+}
+
+resource "aws_lb" "api-lb-example-com" {
+  enable_cross_zone_load_balancing = false
+  internal                         = false
+  ip_address_type                  = "ipv4"
+  load_balancer_type               = "network"
+  name                             = "api-lb-example-com-cgpioc"
+  subnet_mapping {
+    subnet_id = aws_subnet.us-east-1a-lb-example-com.id
+  }
+  subnet_mapping {
+    subnet_id = aws_subnet.us-east-1b-lb-example-com.id
+  }
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "api.lb.example.com"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+}
+
+resource "aws_lb_listener" "api-lb-example-com-443" {
+  default_action {
+    target_group_arn = aws_lb_target_group.tcp-lb-example-com-eh5hch.arn
+    type             = "forward"
+  }
+  load_balancer_arn = aws_lb.api-lb-example-com.arn
+  port              = 443
+  protocol          = "TCP"
+}
+
+resource "aws_lb_target_group" "tcp-lb-example-com-eh5hch" {
+  connection_termination = true
+  deregistration_delay   = 30
+  health_check {
+    healthy_threshold   = 2
+    interval            = 10
+    protocol            = "TCP"
+    unhealthy_threshold = 2
+  }
+  name     = "tcp-lb-example-com-eh5hch"
+  port     = 443
+  protocol = "TCP"
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "tcp-lb-example-com-eh5hch"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+  target_type = "instance"
+  vpc_id      = aws_vpc.lb-example-com.id
+}
+
+resource "aws_route" "route-0-0-0-0--0" {
+  destination_cidr_block = "0.0.0.0/0"
+  gateway_id             = aws_internet_gateway.lb-example-com.id
+  route_table_id         = aws_route_table.lb-example-com.id
+}
+
+resource "aws_route53_record" "api-internal-lb-example-com" {
+  lifecycle {
+    ignore_changes = [records]
+  }
+  name    = "api.internal.lb.example.com"
+  records = ["203.0.113.123"]
+  ttl     = 60
+  type    = "A"
+  zone_id = data.aws_route53_zone.example-com.id
+}
+
+resource "aws_route53_record" "api-lb-example-com" {
+  alias {
+    evaluate_target_health = false
+    name                   = aws_lb.api-lb-example-com.dns_name
+    zone_id                = aws_lb.api-lb-example-com.zone_id
+  }
+  name    = "api.lb.example.com"
+  type    = "A"
+  zone_id = data.aws_route53_zone.example-com.id
+}
+
+resource "aws_route_table" "lb-example-com" {
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "lb.example.com"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+    "kubernetes.io/kops/role"              = "public"
+  }
+  vpc_id = aws_vpc.lb-example-com.id
+}
+
+resource "aws_route_table_association" "us-east-1a-lb-example-com" {
+  route_table_id = aws_route_table.lb-example-com.id
+  subnet_id      = aws_subnet.us-east-1a-lb-example-com.id
+}
+
+resource "aws_route_table_association" "us-east-1b-lb-example-com" {
+  route_table_id = aws_route_table.lb-example-com.id
+  subnet_id      = aws_subnet.us-east-1b-lb-example-com.id
+}
+
+resource "aws_security_group" "masters-lb-example-com" {
+  description = "Security group for masters"
+  name        = "masters.lb.example.com"
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "masters.lb.example.com"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+  vpc_id = aws_vpc.lb-example-com.id
+}
+
+resource "aws_security_group" "nodes-lb-example-com" {
+  description = "Security group for nodes"
+  name        = "nodes.lb.example.com"
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "nodes.lb.example.com"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+  vpc_id = aws_vpc.lb-example-com.id
+}
+
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-22to22-masters-lb-example-com" {
+  cidr_blocks       = ["0.0.0.0/0"]
+  from_port         = 22
+  protocol          = "tcp"
+  security_group_id = aws_security_group.masters-lb-example-com.id
+  to_port           = 22
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-22to22-nodes-lb-example-com" {
+  cidr_blocks       = ["0.0.0.0/0"]
+  from_port         = 22
+  protocol          = "tcp"
+  security_group_id = aws_security_group.nodes-lb-example-com.id
+  to_port           = 22
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-443to443-masters-lb-example-com" {
+  cidr_blocks       = ["0.0.0.0/0"]
+  from_port         = 443
+  protocol          = "tcp"
+  security_group_id = aws_security_group.masters-lb-example-com.id
+  to_port           = 443
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-22to22-masters-lb-example-com" {
+  from_port         = 22
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "tcp"
+  security_group_id = aws_security_group.masters-lb-example-com.id
+  to_port           = 22
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-22to22-nodes-lb-example-com" {
+  from_port         = 22
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "tcp"
+  security_group_id = aws_security_group.nodes-lb-example-com.id
+  to_port           = 22
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-443to443-masters-lb-example-com" {
+  from_port         = 443
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "tcp"
+  security_group_id = aws_security_group.masters-lb-example-com.id
+  to_port           = 443
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-masters-lb-example-com-egress-all-0to0-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
+  from_port         = 0
+  protocol          = "-1"
+  security_group_id = aws_security_group.masters-lb-example-com.id
+  to_port           = 0
+  type              = "egress"
+}
+
+resource "aws_security_group_rule" "from-masters-lb-example-com-egress-all-0to0-__--0" {
+  from_port         = 0
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "-1"
+  security_group_id = aws_security_group.masters-lb-example-com.id
+  to_port           = 0
+  type              = "egress"
+}
+
+resource "aws_security_group_rule" "from-masters-lb-example-com-ingress-all-0to0-masters-lb-example-com" {
+  from_port                = 0
+  protocol                 = "-1"
+  security_group_id        = aws_security_group.masters-lb-example-com.id
+  source_security_group_id = aws_security_group.masters-lb-example-com.id
+  to_port                  = 0
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "from-masters-lb-example-com-ingress-all-0to0-nodes-lb-example-com" {
+  from_port                = 0
+  protocol                 = "-1"
+  security_group_id        = aws_security_group.nodes-lb-example-com.id
+  source_security_group_id = aws_security_group.masters-lb-example-com.id
+  to_port                  = 0
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "from-nodes-lb-example-com-egress-all-0to0-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
+  from_port         = 0
+  protocol          = "-1"
+  security_group_id = aws_security_group.nodes-lb-example-com.id
+  to_port           = 0
+  type              = "egress"
+}
+
+resource "aws_security_group_rule" "from-nodes-lb-example-com-egress-all-0to0-__--0" {
+  from_port         = 0
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "-1"
+  security_group_id = aws_security_group.nodes-lb-example-com.id
+  to_port           = 0
+  type              = "egress"
+}
+
+resource "aws_security_group_rule" "from-nodes-lb-example-com-ingress-4-0to0-masters-lb-example-com" {
+  from_port                = 0
+  protocol                 = "4"
+  security_group_id        = aws_security_group.masters-lb-example-com.id
+  source_security_group_id = aws_security_group.nodes-lb-example-com.id
+  to_port                  = 0
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "from-nodes-lb-example-com-ingress-all-0to0-nodes-lb-example-com" {
+  from_port                = 0
+  protocol                 = "-1"
+  security_group_id        = aws_security_group.nodes-lb-example-com.id
+  source_security_group_id = aws_security_group.nodes-lb-example-com.id
+  to_port                  = 0
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "from-nodes-lb-example-com-ingress-tcp-1to2379-masters-lb-example-com" {
+  from_port                = 1
+  protocol                 = "tcp"
+  security_group_id        = aws_security_group.masters-lb-example-com.id
+  source_security_group_id = aws_security_group.nodes-lb-example-com.id
+  to_port                  = 2379
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "from-nodes-lb-example-com-ingress-tcp-2383to4000-masters-lb-example-com" {
+  from_port                = 2383
+  protocol                 = "tcp"
+  security_group_id        = aws_security_group.masters-lb-example-com.id
+  source_security_group_id = aws_security_group.nodes-lb-example-com.id
+  to_port                  = 4000
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "from-nodes-lb-example-com-ingress-tcp-4003to65535-masters-lb-example-com" {
+  from_port                = 4003
+  protocol                 = "tcp"
+  security_group_id        = aws_security_group.masters-lb-example-com.id
+  source_security_group_id = aws_security_group.nodes-lb-example-com.id
+  to_port                  = 65535
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "from-nodes-lb-example-com-ingress-udp-1to65535-masters-lb-example-com" {
+  from_port                = 1
+  protocol                 = "udp"
+  security_group_id        = aws_security_group.masters-lb-example-com.id
+  source_security_group_id = aws_security_group.nodes-lb-example-com.id
+  to_port                  = 65535
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "https-elb-to-master" {
+  cidr_blocks       = ["172.20.0.0/16"]
+  from_port         = 443
+  protocol          = "tcp"
+  security_group_id = aws_security_group.masters-lb-example-com.id
+  to_port           = 443
+  type              = "ingress"
+}
+
+resource "aws_subnet" "us-east-1a-lb-example-com" {
+  availability_zone       = "us-east-1a"
+  cidr_block              = "172.20.32.0/19"
+  map_public_ip_on_launch = true
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "us-east-1a.lb.example.com"
+    "SubnetType"                           = "Public"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+    "kubernetes.io/role/elb"               = "1"
+  }
+  vpc_id = aws_vpc.lb-example-com.id
+}
+
+resource "aws_subnet" "us-east-1b-lb-example-com" {
+  availability_zone       = "us-east-1b"
+  cidr_block              = "172.20.64.0/19"
+  map_public_ip_on_launch = true
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "us-east-1b.lb.example.com"
+    "SubnetType"                           = "Public"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+    "kubernetes.io/role/elb"               = "1"
+  }
+  vpc_id = aws_vpc.lb-example-com.id
+}
+
+resource "aws_vpc" "lb-example-com" {
+  cidr_block           = "172.20.0.0/16"
+  enable_dns_hostnames = true
+  enable_dns_support   = true
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "lb.example.com"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+}
+
+terraform {
+  required_providers {
+    aws = {
+      "source"  = "hashicorp/aws"
+      "version" = ">= 5.0.0"
+    }
+  }
+  required_version = ">= 0.15.0"
+}
