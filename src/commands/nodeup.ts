@@ -16,6 +16,9 @@ export default class Nodeup extends BaseCommand {
     conf: Flags.string({ description: 'The nodeup config file (nodeupconfig.yaml)', required: true }),
     root: Flags.string({ description: 'Install into this directory instead of /', default: '/' }),
     'dry-run': Flags.boolean({ description: 'List what would be written, write nothing' }),
+    assets: Flags.boolean({
+      description: "Also download the node's assets (kubelet, kubectl, containerd, runc, CNI plugins), check each sha256, and install them; a mismatch installs nothing",
+    }),
     'install-systemd-unit': Flags.boolean({ description: 'Also install kforge-nodeup.service, which runs nodeup again at boot with the same --conf (user-data passes it)' }),
     output: Flags.string({ char: 'o', description: 'Output format', options: ['text', 'json'], default: 'text' }),
   };
@@ -32,17 +35,26 @@ export default class Nodeup extends BaseCommand {
       const path = await import('node:path');
       files.push(nodeupUnitFile(path.resolve(flags.conf)));
     }
+    // Assets first: every download is checked before anything, file or binary, is installed.
+    let assets: Array<{ file: string; target: string; action: string }> = [];
+    if (flags.assets && !flags['dry-run']) {
+      const { nodeAssets } = await import('../nodeup/node-assets');
+      const { installAssets } = await import('../nodeup/install-assets');
+      const arch = process.arch === 'arm64' ? 'arm64' : 'amd64';
+      assets = await installAssets(nodeAssets(config.Assets, arch), flags.root, { backoffMs: Number(process.env.KFORGE_TEST_ASSET_BACKOFF_MS) || undefined });
+    }
     const report = applyNodeFiles(files, flags.root, { dryRun: flags['dry-run'] });
-    const summary = { cluster: config.ClusterName, instanceGroup: config.InstanceGroupName, role: config.InstanceGroupRole, ...report };
+    const summary = { cluster: config.ClusterName, instanceGroup: config.InstanceGroupName, role: config.InstanceGroupRole, ...report, assets };
     if (flags.output === 'json') {
       this.out(JSON.stringify(summary, null, 2));
       return;
     }
     const verb = (a: string) => (report.dryRun ? { created: 'would create', changed: 'would change', unchanged: 'unchanged' }[a] : a) as string;
     const lines = [`nodeup: instance group ${config.InstanceGroupName} (${config.InstanceGroupRole}) of cluster ${config.ClusterName}, root ${report.root}${report.dryRun ? ' (dry run: nothing written)' : ''}`];
+    for (const a of assets) if (a.action !== 'unchanged') lines.push(`  ${'installed'.padEnd(12)} ${a.file} -> ${a.target}`);
     for (const f of report.files) if (f.action !== 'unchanged') lines.push(`  ${verb(f.action).padEnd(12)} ${f.mode} ${f.path}`);
     lines.push(
-      report.created + report.changed === 0
+      report.created + report.changed === 0 && assets.every((a) => a.action === 'unchanged')
         ? `No changes: ${report.unchanged} files up to date.`
         : `${report.files.length} files: ${report.created} ${verb('created')}, ${report.changed} ${verb('changed')}, ${report.unchanged} unchanged.`,
     );
