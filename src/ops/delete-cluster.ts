@@ -1,9 +1,8 @@
-import { AwsCloud } from '../cloud/aws/aws-cloud';
+import type { AwsCloud } from '../cloud/aws/aws-cloud';
 import type { ClusterResource } from '../cloud/aws/cluster-resources/cluster-resource';
 import { deleteInRounds, DeleteInRoundsOptions } from '../cloud/aws/cluster-resources/delete-in-rounds';
 import { listClusterResources } from '../cloud/aws/cluster-resources/list-cluster-resources';
-import { checkAwsCredentials } from '../cloud/aws/check-aws-credentials';
-import { CloudAccessError } from '../errors/cloud-access-error';
+import { connectAwsCloud } from '../cloud/aws/connect-aws-cloud';
 import { controlPlaneIamName, nodeGroupIamName } from '../model/aws/iam-names';
 import { NotFoundError } from '../errors/not-found-error';
 import { deleteKeys } from '../state/cluster-leftovers';
@@ -71,14 +70,7 @@ export async function connectClusterCloud(vfs: Vfs, name: string, env: NodeJS.Pr
   const spec = cluster.object.spec ?? {};
   const provider = spec.cloudProvider ?? 'aws';
   if (provider !== 'aws') return { note: `kforge does not delete cloud resources on ${provider} yet, only the state: delete the cluster's ${provider} resources yourself` };
-  const regions = [...new Set((spec.subnets ?? []).map((s) => s.zone?.replace(/[a-z]$/, '')).filter((r): r is string => !!r))];
-  if (regions.length !== 1) {
-    throw new CloudAccessError(
-      `cannot tell the AWS region of cluster "${name}": ${regions.length === 0 ? 'its subnets name no zone' : `its subnets are in ${regions.join(', ')}`}; nothing was deleted (--unregister deletes the state only)`,
-    );
-  }
-  const aws = new AwsCloud({ clusterName: name, region: regions[0], env });
-  await checkAwsCredentials(aws, '; nothing was deleted (--unregister deletes the state only)');
+  const aws = await connectAwsCloud(cluster.object, { env, consequence: '; nothing was deleted (--unregister deletes the state only)' });
   const iamNames = [controlPlaneIamName(name), ...instanceGroups.filter((ig) => ig.object.spec.role === 'Node').map((ig) => nodeGroupIamName(ig.object.metadata.name, name))];
   return { cloud: { cloud: aws, dnsZone: spec.dnsZone, iamNames } };
 }

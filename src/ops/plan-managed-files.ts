@@ -5,7 +5,7 @@ import { normalizedRole } from '../expand/expand-context';
 import { performAssignments } from '../expand/perform-assignments';
 import { SERVICE_ACCOUNT } from '../pki/cluster-pki';
 import type { Keyset } from '../pki/keyset';
-import { ClusterRepository } from '../state/cluster-repository';
+import { ClusterRepository, StoredCluster } from '../state/cluster-repository';
 import { Keystore } from '../state/keystore';
 import { StatePaths } from '../state/state-paths';
 import { StoreTransaction } from '../state/store-transaction';
@@ -56,11 +56,13 @@ const material = new WeakMap<ManagedFilesPlan, PlanMaterial>();
  * the keysets the cluster lacks (generated now, in memory; existing keysets are reused, never replaced),
  * the completed spec and one nodeup config per instance group, rendered with the CA certificates, each
  * compared with what is stored. Nodeup configs of groups that no longer exist (or changed role) are
- * deleted. Read-only: nothing is written until writeManagedFiles. For an unchanged cluster whose keysets
+ * deleted. Read-only: nothing is written until writeManagedFiles. `loaded` is the stored cluster when the
+ * caller has read it already. For an unchanged cluster whose keysets
  * all exist, two plans are identical and have no changes.
  */
-export async function planManagedFiles(vfs: Vfs, clusterName: string): Promise<ManagedFilesPlan> {
-  const stored = await new ClusterRepository(vfs).get(clusterName);
+export async function planManagedFiles(vfs: Vfs, clusterName: string, loaded?: StoredCluster): Promise<ManagedFilesPlan> {
+  // The caller may have read the cluster already (update's load step): not read twice.
+  const stored = loaded ?? (await new ClusterRepository(vfs).get(clusterName));
   const cluster = performAssignments(stored.cluster.object);
   const instanceGroups = stored.instanceGroups.map((v) => v.object);
   // Missing keys are generated on the thread pool while the main thread expands the spec.

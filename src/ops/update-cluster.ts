@@ -11,7 +11,6 @@ import type { Vfs } from '../state/vfs/vfs';
 import type { AnyTask } from '../tasks/task';
 import type { TaskExecutor, TaskExecutorOptions } from '../tasks/task-executor';
 import type { TaskPlan } from '../tasks/task-plan';
-import { regionOfZone } from '../validate/validate-spec';
 import { DiscoveryDocumentsPlan, planDiscoveryDocuments, writeDiscoveryDocuments } from './plan-discovery-documents';
 import { ManagedFilesPlan, planManagedFiles, writeManagedFiles } from './plan-managed-files';
 
@@ -90,9 +89,10 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
   const run = async (): Promise<UpdateClusterResult> => {
     const p = options.progress;
     p?.step('load');
-    const instanceGroups = await loadInstanceGroups(vfs, name);
+    const stored = await new ClusterRepository(vfs).get(name);
+    const instanceGroups = stored.instanceGroups.map((v) => v.object);
     p?.step('expand');
-    const managed = await planManagedFiles(vfs, name);
+    const managed = await planManagedFiles(vfs, name, stored);
     const discovery = await planDiscoveryDocuments(managed.completed, managed.serviceAccountPublicKeys);
     p?.step('build');
     const tasks = await buildTasks(managed, instanceGroups, await modelInputs(vfs, name, managed));
@@ -155,11 +155,6 @@ async function renderAndWriteTerraform(
   return { ...run, cloudPlan: { entries: [], hasChanges: false }, orphans: [], applied: run.managed.hasChanges, terraform };
 }
 
-/** Step load: the stored instance groups (the cluster itself is read by the expand step). */
-async function loadInstanceGroups(vfs: Vfs, name: string): Promise<InstanceGroup[]> {
-  return (await new ClusterRepository(vfs).get(name)).instanceGroups.map((v) => v.object);
-}
-
 /** What the builders need from the store besides the spec: nodeup config hashes and the admin SSH key. */
 async function modelInputs(vfs: Vfs, name: string, managed: ManagedFilesPlan): Promise<AwsModelInputs> {
   const keys = await vfs.list(StatePaths.sshPublicKey(name, ''));
@@ -179,13 +174,8 @@ async function buildTasks(managed: ManagedFilesPlan, instanceGroups: InstanceGro
 
 /** Step connect: the cluster's AWS, and its credentials proven by one STS call before anything is planned. */
 async function connect(managed: ManagedFilesPlan, options: UpdateClusterOptions): Promise<AwsCloud> {
-  const zone = managed.completed.spec.subnets?.find((s) => s.zone)?.zone;
-  if (!zone) throw new UsageError(`update cluster: cluster "${managed.cluster}" has no subnet with a zone (spec.subnets[].zone), so its region is unknown`);
-  const { AwsCloud } = await import('../cloud/aws/aws-cloud');
-  const { checkAwsCredentials } = await import('../cloud/aws/check-aws-credentials');
-  const cloud = new AwsCloud({ clusterName: managed.cluster, region: regionOfZone(zone, 'aws'), env: options.env, credentials: options.credentials });
-  await checkAwsCredentials(cloud);
-  return cloud;
+  const { connectAwsCloud } = await import('../cloud/aws/connect-aws-cloud');
+  return connectAwsCloud(managed.completed, { env: options.env, credentials: options.credentials });
 }
 
 /** The task executor, reporting progress. */

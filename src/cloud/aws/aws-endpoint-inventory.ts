@@ -5,6 +5,7 @@ import { classifyAwsError } from './aws-errors';
 import { tagMap, TagMap } from './aws-tags';
 import type { InventoryCache } from './inventory-cache';
 import { orUndefined } from './or-undefined';
+import { ownedByCluster } from './owned-by-cluster';
 
 /** An ELBv2 resource with its tags (ELBv2 returns them from a separate DescribeTags). */
 export interface Elbv2Tagged<T> {
@@ -152,11 +153,10 @@ export class AwsEndpointInventory {
     if (arns.length === 0) return [];
     const { sdk, client } = await this.cloud.elbv2();
     const out = await client.send(new sdk.DescribeTagsCommand({ ResourceArns: arns }));
-    const tags = new Map((out.TagDescriptions ?? []).map((d) => [d.ResourceArn, tagMap(d.Tags)]));
-    const c = this.cloud.clusterName;
+    const tags = new Map((out.TagDescriptions ?? []).map((d) => [d.ResourceArn, d.Tags]));
     return items.map((resource) => {
-      const t = tags.get(arn(resource)) ?? {};
-      return { resource, tags: t, owned: t.KubernetesCluster === c && t[`kubernetes.io/cluster/${c}`] === 'owned' };
+      const t = tags.get(arn(resource));
+      return { resource, tags: tagMap(t), owned: ownedByCluster(t, this.cloud.clusterName) };
     });
   }
 }

@@ -5,6 +5,7 @@ import type { AwsCloud } from './aws-cloud';
 import { AwsEndpointInventory } from './aws-endpoint-inventory';
 import { InventoryCache } from './inventory-cache';
 import { orUndefined } from './or-undefined';
+import { ownedByCluster } from './owned-by-cluster';
 import { parseImageRef } from './image-ref';
 
 // The largest page the launch template APIs give (AWS's maximum). Asked for explicitly: without it the
@@ -125,7 +126,7 @@ export class AwsInventory {
         // This API spells its filter parameter in the singular.
         const out = await client.send(new sdk.DescribeNatGatewaysCommand({ Filter: this.clusterFilters(), NextToken }));
         // moto 5.2.1 ignores tag filters here and returns every gateway; the tags are checked again.
-        return [(out.NatGateways ?? []).filter((g) => this.isOwned(g.Tags)), out.NextToken];
+        return [(out.NatGateways ?? []).filter((g) => ownedByCluster(g.Tags, this.cloud.clusterName)), out.NextToken];
       });
     });
   }
@@ -191,7 +192,7 @@ export class AwsInventory {
         const out = await client.send(new sdk.DescribeAutoScalingGroupsCommand({ Filters: [{ Name: 'tag:KubernetesCluster', Values: [name] }], MaxRecords: 100, NextToken }));
         return [out.AutoScalingGroups ?? [], out.NextToken];
       });
-      return all.filter((g) => g.Tags?.some((t) => t.Key === `kubernetes.io/cluster/${name}` && t.Value === 'owned'));
+      return all.filter((g) => ownedByCluster(g.Tags, name));
     });
   }
 
@@ -269,13 +270,6 @@ export class AwsInventory {
       });
       return new Map(roles.flatMap((r) => (r.RoleName ? [[r.RoleName, r] as const] : [])));
     });
-  }
-
-  /** Whether tags carry both cluster tags (`owned`): what the Describe filters ask for, checked where a peer may ignore them. */
-  private isOwned(tags: ReadonlyArray<{ Key?: string; Value?: string }> | undefined): boolean {
-    const c = this.cloud.clusterName;
-    const t = new Map((tags ?? []).map((x) => [x.Key, x.Value]));
-    return t.get('KubernetesCluster') === c && t.get(`kubernetes.io/cluster/${c}`) === 'owned';
   }
 
   /** Drops everything cached, so the next find reads the cloud again (before a retry, or after an apply). */

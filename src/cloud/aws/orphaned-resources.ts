@@ -1,5 +1,6 @@
 import type { AnyTask } from '../../tasks/task';
 import type { AwsCloud } from './aws-cloud';
+import { ownedByCluster } from './owned-by-cluster';
 import type { ClusterResource } from './cluster-resources/cluster-resource';
 import { deleteInRounds } from './cluster-resources/delete-in-rounds';
 import { listClusterResources } from './cluster-resources/list-cluster-resources';
@@ -26,9 +27,7 @@ const LISTED_AS: Readonly<Record<OrphanedResource['kind'], string>> = {
  */
 export async function findOrphanedResources(cloud: AwsCloud, tasks: readonly AnyTask<AwsCloud>[]): Promise<OrphanedResource[]> {
   const modelled = new Set(tasks.map((t) => `${t.kind}/${t.name}`));
-  const c = cloud.clusterName;
-  const owned = (tags: ReadonlyArray<{ Key?: string; Value?: string }> | undefined): boolean =>
-    tags?.some((t) => t.Key === 'KubernetesCluster' && t.Value === c) === true && tags.some((t) => t.Key === `kubernetes.io/cluster/${c}` && t.Value === 'owned');
+  const owned = (tags: ReadonlyArray<{ Key?: string; Value?: string }> | undefined): boolean => ownedByCluster(tags, cloud.clusterName);
   const found: OrphanedResource[] = [];
   const add = (kind: OrphanedResource['kind'], name: string | undefined): void => {
     if (name && !modelled.has(`${kind}/${name}`)) found.push({ kind, name });

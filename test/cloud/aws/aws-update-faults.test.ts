@@ -21,7 +21,7 @@ import { newCluster } from '../../../src/create/new-cluster';
 import { saveCluster } from '../../../src/ops/save-cluster';
 import { openVfs } from '../../../src/state/vfs/open-vfs';
 import { runCliAsync, startCli, tempDir } from '../../helpers/cli';
-import { FaultProxy, startFaultProxy } from '../../helpers/fault-proxy';
+import { Fault, FaultProxy, startFaultProxy } from '../../helpers/fault-proxy';
 import { MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer } from '../../helpers/moto-server';
 
 // `update --yes` (the CLI, as users run it) through a proxy that throttles, delays, drops connections and
@@ -65,6 +65,21 @@ function random(seed: number): () => number {
     let t = Math.imul(a ^ (a >>> 15), 1 | a);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The proxy's rule: throttling, 503s, dropped connections, lost answers and latency for a share of the calls. */
+function faulty(next: () => number): (req: { body: string }) => Fault | undefined {
+  return (req) => {
+    // The credentials check is one call before anything else; a fault there is a plain failure, tested elsewhere.
+    if (req.body.includes('Action=GetCallerIdentity')) return undefined;
+    const r = next();
+    if (r < 0.06) return 'throttle';
+    if (r < 0.09) return 'unavailable';
+    if (r < 0.12) return 'drop-before';
+    if (r < 0.15) return 'lose-response';
+    if (r < 0.25) return 'delay';
+    return undefined;
   };
 }
 
@@ -114,18 +129,7 @@ it('a private HA cluster in three zones converges to exactly one of each resourc
   const planned = newCluster({ name, zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'], controlPlaneCount: 3, topology: 'private', networking: 'calico', cloud: 'aws' });
   await saveCluster(vfs, { cluster: planned.cluster, instanceGroups: planned.instanceGroups });
   const env = { ...moto.env, AWS_ENDPOINT_URL: proxy.endpoint, AWS_MAX_ATTEMPTS: '1', AWS_EC2_METADATA_DISABLED: 'true', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', CI: 'true' };
-  const next = random(7);
-  proxy.setRule((req) => {
-    // The credentials check is one call before anything else; a fault there is a plain failure, tested elsewhere.
-    if (req.body.includes('Action=GetCallerIdentity')) return undefined;
-    const r = next();
-    if (r < 0.06) return 'throttle';
-    if (r < 0.09) return 'unavailable';
-    if (r < 0.12) return 'drop-before';
-    if (r < 0.15) return 'lose-response';
-    if (r < 0.25) return 'delay';
-    return undefined;
-  });
+  proxy.setRule(faulty(random(7)));
   const first = await runCliAsync(['update', 'cluster', name, '--yes', '--state', store], env);
   const faults = proxy.applied.map((a) => a.slice(a.lastIndexOf(' ') + 1));
   proxy.setRule(undefined);
@@ -142,6 +146,17 @@ it('a private HA cluster in three zones converges to exactly one of each resourc
   const again = await runCliAsync(['update', 'cluster', name, '--state', store], env);
   expect(again.stdout).toMatch(/^No changes/);
   expect(await counts(name)).toEqual(want);
+
+  // delete --yes through the same faults (lost answers of deletes included) leaves nothing, and no state.
+  proxy.setRule(faulty(random(11)));
+  const deleted = await runCliAsync(['delete', 'cluster', name, '--yes', '--state', store], { ...env, KFORGE_TEST_DELETE_PACE: '50/20' });
+  const deleteFaults = proxy.applied.map((a) => a.slice(a.lastIndexOf(' ') + 1));
+  proxy.setRule(undefined);
+  expect(deleted.stderr).not.toMatch(/Error/);
+  expect(deleted.status).toBe(0);
+  expect(deleteFaults).toContain('lose-response');
+  expect(Object.values(await counts(name)).every((n) => n === 0)).toBe(true);
+  expect(fs.existsSync(`${store}/${name}`)).toBe(false);
 }, 240_000);
 
 it('update --yes of a private cluster with a bastion, killed (SIGKILL) at several points, converges on the next run to exactly one of each resource', async () => {

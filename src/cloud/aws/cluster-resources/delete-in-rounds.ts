@@ -106,12 +106,11 @@ export async function deleteInRounds(resources: readonly ClusterResource[], opti
     if (stalled >= maxStalled) throw new DeleteBlockedError(left(), `no progress deleting the cluster's cloud resources in ${stalled} rounds`);
     if (round >= maxRounds) throw new DeleteBlockedError(left(), `the cluster's cloud resources were not all deleted in ${round} rounds`);
     if (Date.now() + backoff > deadline) throw new DeleteBlockedError(left(), 'the cluster\'s cloud resources were not all deleted in time');
-    // A round that only deleted made the next one's work ready at once; waiting is for the cloud to catch up.
-    if (started === 0 && errors === 0 && deleted.length > 0) {
-      backoff = options.backoffMs ?? 2_000;
-      continue;
-    }
+    // A round that deleted something starts the waits over: the cloud is moving. One that only deleted made
+    // the next one's work ready at once; waiting is for the cloud to catch up, longer each round it does not.
+    if (deleted.length > 0) backoff = options.backoffMs ?? 2_000;
+    if (started === 0 && errors === 0 && deleted.length > 0) continue;
     await sleep(backoff);
-    backoff = Math.min(backoff * 2, maxBackoff);
+    if (deleted.length === 0) backoff = Math.min(backoff * 2, maxBackoff);
   }
 }

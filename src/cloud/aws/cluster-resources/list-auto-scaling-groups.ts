@@ -1,7 +1,7 @@
 import type { AwsCloud } from '../aws-cloud';
 import { allPages } from './all-pages';
 import type { ClusterResource } from './cluster-resource';
-import { ownedByCluster } from './owned-by-cluster';
+import { ownedByCluster } from '../owned-by-cluster';
 
 /**
  * The cluster's Auto Scaling groups: DescribeAutoScalingGroups filtered by both cluster tags (checked

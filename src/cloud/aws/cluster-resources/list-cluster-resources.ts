@@ -1,4 +1,5 @@
 import type { AwsCloud } from '../aws-cloud';
+import { withAwsRetries } from '../with-aws-retries';
 import type { ClusterResource } from './cluster-resource';
 import { listAutoScalingGroups } from './list-auto-scaling-groups';
 import { listComputeResources } from './list-compute-resources';
@@ -45,13 +46,14 @@ export interface ListClusterResourcesOptions {
  * dependencies above; sorted by type, name and id. A few batched calls per kind, all kinds at once.
  */
 export async function listClusterResources(cloud: AwsCloud, options: ListClusterResourcesOptions = {}): Promise<ClusterResource[]> {
+  // Listing only reads: a family whose listing meets throttling or a dropped connection is listed again.
   const [network, compute, groups, balancers, iam, dns] = await Promise.all([
-    listNetworkResources(cloud),
-    listComputeResources(cloud),
-    listAutoScalingGroups(cloud),
-    listLoadBalancerResources(cloud),
-    listIamResources(cloud, options.iamNames),
-    listDnsRecords(cloud, options.dnsZone),
+    withAwsRetries(() => listNetworkResources(cloud)),
+    withAwsRetries(() => listComputeResources(cloud)),
+    withAwsRetries(() => listAutoScalingGroups(cloud)),
+    withAwsRetries(() => listLoadBalancerResources(cloud)),
+    withAwsRetries(() => listIamResources(cloud, options.iamNames)),
+    withAwsRetries(() => listDnsRecords(cloud, options.dnsZone)),
   ]);
   const all: ClusterResource[] = [...network, ...compute, ...groups, ...balancers, ...iam, ...dns];
   const idsByType = new Map<string, string[]>();

@@ -2,7 +2,7 @@ import type { Tag } from '@aws-sdk/client-ec2';
 import type { AwsCloud } from '../aws-cloud';
 import { allPages } from './all-pages';
 import type { ClusterResource } from './cluster-resource';
-import { ownedByCluster } from './owned-by-cluster';
+import { ownedByCluster } from '../owned-by-cluster';
 
 // Instances in these states still hold their network interfaces, volumes and addresses.
 const LIVE_STATES = ['pending', 'running', 'stopping', 'stopped', 'shutting-down'];

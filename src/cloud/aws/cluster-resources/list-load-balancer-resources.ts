@@ -1,7 +1,7 @@
 import type { AwsCloud } from '../aws-cloud';
 import { allPages } from './all-pages';
 import type { ClusterResource } from './cluster-resource';
-import { ownedByCluster } from './owned-by-cluster';
+import { ownedByCluster } from '../owned-by-cluster';
 
 // DescribeTags takes at most 20 ARNs.
 const TAG_BATCH = 20;

@@ -3,7 +3,7 @@ import type { AwsCloud } from '../aws-cloud';
 import { allPages } from './all-pages';
 import type { ClusterResource } from './cluster-resource';
 import { ignoreNotFound } from './ignore-not-found';
-import { ownedByCluster } from './owned-by-cluster';
+import { ownedByCluster } from '../owned-by-cluster';
 
 /**
  * The cluster's VPC, subnets, internet gateways, route tables, security groups, Elastic IPs and NAT

@@ -1,4 +1,4 @@
-import { tagMap } from '../aws-tags';
+import { tagMap } from './aws-tags';
 
 /**
  * Whether a resource's tags say the cluster owns it: `KubernetesCluster=<cluster>` AND
