@@ -1,6 +1,9 @@
 import { LifecycleCheckError } from '../../src/tasks/lifecycle-check-error';
 import { TaskExecutor, TaskExecutorOptions } from '../../src/tasks/task-executor';
+import type { Change, Task } from '../../src/tasks/task';
 import { TaskFailedError } from '../../src/tasks/task-failed-error';
+import { TaskOutput } from '../../src/tasks/task-output';
+import { TerraformNotSupportedError } from '../../src/tasks/terraform-not-supported-error';
 import { FakeCloud, FakeTask, fakeCloud } from './fake-task';
 
 // The engine's lifecycles (kops's fi.Lifecycle) with fake tasks: what is found, planned, applied, warned about.
@@ -151,5 +154,39 @@ describe('lifecycles in the task engine', () => {
 
     const strict = executor(fakeCloud(), [Object.assign(task('Rule', 'r'), { findError: denied() })], { Rule: 'ExistsAndValidates' });
     await expect(strict.plan()).rejects.toBeInstanceOf(TaskFailedError);
+  });
+
+  it('a held resource that differs only once a dependency made in this run has its id is warned about at apply, never changed', async () => {
+    // A gateway that exists, attached to nothing the plan could compare with: the VPC is created by this run.
+    const cloud = fakeCloud();
+    cloud.existing.set('gw', 0);
+    const vpc = Object.assign(new FakeTask('vpc', 42, 1), { kind: 'Vpc' });
+    const vpcId = new TaskOutput<number>('Vpc/vpc id');
+    const applyVpc = vpc.apply.bind(vpc);
+    vpc.apply = async (c: FakeCloud): Promise<void> => {
+      await applyVpc(c);
+      vpcId.set(42);
+    };
+    let gatewayApplies = 0;
+    const gateway: Task<FakeCloud, number> = {
+      kind: 'Gateway',
+      name: 'gw',
+      dependencies: () => [vpc],
+      find: async (c) => c.existing.get('gw'),
+      diff: (actual): Change[] => (vpcId.peek() === undefined || actual === vpcId.peek() ? [] : [{ field: 'vpcId', from: actual, to: vpcId.peek() }]),
+      check: () => undefined,
+      apply: async () => {
+        gatewayApplies++;
+      },
+      renderTerraform: () => {
+        throw new TerraformNotSupportedError('Gateway');
+      },
+    };
+    const ex = new TaskExecutor(cloud, [vpc, gateway], { lifecycles: { Gateway: 'ExistsAndWarnIfChanges' } });
+    const plan = await ex.plan();
+    expect(plan.warnings).toBeUndefined();
+    await ex.apply(plan);
+    expect(gatewayApplies).toBe(0);
+    expect(ex.warnings).toEqual([{ task: 'Gateway/gw', lifecycle: 'ExistsAndWarnIfChanges', message: 'now differs from the model; left as it is: vpcId: 0 -> 42' }]);
   });
 });

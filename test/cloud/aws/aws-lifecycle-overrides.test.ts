@@ -170,6 +170,16 @@ describe('update cluster --lifecycle-overrides against moto', () => {
     expect(check.stdout).toMatch(/\nNo changes to apply: cluster "iam-owned\.example\.com" \(\d+ unchanged, 4 not modified \(lifecycle overrides\)\)\n$/);
     // Without the overrides, kforge would take the roles back.
     expect(kforge(['update', 'cluster', IAM_OWNED, '--detailed-exitcode']).status).toBe(2);
+
+    // kforge never tagged the team's roles, so deleting the cluster leaves them as they were.
+    const deleted = kforge(['delete', 'cluster', IAM_OWNED, '--yes']);
+    expect(deleted.stderr).not.toContain('Error');
+    expect(deleted.status).toBe(0);
+    expect((await iam.send(new ListInstanceProfilesCommand({}))).InstanceProfiles).toEqual([]);
+    for (const role of roles) {
+      expect(doc((await iam.send(new GetRoleCommand({ RoleName: role }))).Role?.AssumeRolePolicyDocument)).toEqual(TEAM_TRUST);
+      expect(doc((await iam.send(new GetRolePolicyCommand({ RoleName: role, PolicyName: role }))).PolicyDocument)).toEqual(TEAM_POLICY);
+    }
   });
 
   it('SecurityGroupRule=Ignore: the groups are made without a single ingress rule', async () => {
