@@ -8,7 +8,7 @@ import { ClusterRepository } from '../state/cluster-repository';
 import { LockOptions, withClusterLocks } from '../state/lock/cluster-lock';
 import { StatePaths } from '../state/state-paths';
 import type { Vfs } from '../state/vfs/vfs';
-import type { Lifecycle } from '../tasks/lifecycle';
+import { Lifecycle, lifecycleApplies, lifecycleOfKind } from '../tasks/lifecycle';
 import type { AnyTask } from '../tasks/task';
 import type { TaskExecutor, TaskExecutorOptions } from '../tasks/task-executor';
 import type { TaskPlan, TaskWarning } from '../tasks/task-plan';
@@ -116,8 +116,8 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     const cloudPlan = await executor.plan();
     p?.step('plan');
     const { findOrphanedResources, deleteOrphanedResources } = await import('../cloud/aws/orphaned-resources');
-    const orphans = await findOrphanedResources(cloud, tasks);
-    const result: UpdateClusterResult = { cluster: name, cloudPlan, managed, discovery, applied: false, cloud, tasks, orphans, warnings: [...executor.warnings] };
+    const { orphans, kept } = keepHeldOrphans(await findOrphanedResources(cloud, tasks), options.lifecycles);
+    const result: UpdateClusterResult = { cluster: name, cloudPlan, managed, discovery, applied: false, cloud, tasks, orphans, warnings: byTask([...executor.warnings, ...kept]) };
     if (!options.yes || (!cloudPlan.hasChanges && !managed.hasChanges && !discovery.hasChanges && orphans.length === 0)) return result;
     p?.step('write managed files');
     if (managed.hasChanges) await writeManagedFiles(vfs, managed);
@@ -130,7 +130,7 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
       await deleteOrphanedResources(cloud, orphans);
     }
     await markApplied(vfs, name);
-    return { ...result, applied: true, warnings: [...executor.warnings] };
+    return { ...result, applied: true, warnings: byTask([...executor.warnings, ...kept]) };
   };
   // The terraform target writes the state store whatever `yes` says (as kops), so it takes the lock too.
   return options.yes || options.target === 'terraform' ? withClusterLocks(vfs, [name], options.lock, run) : run();
@@ -202,6 +202,22 @@ async function makeExecutor(cloud: AwsCloud, tasks: AnyTask<AwsCloud>[], options
       if (e.type === 'retry') options.progress?.retry(e.task, e.error);
     },
   });
+}
+
+/**
+ * Orphans of a kind whose lifecycle forbids changes (Ignore, ExistsAnd…) are not deleted: the user asked
+ * update to leave resources of that kind alone, and a delete is a change. Each kept one is a warning instead.
+ */
+function keepHeldOrphans(found: OrphanedResource[], lifecycles: UpdateClusterOptions['lifecycles']): { orphans: OrphanedResource[]; kept: TaskWarning[] } {
+  const kept = found
+    .filter((o) => !lifecycleApplies(lifecycleOfKind(lifecycles, o.kind)))
+    .map((o): TaskWarning => ({ task: `${o.kind}/${o.name}`, lifecycle: lifecycleOfKind(lifecycles, o.kind), message: 'is no longer in the model; not deleted' }));
+  return { orphans: found.filter((o) => lifecycleApplies(lifecycleOfKind(lifecycles, o.kind))), kept };
+}
+
+/** Warnings sorted by task, so the same state prints the same lines. */
+function byTask(warnings: TaskWarning[]): TaskWarning[] {
+  return warnings.sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : 0));
 }
 
 /** Records that the cluster has been applied (kops's kops-version.txt): from now on keys are rotated, not replaced. */

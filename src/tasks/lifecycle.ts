@@ -21,3 +21,8 @@ export function isLifecycle(value: string): value is Lifecycle {
 export function lifecycleApplies(lifecycle: Lifecycle): boolean {
   return lifecycle === 'Sync' || lifecycle === 'WarnIfInsufficientAccess';
 }
+
+/** The lifecycle of a kind under `lifecycles` (by task kind, as `--lifecycle-overrides` gives them): Sync when not listed. */
+export function lifecycleOfKind(lifecycles: Readonly<Record<string, Lifecycle>> | undefined, kind: string): Lifecycle {
+  return lifecycles && Object.prototype.hasOwnProperty.call(lifecycles, kind) ? (lifecycles[kind] ?? 'Sync') : 'Sync';
+}

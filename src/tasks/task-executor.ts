@@ -1,4 +1,4 @@
-import { Lifecycle, lifecycleApplies } from './lifecycle';
+import { Lifecycle, lifecycleApplies, lifecycleOfKind } from './lifecycle';
 import { LifecycleCheckError, LifecycleProblem } from './lifecycle-check-error';
 import { describeChanges, missingHeldDependencies, planWithLifecycle } from './plan-with-lifecycle';
 import { AnyTask, Change, taskKey } from './task';
@@ -133,8 +133,7 @@ export class TaskExecutor<C> {
   }
 
   private lifecycleOf(task: AnyTask<C>): Lifecycle {
-    const lifecycles = this.options.lifecycles;
-    return lifecycles && Object.prototype.hasOwnProperty.call(lifecycles, task.kind) ? (lifecycles[task.kind] ?? 'Sync') : 'Sync';
+    return lifecycleOfKind(this.options.lifecycles, task.kind);
   }
 
   private warn(w: TaskWarning): void {

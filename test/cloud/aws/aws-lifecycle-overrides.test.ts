@@ -1,5 +1,6 @@
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { DescribeInternetGatewaysCommand, DescribeSecurityGroupsCommand, DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client, Filter } from '@aws-sdk/client-ec2';
+import { AutoScalingClient, DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
+import { DescribeInternetGatewaysCommand, DescribeLaunchTemplatesCommand, DescribeSecurityGroupsCommand, DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client, Filter } from '@aws-sdk/client-ec2';
 import { CreateRoleCommand, GetInstanceProfileCommand, GetRoleCommand, GetRolePolicyCommand, IAMClient, ListInstanceProfilesCommand, ListRolesCommand, ListRoleTagsCommand, PutRolePolicyCommand } from '@aws-sdk/client-iam';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -197,5 +198,33 @@ describe('update cluster --lifecycle-overrides against moto', () => {
     const toCreate = jsonPlan([NO_RULES]).resources.filter((r) => r.type === 'SecurityGroupRule' && r.action === 'create');
     expect(toCreate.length).toBeGreaterThan(5);
     expect(toCreate.every((r) => rules.some((held) => held.name === r.name))).toBe(true);
+  });
+
+  it('a deleted instance group under AutoscalingGroup=Ignore,LaunchTemplate=Ignore: its group and template are kept with a warning, the rest goes', async () => {
+    const autoScaling = new AutoScalingClient({ region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS });
+    try {
+      const overrides = ['--lifecycle-overrides', 'SecurityGroupRule=Ignore'];
+      expect(kforge(['create', 'instancegroup', 'extra', '--name', NO_RULES, '--subnet', 'us-east-1a', '--min-size', '1']).status).toBe(0);
+      expect(kforge(['update', 'cluster', NO_RULES, '--yes', ...overrides]).status).toBe(0);
+      expect(kforge(['delete', 'instancegroup', 'extra', '--name', NO_RULES, '--yes']).status).toBe(0);
+
+      const held = [...overrides, '--lifecycle-overrides', 'AutoscalingGroup=Ignore', '--lifecycle-overrides', 'LaunchTemplate=Ignore'];
+      const plan = kforge(['update', 'cluster', NO_RULES, ...held]);
+      expect(plan.stdout).toContain(['Will delete resources:', '  IAMInstanceProfile', `    nodes-extra.${NO_RULES}`, '  IAMRole', `    nodes-extra.${NO_RULES}`, '  ManagedFile'].join('\n'));
+      expect(plan.stdout).not.toContain(`    extra.${NO_RULES}\n`);
+      expect(plan.stderr).toContain(`Warning: AutoScalingGroup/extra.${NO_RULES} (Ignore): is no longer in the model; not deleted\n`);
+      expect(plan.stderr).toContain(`Warning: LaunchTemplate/extra.${NO_RULES} (Ignore): is no longer in the model; not deleted\n`);
+
+      const applied = kforge(['update', 'cluster', NO_RULES, '--yes', ...held]);
+      expect(applied.stderr).not.toContain('Error');
+      expect(applied.status).toBe(0);
+      const asgs = ((await autoScaling.send(new DescribeAutoScalingGroupsCommand({}))).AutoScalingGroups ?? []).map((g) => g.AutoScalingGroupName);
+      expect(asgs).toContain(`extra.${NO_RULES}`);
+      const templates = (await ec2.send(new DescribeLaunchTemplatesCommand({ Filters: tagged(NO_RULES) }))).LaunchTemplates?.map((t) => t.LaunchTemplateName);
+      expect(templates).toContain(`extra.${NO_RULES}`);
+      await expect(iam.send(new GetRoleCommand({ RoleName: `nodes-extra.${NO_RULES}` }))).rejects.toMatchObject({ name: 'NoSuchEntityException' });
+    } finally {
+      autoScaling.destroy();
+    }
   });
 });
