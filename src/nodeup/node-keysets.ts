@@ -31,8 +31,9 @@ export async function fetchNodeKeysets(config: NodeupConfig, options: { state?: 
   if (!base) throw new NodeupPkiError('the nodeup config has no ConfigBase to read the keysets from; pass --state with the state store');
   const vfs = (options.open ?? openVfs)(base);
   const out: NodeKeysets = {};
-  await Promise.all(
-    nodeKeysetNames(config).map(async (name) => {
+  const names = nodeKeysetNames(config);
+  const results = await Promise.allSettled(
+    names.map(async (name) => {
       const key = `pki/private/${name}/keyset.yaml`;
       const where = `${base.replace(/\/+$/, '')}/${key}`;
       let object;
@@ -55,5 +56,8 @@ export async function fetchNodeKeysets(config: NodeupConfig, options: { state?: 
       out[name] = { use, trusted: keyset.keys.filter((k) => !k.distrustTimestamp) };
     }),
   );
+  // Read in parallel, reported in name order, so the same store gives the same message.
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
   return out;
 }
