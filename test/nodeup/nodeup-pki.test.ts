@@ -357,3 +357,15 @@ describe('stage recording', () => {
     expect(fs.readFileSync(path.join(root, 'var/lib/kubelet/kubeconfig'), 'utf8')).toBe(fs.readFileSync(path.join(nodeRoot, 'var/lib/kubelet/kubeconfig'), 'utf8'));
   });
 });
+
+describe("kubelet's kubeconfig follows its flags", () => {
+  it('with --bootstrap-kubeconfig, the bootstrap identity goes there and --kubeconfig is left for kubelet to write after its CSR', () => {
+    const config = readConfig(nodeConf);
+    config.ComponentFlags.kubelet = [...config.ComponentFlags.kubelet, '--bootstrap-kubeconfig=/var/lib/kubelet/bootstrap-kubeconfig'];
+    const root = path.join(work, 'bootstrap-kubeconfig');
+    expect(run(['--conf', writeConfig(config, 'bootstrap.yaml'), '--root', root]).status).toBe(0);
+    const kc = yaml.load(fs.readFileSync(path.join(root, 'var/lib/kubelet/bootstrap-kubeconfig'), 'utf8')) as { users: Array<{ name: string }> };
+    expect(kc.users[0].name).toBe('kubelet-bootstrap');
+    expect(fs.existsSync(path.join(root, 'var/lib/kubelet/kubeconfig'))).toBe(false);
+  });
+});
