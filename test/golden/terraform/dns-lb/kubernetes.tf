@@ -11,7 +11,6 @@ locals {
   node_subnet_ids              = [aws_subnet.us-east-1a-lb-example-com.id, aws_subnet.us-east-1b-lb-example-com.id]
   region                       = "us-east-1"
   route_table_public_id        = aws_route_table.lb-example-com.id
-  subnet_ids                   = [aws_subnet.us-east-1a-lb-example-com.id, aws_subnet.us-east-1b-lb-example-com.id]
   subnet_us-east-1a_id         = aws_subnet.us-east-1a-lb-example-com.id
   subnet_us-east-1b_id         = aws_subnet.us-east-1b-lb-example-com.id
   vpc_cidr_block               = aws_vpc.lb-example-com.cidr_block
@@ -64,10 +63,6 @@ output "region" {
 
 output "route_table_public_id" {
   value = aws_route_table.lb-example-com.id
-}
-
-output "subnet_ids" {
-  value = [aws_subnet.us-east-1a-lb-example-com.id, aws_subnet.us-east-1b-lb-example-com.id]
 }
 
 output "subnet_us-east-1a_id" {

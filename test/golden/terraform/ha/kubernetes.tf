@@ -11,7 +11,6 @@ locals {
   node_subnet_ids              = [aws_subnet.us-east-1a-ha-example-com.id, aws_subnet.us-east-1b-ha-example-com.id, aws_subnet.us-east-1c-ha-example-com.id]
   region                       = "us-east-1"
   route_table_public_id        = aws_route_table.ha-example-com.id
-  subnet_ids                   = [aws_subnet.us-east-1a-ha-example-com.id, aws_subnet.us-east-1b-ha-example-com.id, aws_subnet.us-east-1c-ha-example-com.id]
   subnet_us-east-1a_id         = aws_subnet.us-east-1a-ha-example-com.id
   subnet_us-east-1b_id         = aws_subnet.us-east-1b-ha-example-com.id
   subnet_us-east-1c_id         = aws_subnet.us-east-1c-ha-example-com.id
@@ -65,10 +64,6 @@ output "region" {
 
 output "route_table_public_id" {
   value = aws_route_table.ha-example-com.id
-}
-
-output "subnet_ids" {
-  value = [aws_subnet.us-east-1a-ha-example-com.id, aws_subnet.us-east-1b-ha-example-com.id, aws_subnet.us-east-1c-ha-example-com.id]
 }
 
 output "subnet_us-east-1a_id" {

@@ -13,7 +13,6 @@ locals {
   nodes_role_name              = aws_iam_role.nodes-nodes-us-east-1a-minimal-example-com.name
   region                       = "us-east-1"
   route_table_public_id        = aws_route_table.minimal-example-com.id
-  subnet_ids                   = [aws_subnet.us-east-1a-minimal-example-com.id]
   subnet_us-east-1a_id         = aws_subnet.us-east-1a-minimal-example-com.id
   vpc_cidr_block               = aws_vpc.minimal-example-com.cidr_block
   vpc_id                       = aws_vpc.minimal-example-com.id
@@ -73,10 +72,6 @@ output "region" {
 
 output "route_table_public_id" {
   value = aws_route_table.minimal-example-com.id
-}
-
-output "subnet_ids" {
-  value = [aws_subnet.us-east-1a-minimal-example-com.id]
 }
 
 output "subnet_us-east-1a_id" {

@@ -18,7 +18,6 @@ locals {
   route_table_private-us-east-1b_id = aws_route_table.private-us-east-1b-private-example-com.id
   route_table_private-us-east-1c_id = aws_route_table.private-us-east-1c-private-example-com.id
   route_table_public_id             = aws_route_table.private-example-com.id
-  subnet_ids                        = [aws_subnet.us-east-1a-private-example-com.id, aws_subnet.us-east-1b-private-example-com.id, aws_subnet.us-east-1c-private-example-com.id, aws_subnet.utility-us-east-1a-private-example-com.id, aws_subnet.utility-us-east-1b-private-example-com.id, aws_subnet.utility-us-east-1c-private-example-com.id]
   subnet_us-east-1a_id              = aws_subnet.us-east-1a-private-example-com.id
   subnet_us-east-1b_id              = aws_subnet.us-east-1b-private-example-com.id
   subnet_us-east-1c_id              = aws_subnet.us-east-1c-private-example-com.id
@@ -103,10 +102,6 @@ output "route_table_private-us-east-1c_id" {
 
 output "route_table_public_id" {
   value = aws_route_table.private-example-com.id
-}
-
-output "subnet_ids" {
-  value = [aws_subnet.us-east-1a-private-example-com.id, aws_subnet.us-east-1b-private-example-com.id, aws_subnet.us-east-1c-private-example-com.id, aws_subnet.utility-us-east-1a-private-example-com.id, aws_subnet.utility-us-east-1b-private-example-com.id, aws_subnet.utility-us-east-1c-private-example-com.id]
 }
 
 output "subnet_us-east-1a_id" {
