@@ -93,7 +93,7 @@ data "aws_route53_zone" "example-com" {
 resource "aws_autoscaling_group" "control-plane-us-east-1a-lb-example-com" {
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1a-lb-example-com.id
-    version = aws_launch_template.control-plane-us-east-1a-lb-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -135,7 +135,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-lb-example-com" {
 resource "aws_autoscaling_group" "nodes-us-east-1a-lb-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1a-lb-example-com.id
-    version = aws_launch_template.nodes-us-east-1a-lb-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -171,7 +171,7 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-lb-example-com" {
 resource "aws_autoscaling_group" "nodes-us-east-1b-lb-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1b-lb-example-com.id
-    version = aws_launch_template.nodes-us-east-1b-lb-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1

@@ -98,7 +98,7 @@ data "aws_route53_zone" "example-com" {
 resource "aws_autoscaling_group" "control-plane-us-east-1a-dns-example-com" {
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1a-dns-example-com.id
-    version = aws_launch_template.control-plane-us-east-1a-dns-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -140,7 +140,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-dns-example-com" {
 resource "aws_autoscaling_group" "nodes-us-east-1a-dns-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1a-dns-example-com.id
-    version = aws_launch_template.nodes-us-east-1a-dns-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1

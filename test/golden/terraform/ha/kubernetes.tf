@@ -93,7 +93,7 @@ provider "aws" {
 resource "aws_autoscaling_group" "control-plane-us-east-1a-ha-example-com" {
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1a-ha-example-com.id
-    version = aws_launch_template.control-plane-us-east-1a-ha-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -135,7 +135,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-ha-example-com" {
 resource "aws_autoscaling_group" "control-plane-us-east-1b-ha-example-com" {
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1b-ha-example-com.id
-    version = aws_launch_template.control-plane-us-east-1b-ha-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -177,7 +177,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-ha-example-com" {
 resource "aws_autoscaling_group" "control-plane-us-east-1c-ha-example-com" {
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1c-ha-example-com.id
-    version = aws_launch_template.control-plane-us-east-1c-ha-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -219,7 +219,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-ha-example-com" {
 resource "aws_autoscaling_group" "nodes-us-east-1a-ha-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1a-ha-example-com.id
-    version = aws_launch_template.nodes-us-east-1a-ha-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -255,7 +255,7 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-ha-example-com" {
 resource "aws_autoscaling_group" "nodes-us-east-1b-ha-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1b-ha-example-com.id
-    version = aws_launch_template.nodes-us-east-1b-ha-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -291,7 +291,7 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-ha-example-com" {
 resource "aws_autoscaling_group" "nodes-us-east-1c-ha-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1c-ha-example-com.id
-    version = aws_launch_template.nodes-us-east-1c-ha-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1

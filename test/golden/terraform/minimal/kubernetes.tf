@@ -93,7 +93,7 @@ provider "aws" {
 resource "aws_autoscaling_group" "control-plane-us-east-1a-minimal-example-com" {
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1a-minimal-example-com.id
-    version = aws_launch_template.control-plane-us-east-1a-minimal-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -135,7 +135,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-minimal-example-com" 
 resource "aws_autoscaling_group" "nodes-us-east-1a-minimal-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1a-minimal-example-com.id
-    version = aws_launch_template.nodes-us-east-1a-minimal-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1

@@ -143,7 +143,7 @@ provider "aws" {
 resource "aws_autoscaling_group" "bastions-private-example-com" {
   launch_template {
     id      = aws_launch_template.bastions-private-example-com.id
-    version = aws_launch_template.bastions-private-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -179,7 +179,7 @@ resource "aws_autoscaling_group" "bastions-private-example-com" {
 resource "aws_autoscaling_group" "control-plane-us-east-1a-private-example-com" {
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1a-private-example-com.id
-    version = aws_launch_template.control-plane-us-east-1a-private-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -221,7 +221,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-private-example-com" 
 resource "aws_autoscaling_group" "control-plane-us-east-1b-private-example-com" {
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1b-private-example-com.id
-    version = aws_launch_template.control-plane-us-east-1b-private-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -263,7 +263,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-private-example-com" 
 resource "aws_autoscaling_group" "control-plane-us-east-1c-private-example-com" {
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1c-private-example-com.id
-    version = aws_launch_template.control-plane-us-east-1c-private-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -305,7 +305,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-private-example-com" 
 resource "aws_autoscaling_group" "nodes-us-east-1a-private-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1a-private-example-com.id
-    version = aws_launch_template.nodes-us-east-1a-private-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -341,7 +341,7 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-private-example-com" {
 resource "aws_autoscaling_group" "nodes-us-east-1b-private-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1b-private-example-com.id
-    version = aws_launch_template.nodes-us-east-1b-private-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -377,7 +377,7 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-private-example-com" {
 resource "aws_autoscaling_group" "nodes-us-east-1c-private-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1c-private-example-com.id
-    version = aws_launch_template.nodes-us-east-1c-private-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
