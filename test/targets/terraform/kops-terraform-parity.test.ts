@@ -24,6 +24,8 @@ type Reasons = Record<string, string>;
 interface AllowedDifferences {
   outputs: { kopsOnly: Reasons; kforgeOnly: Reasons };
   resourceTypes: { kopsOnly: Reasons; kforgeOnly: Reasons };
+  /** Resource types both have, in different numbers. */
+  counts: Reasons;
 }
 
 const kops = JSON.parse(fs.readFileSync(path.join(FIXTURE, 'kops-terraform.json'), 'utf8')) as KopsTerraform;
@@ -99,11 +101,16 @@ describe("kforge's Terraform for kops's minimal cluster", () => {
     });
   });
 
+  it("has as many resources of each common type as kops's file, apart from the listed differences", () => {
+    const common = Object.keys(kops.resources).filter((t) => t in kforgeTf.resources);
+    expect(common.filter((t) => kops.resources[t] !== kforgeTf.resources[t]).sort()).toEqual(Object.keys(allowed.counts).sort());
+  });
+
   it('names every allowed difference, with its reason, in the Terraform section of docs/differences-from-kops.md', () => {
     const doc = fs.readFileSync(path.join(ROOT, 'docs', 'differences-from-kops.md'), 'utf8');
     const section = doc.slice(doc.indexOf('\n## Terraform'));
     expect(section.length).toBeGreaterThan(20);
-    const reasons = { ...allowed.outputs.kopsOnly, ...allowed.outputs.kforgeOnly, ...allowed.resourceTypes.kopsOnly, ...allowed.resourceTypes.kforgeOnly };
+    const reasons = { ...allowed.outputs.kopsOnly, ...allowed.outputs.kforgeOnly, ...allowed.resourceTypes.kopsOnly, ...allowed.resourceTypes.kforgeOnly, ...allowed.counts };
     for (const [name, reason] of Object.entries(reasons)) {
       expect(reason.length).toBeGreaterThan(10);
       expect(section).toContain(`\`${name}\``);
