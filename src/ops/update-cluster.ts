@@ -8,6 +8,7 @@ import { ClusterRepository } from '../state/cluster-repository';
 import { LockOptions, withClusterLocks } from '../state/lock/cluster-lock';
 import { StatePaths } from '../state/state-paths';
 import type { Vfs } from '../state/vfs/vfs';
+import type { StateStoreFile } from '../targets/terraform/state-store-files';
 import { Lifecycle, lifecycleApplies, lifecycleOfKind } from '../tasks/lifecycle';
 import type { AnyTask } from '../tasks/task';
 import type { TaskExecutor, TaskExecutorOptions } from '../tasks/task-executor';
@@ -58,6 +59,8 @@ export interface TerraformResult {
   files: string[];
   /** The resource addresses in `kubernetes.tf`, sorted. */
   resources: string[];
+  /** The state-store objects of the run (keysets created, managed files, discovery documents), each with its owner. */
+  stateStoreFiles: StateStoreFile[];
 }
 
 /** What `update cluster` found and did. */
@@ -160,7 +163,8 @@ async function renderAndWriteTerraform(
   const dir = options.outDir ?? path.join('out', 'terraform');
   writeTerraformOutput(dir, output);
   await markApplied(vfs, run.cluster);
-  const terraform = { dir, files: [...output.files.keys()], resources: output.resources };
+  const { stateStoreFiles } = await import('../targets/terraform/state-store-files');
+  const terraform = { dir, files: [...output.files.keys()], resources: output.resources, stateStoreFiles: stateStoreFiles(run.managed, run.discovery.files) };
   return { ...run, cloudPlan: { entries: [], hasChanges: false }, orphans: [], applied: run.managed.hasChanges, terraform, warnings: [] };
 }
 

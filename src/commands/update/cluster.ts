@@ -66,7 +66,8 @@ export default class UpdateCluster extends BaseCommand {
     const tf = result.terraform;
     if (flags.output === 'json') this.out(JSON.stringify({ ...report, applied: result.applied, ...(tf ? { terraform: tf } : {}) }, null, 2));
     else if (tf) {
-      if (result.managed.hasChanges) this.out(`Wrote to the state store:\n${renderUpdatePlan(report)}`);
+      const { renderStateStoreFiles } = await import('../../targets/terraform/state-store-files');
+      this.out(renderStateStoreFiles(tf.stateStoreFiles));
       const data = tf.files.filter((f) => f.startsWith('data/')).length;
       this.out(`Terraform output written to ${tf.dir}: kubernetes.tf (${tf.resources.length} resources) and ${data} files under data/.`);
       this.out(`To apply it: cd ${tf.dir} && terraform init && terraform apply`);
