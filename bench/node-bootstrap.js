@@ -51,7 +51,7 @@ async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kforge-bench-bootstrap-'));
   const h = await startBootstrapHarness(work);
   try {
-    fs.rmSync((await timed(h, GROUPS.nodes, 'warm-up')).dir, { recursive: true, force: true });
+    h.removeRoot((await timed(h, GROUPS.nodes, 'warm-up')).dir);
     for (const group of [GROUPS.controlPlane, GROUPS.nodes]) {
       const first = [];
       const again = [];
@@ -62,7 +62,7 @@ async function main() {
         const r = await h.bootstrap(dir, group);
         if (r.status !== 0) throw new Error(`${group}: second run failed:\n${r.out}`);
         again.push(Number(process.hrtime.bigint() - t0) / 1e6);
-        fs.rmSync(dir, { recursive: true, force: true });
+        h.removeRoot(dir);
       }
       console.log(`${group}: user-data start to nodeup done ${(median(first) / 1000).toFixed(2)} s (median of ${runs}: ${first.map((m) => (m / 1000).toFixed(2)).join(', ')} s); second run (no changes) ${(median(again) / 1000).toFixed(2)} s`);
     }

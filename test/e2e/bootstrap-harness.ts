@@ -11,7 +11,7 @@ import { builtNodeupArtifact, NODE_RUNTIME_VERSION } from '../../src/model/nodeu
 import { StatePaths } from '../../src/state/state-paths';
 import { runCliAsync } from '../helpers/cli';
 import { MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer } from '../helpers/moto-server';
-import { cachedDebianRoot, copyRoot } from './debian-root';
+import { cachedDebianRoot, WritableRoot, writableRoot } from './debian-root';
 import { releaseFiles } from './release-tarballs';
 
 // What the node-bootstrap test (test/e2e/node-bootstrap.test.ts) and bench (bench/node-bootstrap.js) share:
@@ -62,8 +62,10 @@ export interface BootstrapHarness {
   userData: Map<string, string>;
   /** Each group's stored nodeup config (with the test's asset table), by state-store key. */
   storedConfigs: Map<string, string>;
-  /** A fresh copy of the Debian root under the work directory. */
+  /** A fresh writable Debian root under the work directory (an overlay on the cached one, or a copy). */
   freshRoot(name: string): string;
+  /** Unmounts and deletes a root freshRoot made. */
+  removeRoot(root: string): void;
   /** Runs argv in the root with chroot and only the endpoint overrides. */
   inRoot(root: string, argv: string[]): Promise<RootRun>;
   /** Runs a group's user-data in the root, as cloud-init does (as root, with bash). */
@@ -110,10 +112,12 @@ export async function startBootstrapHarness(work: string): Promise<BootstrapHarn
   const client = { region: 'us-east-1', endpoint: moto.endpoint, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } };
   const s3 = new S3Client({ ...client, forcePathStyle: true });
   const stop = async (): Promise<void> => {
+    for (const r of roots.values()) r.remove();
     s3.destroy();
     await moto.stop();
     await new Promise<void>((r) => server.close(() => r()));
   };
+  const roots = new Map<string, WritableRoot>();
   const userData = new Map<string, string>();
   const storedConfigs = new Map<string, string>();
   const ec2 = new EC2Client(client);
@@ -174,11 +178,16 @@ export async function startBootstrapHarness(work: string): Promise<BootstrapHarn
     userData,
     storedConfigs,
     freshRoot: (name) => {
-      const root = path.join(work, name);
-      copyRoot(debianRoot, root);
+      const made = writableRoot(debianRoot, path.join(work, name));
+      roots.set(made.path, made);
+      const root = made.path;
       fs.mkdirSync(path.join(root, 'sys/class/dmi/id'), { recursive: true });
       fs.writeFileSync(path.join(root, 'sys/class/dmi/id/sys_vendor'), 'Amazon EC2\n');
       return root;
+    },
+    removeRoot: (root) => {
+      roots.get(root)?.remove();
+      roots.delete(root);
     },
     inRoot,
     bootstrap: (root, group) => {

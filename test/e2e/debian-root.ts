@@ -65,9 +65,34 @@ export function cachedDebianRoot(): string {
   return root;
 }
 
-/** A fresh copy of `root` at `dest` (cp -a keeps owners, modes, device nodes and symlinks), for one test case to change. */
-export function copyRoot(root: string, dest: string): void {
-  fs.rmSync(dest, { recursive: true, force: true });
-  const r = spawnSync('cp', ['-a', root, dest], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`cp -a ${root} ${dest} failed: ${r.stderr}`);
+/** A writable root for one case, and how to remove it. */
+export interface WritableRoot {
+  path: string;
+  remove(): void;
+}
+
+/**
+ * A writable view of `root` for one case to change, at `dir/merged`: an overlay mount (instant; the
+ * cached root is its read-only lower layer, the case's changes go to `dir/upper`), or a `cp -a` copy
+ * (owners, modes, device nodes, symlinks kept) where an overlay cannot be mounted. `remove()` unmounts
+ * and deletes it.
+ */
+export function writableRoot(root: string, dir: string): WritableRoot {
+  fs.rmSync(dir, { recursive: true, force: true });
+  const merged = path.join(dir, 'merged');
+  for (const d of ['upper', 'work', 'merged']) fs.mkdirSync(path.join(dir, d), { recursive: true });
+  const options = `lowerdir=${root},upperdir=${path.join(dir, 'upper')},workdir=${path.join(dir, 'work')}`;
+  if (spawnSync('mount', ['-t', 'overlay', 'overlay', '-o', options, merged], { encoding: 'utf8' }).status === 0) {
+    return {
+      path: merged,
+      remove: () => {
+        spawnSync('umount', [merged]);
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  fs.rmSync(merged, { recursive: true, force: true });
+  const r = spawnSync('cp', ['-a', root, merged], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`cp -a ${root} ${merged} failed: ${r.stderr}`);
+  return { path: merged, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }

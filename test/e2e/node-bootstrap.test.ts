@@ -56,7 +56,7 @@ describe.each([
     first = await h.bootstrap(root, group);
   }, 300_000);
 
-  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+  afterAll(() => h.removeRoot(root));
 
   it('installs the runtime and nodeup, and nodeup installs the assets and files with the instance role', () => {
     expect([first.status, first.out]).toEqual([0, expect.stringContaining('== kforge node bootstrap done ==')]);
@@ -116,7 +116,7 @@ describe('faults: the bootstrap fails with a clear message and installs nothing'
     expect(r.status).not.toBe(0);
     expect(r.out).toMatch(/Error: http:\/\/127\.0\.0\.1:\d+\/\S*containerd-\S+\.tar\.gz: sha256 [0-9a-f]{64} is not the [0-9a-f]{64} the nodeup config names; nothing was installed/);
     expectNothingInstalled(root);
-    fs.rmSync(root, { recursive: true, force: true });
+    h.removeRoot(root);
   });
 
   it('a tampered Node.js runtime download fails before nodeup runs', async () => {
@@ -128,7 +128,17 @@ describe('faults: the bootstrap fails with a clear message and installs nothing'
     expect(fs.existsSync(path.join(root, 'opt/kforge/node'))).toBe(false);
     expect(fs.existsSync(path.join(root, 'opt/kforge/bin/nodeup'))).toBe(false);
     expectNothingInstalled(root);
-    fs.rmSync(root, { recursive: true, force: true });
+    h.removeRoot(root);
+  });
+
+  it('off EC2 (the firmware does not say Amazon) nodeup has no credentials: none but the instance role reached the node', async () => {
+    const root = h.freshRoot('not-ec2');
+    fs.writeFileSync(path.join(root, 'sys/class/dmi/id/sys_vendor'), 'QEMU\n');
+    const r = await h.bootstrap(root, NODES);
+    expect(r.status).not.toBe(0);
+    expect(r.out).toMatch(new RegExp(`Error: --conf /opt/kforge/conf/kube_env.yaml: cannot read s3://${BUCKET}/${CLUSTER}/igconfig/node/${NODES}/nodeupconfig.yaml`));
+    expectNothingInstalled(root);
+    h.removeRoot(root);
   });
 
   it('a tampered nodeup config in the state store', async () => {
@@ -142,7 +152,7 @@ describe('faults: the bootstrap fails with a clear message and installs nothing'
       expectNothingInstalled(root);
     } finally {
       await h.s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: h.storedConfigs.get(key) }));
-      fs.rmSync(root, { recursive: true, force: true });
+      h.removeRoot(root);
     }
   });
 });
