@@ -14,7 +14,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.join(__dirname, '..');
-const outDir = path.join(root, 'dist', 'nodeup-artifact');
+// `--out DIR` builds elsewhere (test/e2e/nodeup-artifact.test.ts checks that a rebuild gives the same bytes).
+const outArg = process.argv.indexOf('--out');
+const outDir = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(root, 'dist', 'nodeup-artifact');
 const outfile = path.join(outDir, 'nodeup');
 
 /** Where user-data puts the runtime: the shebang names it, so the artifact runs as /opt/kforge/bin/nodeup. */
