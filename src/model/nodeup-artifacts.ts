@@ -76,13 +76,13 @@ function onRepository(url: string, fileRepository: string | undefined): string {
   return fileRepository ? `${fileRepository.replace(/\/+$/, '')}${new URL(url).pathname}` : url;
 }
 
-/** A `sha256@url` override from the environment, or undefined; anything else is an error naming the variable. */
+/** A `<sha256>@<url>[,<url>...]` override from the environment (mirrors after the first URL), or undefined; anything else is an error naming the variable. */
 function override(env: NodeJS.ProcessEnv, name: string): BootDownload | undefined {
   const v = env[name];
   if (v === undefined || v === '') return undefined;
-  const m = /^([0-9a-f]{64})@(https?:\/\/\S+)$/.exec(v);
-  if (!m) throw new NodeupArtifactError('INVALID_NODEUP_ARTIFACT', `${name}: ${JSON.stringify(v)} is not "<sha256>@<url>"`);
-  return { sha256: m[1], urls: [m[2]] };
+  const m = /^([0-9a-f]{64})@(https?:\/\/[^\s,]+(?:,https?:\/\/[^\s,]+)*)$/.exec(v);
+  if (!m) throw new NodeupArtifactError('INVALID_NODEUP_ARTIFACT', `${name}: ${JSON.stringify(v)} is not "<sha256>@<url>[,<url>...]"`);
+  return { sha256: m[1], urls: m[2].split(',') };
 }
 
 /**
@@ -91,7 +91,7 @@ function override(env: NodeJS.ProcessEnv, name: string): BootDownload | undefine
  * URL is moved onto it, path kept, and only it is used (a private mirror is often the only thing a node
  * can reach), as kops does. As kops's NODEUP_URL/NODEUP_HASH, the environment of the command rendering
  * user-data can name other files: KFORGE_NODEUP, KFORGE_NODE_RUNTIME_AMD64, KFORGE_NODE_RUNTIME_ARM64,
- * each `<sha256>@<url>`; the node checks whatever hash it is given.
+ * each `<sha256>@<url>[,<mirror url>...]`; the node checks whatever hash it is given.
  */
 export function bootArtifacts(fileRepository: string | undefined, env: NodeJS.ProcessEnv = process.env, root: string = packageRoot()): BootArtifacts {
   const runtime = (arch: BootArch): BootDownload => {

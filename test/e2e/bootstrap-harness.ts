@@ -21,7 +21,8 @@ import { releaseFiles } from './release-tarballs';
 // TEST-ONLY ASSET TABLE (the production hash checks are the same code, unweakened): the asset server is
 // spec.assets.fileRepository and serves
 //   - the Node runtime: this machine's node repacked as node-vX-linux-x64.tar.xz, named to user-data by
-//     update's environment (KFORGE_NODE_RUNTIME_AMD64=<sha256>@<url>), since nodejs.org is not reachable;
+//     update's environment (KFORGE_NODE_RUNTIME_AMD64=<sha256>@<mirror>,<url>; the first mirror answers
+//     404, so user-data goes on to the next), since nodejs.org is not reachable;
 //   - the nodeup bundle this build made, with the hash the build computed (as in production);
 //   - REAL containerd 1.6, runc and CNI plugins from Debian's packages, repacked as release files;
 //   - stand-in kubelet and kubectl scripts: no Kubernetes binaries are installable on this machine.
@@ -58,6 +59,8 @@ export interface BootstrapHarness {
   requests: string[];
   /** Bytes served instead of the table's for request paths ending with the key (tampering). */
   tampered: Map<string, Buffer>;
+  /** How many more requests for paths ending with the key are answered 503 (a flaky server). */
+  failures: Map<string, number>;
   /** Each group's user-data as its launch template holds it, with the test's NodeupConfigHash. */
   userData: Map<string, string>;
   /** Each group's stored nodeup config (with the test's asset table), by state-store key. */
@@ -93,9 +96,20 @@ export async function startBootstrapHarness(work: string): Promise<BootstrapHarn
   ];
   const requests: string[] = [];
   const tampered = new Map<string, Buffer>();
+  const failures = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const p = req.url ?? '';
     requests.push(p);
+    if (p.startsWith('/down-mirror/')) {
+      res.writeHead(404).end();
+      return;
+    }
+    const failing = [...failures].find(([end, n]) => n > 0 && p.endsWith(end));
+    if (failing) {
+      failures.set(failing[0], failing[1] - 1);
+      res.writeHead(503).end();
+      return;
+    }
     const body = [...tampered].find(([end]) => p.endsWith(end))?.[1] ?? table.find(([re]) => re.test(p))?.[1];
     if (!body) res.writeHead(404).end();
     else res.writeHead(200, { 'content-length': body.length }).end(body);
@@ -124,8 +138,10 @@ export async function startBootstrapHarness(work: string): Promise<BootstrapHarn
   try {
     await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
     // The operator's side: static test keys for the CLI, as any user of moto has.
+    // Two mirrors, the first of which has nothing (404): user-data goes on to the second.
     const runtimeUrl = `${base}/dist/v${NODE_RUNTIME_VERSION}/node-v${NODE_RUNTIME_VERSION}-linux-x64.tar.xz`;
-    const env = { ...moto.env, HOME: work, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', KFORGE_NODE_RUNTIME_AMD64: `${sha256(served(runtimeUrl))}@${runtimeUrl}` };
+    const runtime = `${sha256(served(runtimeUrl))}@${base}/down-mirror/node-v${NODE_RUNTIME_VERSION}-linux-x64.tar.xz,${runtimeUrl}`;
+    const env = { ...moto.env, HOME: work, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', KFORGE_NODE_RUNTIME_AMD64: runtime };
     const state = ['--state', `s3://${BUCKET}`];
     for (const args of [
       ['create', 'cluster', CLUSTER, '--zones', 'us-east-1a', '--dns', 'none', '--set', `spec.assets.fileRepository=${base}`],
@@ -175,6 +191,7 @@ export async function startBootstrapHarness(work: string): Promise<BootstrapHarn
     base,
     requests,
     tampered,
+    failures,
     userData,
     storedConfigs,
     freshRoot: (name) => {

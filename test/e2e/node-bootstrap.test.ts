@@ -61,6 +61,8 @@ describe.each([
   it('installs the runtime and nodeup, and nodeup installs the assets and files with the instance role', () => {
     expect([first.status, first.out]).toEqual([0, expect.stringContaining('== kforge node bootstrap done ==')]);
     expect(first.out).toContain(`nodeup: instance group ${group} (${role}) of cluster ${CLUSTER}`);
+    // The runtime's first mirror has nothing: the second one serves it, in the same round.
+    expect(first.out).toMatch(/== Failed to download http:\/\/\S+\/down-mirror\/\S+ ==\n== Downloading http:\/\/\S+\/dist\/v\S+ \(round 1 of 6\) ==/);
     expect(fs.readFileSync(path.join(root, 'opt/kforge/conf/kube_env.yaml'), 'utf8')).toContain(`InstanceGroupRole: ${role}\n`);
     expect(sha256(fs.readFileSync(path.join(root, 'opt/kforge/bin/nodeup')))).toBe(builtNodeupArtifact().sha256);
     for (const f of ['usr/local/bin/kubelet', 'usr/local/bin/kubectl', 'usr/local/sbin/runc', 'usr/local/bin/containerd', 'usr/local/bin/containerd-shim-runc-v2', 'opt/cni/bin/bridge', 'opt/cni/bin/loopback']) {
@@ -104,6 +106,21 @@ describe.each([
     expect(again.out).toContain('already installed');
     expect(h.requests.slice(before)).toEqual([]);
   });
+});
+
+describe('a flaky asset server', () => {
+  afterEach(() => h.failures.clear());
+
+  it('is retried with exponential backoff (2 s, then 4 s) until the download succeeds', async () => {
+    h.failures.set('/nodeup', 2);
+    const root = h.freshRoot('flaky');
+    const r = await h.bootstrap(root, NODES);
+    expect([r.status, r.out]).toEqual([0, expect.stringContaining('== kforge node bootstrap done ==')]);
+    expect(r.out).toContain('== No URL answered; retrying in 2 s ==');
+    expect(r.out).toContain('== No URL answered; retrying in 4 s ==');
+    expect(r.out).toMatch(/Downloading http:\/\/\S+\/nodeup \(round 3 of 6\)/);
+    h.removeRoot(root);
+  }, 120_000);
 });
 
 describe('faults: the bootstrap fails with a clear message and installs nothing', () => {

@@ -115,6 +115,7 @@ describe('user-data', () => {
     const o = bootArtifacts(undefined, { KFORGE_NODE_RUNTIME_AMD64: `${'c'.repeat(64)}@http://127.0.0.1:1/node.tar.xz`, KFORGE_NODEUP: `${'d'.repeat(64)}@http://127.0.0.1:1/nodeup` });
     expect(o.runtime.amd64).toEqual({ sha256: 'c'.repeat(64), urls: ['http://127.0.0.1:1/node.tar.xz'] });
     expect(o.nodeup).toEqual({ sha256: 'd'.repeat(64), urls: ['http://127.0.0.1:1/nodeup'] });
+    expect(bootArtifacts(undefined, { KFORGE_NODEUP: `${'d'.repeat(64)}@http://a.test/nodeup,https://b.test/nodeup` }).nodeup.urls).toEqual(['http://a.test/nodeup', 'https://b.test/nodeup']);
     expect(() => bootArtifacts(undefined, { KFORGE_NODEUP: 'http://127.0.0.1:1/nodeup' })).toThrow(expect.objectContaining({ code: 'INVALID_NODEUP_ARTIFACT', message: expect.stringContaining('KFORGE_NODEUP') }));
   });
 
