@@ -34,14 +34,15 @@ const nodeupOnly = {
     build.onResolve({ filter: /^\.\/oclif-snapshot$/ }, (args) => (args.importer.endsWith(path.join('dist', 'cli', 'oclif-options.js')) ? { path: 'snapshot', namespace: 'nodeup-only' } : undefined));
     build.onLoad({ filter: /.*/, namespace: 'nodeup-only' }, (args) => {
       const nodeup = JSON.stringify(path.join(root, 'dist', 'commands', 'nodeup.js'));
-      const snapshot = JSON.stringify(path.join(root, 'dist', 'cli', 'oclif-snapshot.js'));
-      const contents =
-        args.path === 'commands'
-          ? `exports.COMMANDS = { nodeup: require(${nodeup}).default };`
-          : // oclif's default help: kforge's help class is a file of dist/, which a node does not have.
-            `const s = require(${snapshot});\nconst { helpClass, ...oclif } = s.SNAPSHOT.pjson.oclif;\n` +
-            'exports.SNAPSHOT = { ...s.SNAPSHOT, pjson: { ...s.SNAPSHOT.pjson, oclif } };\n' +
-            `exports.COMMAND_LOADERS = { nodeup: () => require(${nodeup}).default };`;
+      let contents = `exports.COMMANDS = { nodeup: require(${nodeup}).default };`;
+      if (args.path === 'snapshot') {
+        // The snapshot's data only: its module also holds a loader, and so a require, for every command.
+        // oclif's default help: kforge's help class is a file of dist/, which a node does not have.
+        const { SNAPSHOT } = require(path.join(root, 'dist', 'cli', 'oclif-snapshot.js'));
+        const { helpClass, ...oclif } = SNAPSHOT.pjson.oclif;
+        const snapshot = { ...SNAPSHOT, pjson: { ...SNAPSHOT.pjson, oclif } };
+        contents = `exports.SNAPSHOT = JSON.parse(${JSON.stringify(JSON.stringify(snapshot))});\nexports.COMMAND_LOADERS = { nodeup: () => require(${nodeup}).default };`;
+      }
       return { contents, loader: 'js', resolveDir: root };
     });
   },
