@@ -39,7 +39,8 @@ const nodeupOnly = {
         // The snapshot's data only: its module also holds a loader, and so a require, for every command.
         // oclif's default help: kforge's help class is a file of dist/, which a node does not have.
         const { SNAPSHOT } = require(path.join(root, 'dist', 'cli', 'oclif-snapshot.js'));
-        const { helpClass, ...oclif } = SNAPSHOT.pjson.oclif;
+        const oclif = { ...SNAPSHOT.pjson.oclif };
+        delete oclif.helpClass;
         const snapshot = { ...SNAPSHOT, pjson: { ...SNAPSHOT.pjson, oclif } };
         contents = `exports.SNAPSHOT = JSON.parse(${JSON.stringify(JSON.stringify(snapshot))});\nexports.COMMAND_LOADERS = { nodeup: () => require(${nodeup}).default };`;
       }
