@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KforgeError } from '../errors/kforge-error';
+import { remapFileUrl } from '../expand/components/images';
 import { packageRoot } from '../util/package-root';
 
 /** A machine architecture user-data knows. */
@@ -13,7 +14,7 @@ export interface BootDownload {
 }
 
 /** What user-data installs before nodeup runs: the pinned Node.js runtime per architecture, and the nodeup bundle it runs. */
-export interface BootArtifacts {
+export interface NodeupArtifacts {
   runtime: Record<BootArch, BootDownload>;
   /** One JavaScript file, the same on every architecture. */
   nodeup: BootDownload;
@@ -71,11 +72,6 @@ function kforgeVersion(root: string): string {
   return (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** `url` on the file repository (its path kept, as for every other asset), or `url` itself when none is set. */
-function onRepository(url: string, fileRepository: string | undefined): string {
-  return fileRepository ? `${fileRepository.replace(/\/+$/, '')}${new URL(url).pathname}` : url;
-}
-
 /** A `<sha256>@<url>[,<url>...]` override from the environment (mirrors after the first URL), or undefined; anything else is an error naming the variable. */
 function override(env: NodeJS.ProcessEnv, name: string): BootDownload | undefined {
   const v = env[name];
@@ -88,22 +84,23 @@ function override(env: NodeJS.ProcessEnv, name: string): BootDownload | undefine
 /**
  * The runtime and nodeup downloads for user-data: the pinned Node.js release (nodejs.org and its mirror
  * path) and this build's nodeup bundle with the sha256 the build computed. With a file repository every
- * URL is moved onto it, path kept, and only it is used (a private mirror is often the only thing a node
- * can reach), as kops does. As kops's NODEUP_URL/NODEUP_HASH, the environment of the command rendering
- * user-data can name other files: KFORGE_NODEUP, KFORGE_NODE_RUNTIME_AMD64, KFORGE_NODE_RUNTIME_ARM64,
- * each `<sha256>@<url>[,<mirror url>...]`; the node checks whatever hash it is given.
+ * URL is moved onto it, path kept (remapFileUrl, as for every other asset), and only it is used (a
+ * private mirror is often the only thing a node can reach), as kops does. As kops's NODEUP_URL and
+ * NODEUP_HASH, the environment of the command rendering user-data can name other files: KFORGE_NODEUP,
+ * KFORGE_NODE_RUNTIME_AMD64, KFORGE_NODE_RUNTIME_ARM64, each `<sha256>@<url>[,<mirror url>...]`; the
+ * node checks whatever hash it is given.
  */
-export function bootArtifacts(fileRepository: string | undefined, env: NodeJS.ProcessEnv = process.env, root: string = packageRoot()): BootArtifacts {
+export function nodeupArtifacts(fileRepository: string | undefined, env: NodeJS.ProcessEnv = process.env, root: string = packageRoot()): NodeupArtifacts {
   const runtime = (arch: BootArch): BootDownload => {
     const file = `v${NODE_RUNTIME_VERSION}/node-v${NODE_RUNTIME_VERSION}-linux-${arch === 'amd64' ? 'x64' : 'arm64'}.tar.xz`;
     const urls = NODE_MIRRORS.map((m) => `${m}/${file}`);
-    return override(env, `KFORGE_NODE_RUNTIME_${arch.toUpperCase()}`) ?? { sha256: NODE_RUNTIME_SHA256[arch], urls: fileRepository ? [onRepository(urls[0], fileRepository)] : urls };
+    return override(env, `KFORGE_NODE_RUNTIME_${arch.toUpperCase()}`) ?? { sha256: NODE_RUNTIME_SHA256[arch], urls: fileRepository ? [remapFileUrl(urls[0], fileRepository)] : urls };
   };
   const nodeup = (): BootDownload => {
     const fromEnv = override(env, 'KFORGE_NODEUP');
     if (fromEnv) return fromEnv;
     const built = builtNodeupArtifact(root);
-    return { sha256: built.sha256, urls: [onRepository(`${NODEUP_BASE_URL}/kforge/${kforgeVersion(root)}/nodeup`, fileRepository)] };
+    return { sha256: built.sha256, urls: [remapFileUrl(`${NODEUP_BASE_URL}/kforge/${kforgeVersion(root)}/nodeup`, fileRepository)] };
   };
   return { runtime: { amd64: runtime('amd64'), arm64: runtime('arm64') }, nodeup: nodeup() };
 }

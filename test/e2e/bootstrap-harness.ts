@@ -12,7 +12,7 @@ import { StatePaths } from '../../src/state/state-paths';
 import { runCliAsync } from '../helpers/cli';
 import { MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer } from '../helpers/moto-server';
 import { cachedDebianRoot, WritableRoot, writableRoot } from './debian-root';
-import { releaseFiles } from './release-tarballs';
+import { releaseFiles } from './release-files';
 
 // What the node-bootstrap test (test/e2e/node-bootstrap.test.ts) and bench (bench/node-bootstrap.js) share:
 // a cluster created and updated with the CLI against moto, a local asset server, the user-data of each

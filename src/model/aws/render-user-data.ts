@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KforgeError } from '../../errors/kforge-error';
 import { packageRoot } from '../../util/package-root';
-import { bootArtifacts, BootArtifacts } from '../nodeup-artifacts';
+import { nodeupArtifacts, NodeupArtifacts } from '../nodeup-artifacts';
 
 /** What an instance group's user-data says: the boot config nodeup starts from. */
 export interface UserDataParams {
@@ -17,8 +17,8 @@ export interface UserDataParams {
   nodeupConfigHash: string;
   /** The cluster's `spec.assets.fileRepository`: the runtime and nodeup are downloaded from it when set. */
   fileRepository?: string;
-  /** The runtime and nodeup downloads. Default: bootArtifacts(fileRepository), this build's. */
-  artifacts?: BootArtifacts;
+  /** The runtime and nodeup downloads. Default: nodeupArtifacts(fileRepository), this build's. */
+  artifacts?: NodeupArtifacts;
 }
 
 /** A value that cannot be put into user-data safely (it would need quoting in shell or YAML). */
@@ -42,7 +42,7 @@ function userDataTemplate(): string {
 
 /** Renders an instance group's user-data from the template: same input, same bytes. */
 export function renderUserData(p: UserDataParams): string {
-  const a = p.artifacts ?? bootArtifacts(p.fileRepository);
+  const a = p.artifacts ?? nodeupArtifacts(p.fileRepository);
   const values: Record<string, string> = {
     NODE_HASH_AMD64: a.runtime.amd64.sha256,
     NODE_URLS_AMD64: a.runtime.amd64.urls.join(','),

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { newCluster } from '../../../src/create/new-cluster';
 import { normalizedRole } from '../../../src/expand/expand-context';
 import { renderUserData } from '../../../src/model/aws/render-user-data';
-import { BootArtifacts, bootArtifacts, builtNodeupArtifact } from '../../../src/model/nodeup-artifacts';
+import { NodeupArtifacts, nodeupArtifacts, builtNodeupArtifact } from '../../../src/model/nodeup-artifacts';
 import { derivedFiles, completeCluster } from '../../../src/ops/expand-cluster';
 import { StatePaths } from '../../../src/state/state-paths';
 import { expectGolden } from '../../helpers/golden';
@@ -24,7 +24,7 @@ function shellcheck(): string {
 const NAME = 'userdata.example.com';
 
 /** Fixed downloads for the golden files: they pin the script, not this build's nodeup hash (which changes with every source change). */
-const FIXED: BootArtifacts = {
+const FIXED: NodeupArtifacts = {
   runtime: {
     amd64: { sha256: '1'.repeat(64), urls: ['https://nodejs.org/dist/v20.18.0/node-v20.18.0-linux-x64.tar.xz', 'https://nodejs.org/download/release/v20.18.0/node-v20.18.0-linux-x64.tar.xz'] },
     arm64: { sha256: '2'.repeat(64), urls: ['https://nodejs.org/dist/v20.18.0/node-v20.18.0-linux-arm64.tar.xz'] },
@@ -33,7 +33,7 @@ const FIXED: BootArtifacts = {
 };
 
 /** The user-data of every instance group of a new three-zone cluster, with the real nodeup config hashes or `fixedHash`. */
-function userData(fixedHash?: string, artifacts?: BootArtifacts): Map<string, string> {
+function userData(fixedHash?: string, artifacts?: NodeupArtifacts): Map<string, string> {
   const { cluster, instanceGroups } = newCluster({ name: NAME, zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'] });
   const completed = completeCluster(cluster, instanceGroups, 's3://kforge-state/team');
   const files = derivedFiles(completed, instanceGroups);
@@ -109,14 +109,14 @@ describe('user-data', () => {
   });
 
   it('moves every download onto spec.assets.fileRepository, path kept, and takes sha256@url overrides from the environment', () => {
-    const a = bootArtifacts('http://mirror.internal:8080/files/', {});
+    const a = nodeupArtifacts('http://mirror.internal:8080/files/', {});
     expect(a.runtime.amd64.urls).toEqual(['http://mirror.internal:8080/files/dist/v20.18.0/node-v20.18.0-linux-x64.tar.xz']);
     expect(a.nodeup.urls).toEqual(['http://mirror.internal:8080/files/kforge/0.1.0/nodeup']);
-    const o = bootArtifacts(undefined, { KFORGE_NODE_RUNTIME_AMD64: `${'c'.repeat(64)}@http://127.0.0.1:1/node.tar.xz`, KFORGE_NODEUP: `${'d'.repeat(64)}@http://127.0.0.1:1/nodeup` });
+    const o = nodeupArtifacts(undefined, { KFORGE_NODE_RUNTIME_AMD64: `${'c'.repeat(64)}@http://127.0.0.1:1/node.tar.xz`, KFORGE_NODEUP: `${'d'.repeat(64)}@http://127.0.0.1:1/nodeup` });
     expect(o.runtime.amd64).toEqual({ sha256: 'c'.repeat(64), urls: ['http://127.0.0.1:1/node.tar.xz'] });
     expect(o.nodeup).toEqual({ sha256: 'd'.repeat(64), urls: ['http://127.0.0.1:1/nodeup'] });
-    expect(bootArtifacts(undefined, { KFORGE_NODEUP: `${'d'.repeat(64)}@http://a.test/nodeup,https://b.test/nodeup` }).nodeup.urls).toEqual(['http://a.test/nodeup', 'https://b.test/nodeup']);
-    expect(() => bootArtifacts(undefined, { KFORGE_NODEUP: 'http://127.0.0.1:1/nodeup' })).toThrow(expect.objectContaining({ code: 'INVALID_NODEUP_ARTIFACT', message: expect.stringContaining('KFORGE_NODEUP') }));
+    expect(nodeupArtifacts(undefined, { KFORGE_NODEUP: `${'d'.repeat(64)}@http://a.test/nodeup,https://b.test/nodeup` }).nodeup.urls).toEqual(['http://a.test/nodeup', 'https://b.test/nodeup']);
+    expect(() => nodeupArtifacts(undefined, { KFORGE_NODEUP: 'http://127.0.0.1:1/nodeup' })).toThrow(expect.objectContaining({ code: 'INVALID_NODEUP_ARTIFACT', message: expect.stringContaining('KFORGE_NODEUP') }));
   });
 
   it('refuses a value that would need quoting in the script', () => {
