@@ -83,6 +83,7 @@ export const sha256 = (b: Buffer | string): string => createHash('sha256').updat
 
 /** Starts moto and the asset server, creates and updates the cluster with the CLI, and reads the user-data; `work` holds the roots. */
 export async function startBootstrapHarness(work: string): Promise<BootstrapHarness> {
+  if (process.getuid?.() !== 0) throw new Error('the node bootstrap runs user-data with chroot, which needs root: run this as root (see docs/node-bootstrap.md)');
   const debianRoot = cachedDebianRoot();
   const files = releaseFiles();
   const table: Array<[RegExp, Buffer]> = [
