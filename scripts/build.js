@@ -13,6 +13,7 @@ execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.json')], { 
 execFileSync(process.execPath, [path.join(__dirname, 'compile-validators.js')], { stdio: 'inherit', cwd: root });
 execFileSync(process.execPath, [path.join(__dirname, 'oclif-snapshot.js')], { stdio: 'inherit', cwd: root });
 execFileSync(process.execPath, [path.join(__dirname, 'bundle.js')], { stdio: 'inherit', cwd: root });
+execFileSync(process.execPath, [path.join(__dirname, 'build-nodeup.js')], { stdio: 'inherit', cwd: root });
 execFileSync(process.execPath, [path.join(__dirname, 'oclif-snapshot.js'), '--check'], { stdio: 'inherit', cwd: root });
 const help = execFileSync(process.execPath, ['-e', "require('./dist/cli/main').main(['--help'])"], {
   cwd: root,

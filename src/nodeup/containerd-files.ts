@@ -2,8 +2,8 @@ import type { NodeupConfig } from '../model/nodeup-config-builder';
 import type { NodeFile } from './node-file';
 import { NodeupConfigError } from './nodeup-config-error';
 
-/** Where nodeup puts the containerd binaries (kops extracts the release tarball's bin/ here). */
-const CONTAINERD_BINARY = '/usr/bin/containerd';
+/** Where nodeup --assets puts containerd (node-assets.ts extracts the release tarball under /usr/local; found by test/e2e). */
+const CONTAINERD_BINARY = '/usr/local/bin/containerd';
 
 /**
  * containerd's files, as kops's ContainerdBuilder writes them: `/etc/containerd/config.toml` in the

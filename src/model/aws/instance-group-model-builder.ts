@@ -118,7 +118,7 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
       securityGroup: cp ? deps.securityGroups.controlPlane : bastion ? required(deps.securityGroups.bastion, 'the bastion security group') : deps.securityGroups.nodes,
       instanceProfile: cp ? deps.iam.controlPlaneProfile : bastion ? required(deps.iam.bastionProfile, 'the bastion instance profile') : deps.iam.nodeProfiles[ig.metadata.name],
       keyPair,
-      userData: bastion ? undefined : renderUserData({ clusterName: c, configBase, region, instanceGroup: igName, role, nodeupConfigHash: hash as string }),
+      userData: bastion ? undefined : renderUserData({ clusterName: c, configBase, region, instanceGroup: igName, role, nodeupConfigHash: hash as string, fileRepository: cluster.spec.assets?.fileRepository }),
       instanceTags: groupTags,
       tags: clusterTags(c, name, labels, { ...roleTags, 'kops.k8s.io/instancegroup': igName }),
     });

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KforgeError } from '../../errors/kforge-error';
 import { packageRoot } from '../../util/package-root';
-import { NODEUP_ARTIFACTS, NodeupArtifact } from '../nodeup-artifacts';
+import { nodeupArtifacts, NodeupArtifacts } from '../nodeup-artifacts';
 
 /** What an instance group's user-data says: the boot config nodeup starts from. */
 export interface UserDataParams {
@@ -15,8 +15,10 @@ export interface UserDataParams {
   role: string;
   /** sha256 (hex) of the group's nodeupconfig.yaml. */
   nodeupConfigHash: string;
-  /** Default: NODEUP_ARTIFACTS. */
-  nodeup?: Readonly<Record<'amd64' | 'arm64', NodeupArtifact>>;
+  /** The cluster's `spec.assets.fileRepository`: the runtime and nodeup are downloaded from it when set. */
+  fileRepository?: string;
+  /** The runtime and nodeup downloads. Default: nodeupArtifacts(fileRepository), this build's. */
+  artifacts?: NodeupArtifacts;
 }
 
 /** A value that cannot be put into user-data safely (it would need quoting in shell or YAML). */
@@ -40,12 +42,14 @@ function userDataTemplate(): string {
 
 /** Renders an instance group's user-data from the template: same input, same bytes. */
 export function renderUserData(p: UserDataParams): string {
-  const nodeup = p.nodeup ?? NODEUP_ARTIFACTS;
+  const a = p.artifacts ?? nodeupArtifacts(p.fileRepository);
   const values: Record<string, string> = {
-    NODEUP_URL_AMD64: nodeup.amd64.url,
-    NODEUP_HASH_AMD64: nodeup.amd64.sha256,
-    NODEUP_URL_ARM64: nodeup.arm64.url,
-    NODEUP_HASH_ARM64: nodeup.arm64.sha256,
+    NODE_HASH_AMD64: a.runtime.amd64.sha256,
+    NODE_URLS_AMD64: a.runtime.amd64.urls.join(','),
+    NODE_HASH_ARM64: a.runtime.arm64.sha256,
+    NODE_URLS_ARM64: a.runtime.arm64.urls.join(','),
+    NODEUP_HASH: a.nodeup.sha256,
+    NODEUP_URLS: a.nodeup.urls.join(','),
     AWS_REGION: p.region,
     CLOUD_PROVIDER: 'aws',
     CLUSTER_NAME: p.clusterName,

@@ -1,113 +1,122 @@
 #!/bin/bash
-# kforge node bootstrap (EC2 user-data), modelled on kops's nodeup user-data: write the boot config, then
-# download nodeup, verify its sha256 and run it. nodeup reads the rest (igconfig/<role>/<ig>/nodeupconfig.yaml)
-# from the state store with this instance's own IAM role, and checks it against NodeupConfigHash below.
-# No secret is in here: user-data is readable by anyone who may describe the instance.
+# kforge node bootstrap (EC2 user-data), modelled on kops's nodeup user-data: install the pinned Node.js
+# runtime and the nodeup bundle (each checked against its sha256), write the boot config, then run nodeup.
+# nodeup reads the rest (igconfig/<role>/<ig>/nodeupconfig.yaml) from the state store with this instance's
+# own IAM role, and checks it against NodeupConfigHash below. No secret is in here: user-data is readable
+# by anyone who may describe the instance. See docs/node-bootstrap.md.
 set -o errexit
 set -o nounset
 set -o pipefail
 
-NODEUP_URL_AMD64=https://nodeup.kforge.invalid/v0.1.0/linux/amd64/nodeup
-NODEUP_HASH_AMD64=0000000000000000000000000000000000000000000000000000000000000000
-NODEUP_URL_ARM64=https://nodeup.kforge.invalid/v0.1.0/linux/arm64/nodeup
-NODEUP_HASH_ARM64=0000000000000000000000000000000000000000000000000000000000000000
+# Each download: its sha256, then the URLs to try in order (mirrors of the same bytes, comma-separated).
+NODE_HASH_AMD64=1111111111111111111111111111111111111111111111111111111111111111
+NODE_URLS_AMD64=https://nodejs.org/dist/v20.18.0/node-v20.18.0-linux-x64.tar.xz,https://nodejs.org/download/release/v20.18.0/node-v20.18.0-linux-x64.tar.xz
+NODE_HASH_ARM64=2222222222222222222222222222222222222222222222222222222222222222
+NODE_URLS_ARM64=https://nodejs.org/dist/v20.18.0/node-v20.18.0-linux-arm64.tar.xz
+NODEUP_HASH=3333333333333333333333333333333333333333333333333333333333333333
+NODEUP_URLS=https://mirror.example.com/kforge/0.1.0/nodeup
 
 export AWS_REGION=us-east-1
 
 INSTALL_DIR=/opt/kforge
+# Download rounds over all URLs, with waits of 2, 4, 8, ... seconds between them: bounded, so a node that
+# cannot download fails visibly (cloud-init reports it) instead of waiting forever.
+ROUNDS=6
 
-ensure-install-dir() {
-  mkdir -p "${INSTALL_DIR}/bin" "${INSTALL_DIR}/conf"
-  cd "${INSTALL_DIR}"
+fail() {
+  echo "== kforge bootstrap FAILED: $* ==" >&2
+  exit 1
 }
 
-# Succeeds when the file's sha256 is the expected one.
-validate-hash() {
-  local -r file="$1"
-  local -r expected="$2"
-  local actual
-  actual=$(sha256sum "${file}" | awk '{ print $1 }') || true
-  if [[ "${actual}" != "${expected}" ]]; then
-    echo "== File ${file} is corrupted; hash ${actual} does not match expected ${expected} =="
-    return 1
-  fi
+sha256-of() {
+  sha256sum "$1" | cut -d' ' -f1
 }
 
-# Downloads a file until one of the URLs (comma-separated) gives the expected hash; never runs a file that
-# does not match. Arguments: file, sha256, urls.
-download-or-bust() {
-  local -r file="$1"
-  local -r hash="$2"
+# Downloads to FILE from the first URL that answers, retrying with exponential backoff, and keeps it only
+# if its sha256 is HASH. A file with another hash fails closed at once: the URL served bytes that are not
+# the ones this cluster names (tampering or a wrong mirror), and trying again would not change that.
+# Arguments: file, sha256, urls.
+download() {
+  local -r file="$1" hash="$2"
   local -a urls
   IFS=, read -r -a urls <<< "$3"
-  echo "== Downloading ${file} with hash ${hash} from $3 =="
-
-  if [[ -f "${file}" ]]; then
-    if validate-hash "${file}" "${hash}"; then
-      return 0
-    fi
-    rm -f "${file}"
-  fi
-
-  while true; do
+  local round url actual delay=2
+  for ((round = 1; round <= ROUNDS; round++)); do
     for url in "${urls[@]}"; do
-      for tool in curl wget; do
-        echo "== Downloading ${url} with ${tool} =="
-        if [[ "${tool}" == curl ]]; then
-          if ! curl -f --compressed -Lo "${file}" --connect-timeout 20 --retry 6 --retry-delay 10 "${url}"; then
-            echo "== Failed to download ${url} with ${tool} =="
-            continue
-          fi
-        elif ! wget --compression=auto -O "${file}" --connect-timeout=20 --tries=6 --wait=10 "${url}"; then
-          echo "== Failed to download ${url} with ${tool} =="
-          continue
-        fi
-        if validate-hash "${file}" "${hash}"; then
-          echo "== Downloaded ${url} with hash ${hash} =="
-          return 0
-        fi
-        echo "== Failed to validate the hash of ${url} =="
-        rm -f "${file}"
-      done
+      echo "== Downloading ${url} (round ${round} of ${ROUNDS}) =="
+      rm -f "${file}.part"
+      if ! curl -fsSL --connect-timeout 10 --max-time 600 -o "${file}.part" "${url}"; then
+        echo "== Failed to download ${url} ==" >&2
+        continue
+      fi
+      actual=$(sha256-of "${file}.part")
+      if [[ "${actual}" != "${hash}" ]]; then
+        rm -f "${file}.part"
+        fail "${url} has sha256 ${actual}, not the expected ${hash}; nothing was installed"
+      fi
+      mv "${file}.part" "${file}"
+      return 0
     done
-    echo "== All downloads failed; sleeping before retrying =="
-    sleep 60
+    if ((round < ROUNDS)); then
+      echo "== No URL answered; retrying in ${delay} s ==" >&2
+      sleep "${delay}"
+      delay=$((delay * 2))
+    fi
   done
+  fail "could not download ${file} from ${3} after ${ROUNDS} rounds"
 }
 
-download-release() {
-  local url hash
+# The Node.js runtime under ${INSTALL_DIR}/node, unless the one with this hash is there already.
+install-runtime() {
+  local hash urls
   case "$(uname -m)" in
-  x86_64* | amd64*)
-    url="${NODEUP_URL_AMD64}"
-    hash="${NODEUP_HASH_AMD64}"
+  x86_64 | amd64)
+    hash="${NODE_HASH_AMD64}"
+    urls="${NODE_URLS_AMD64}"
     ;;
-  aarch64* | arm64*)
-    url="${NODEUP_URL_ARM64}"
-    hash="${NODEUP_HASH_ARM64}"
+  aarch64 | arm64)
+    hash="${NODE_HASH_ARM64}"
+    urls="${NODE_URLS_ARM64}"
     ;;
   *)
-    echo "Unsupported host architecture: $(uname -m)" >&2
-    exit 1
+    fail "unsupported host architecture $(uname -m)"
     ;;
   esac
+  if [[ -x "${INSTALL_DIR}/node/bin/node" && "$(cat "${INSTALL_DIR}/node/.sha256" 2>/dev/null)" == "${hash}" ]]; then
+    echo "== Node.js runtime ${hash} already installed =="
+    return 0
+  fi
+  download "${INSTALL_DIR}/download/node.tar.xz" "${hash}" "${urls}"
+  rm -rf "${INSTALL_DIR}/node.new"
+  mkdir -p "${INSTALL_DIR}/node.new"
+  tar -xJf "${INSTALL_DIR}/download/node.tar.xz" --strip-components=1 --no-same-owner -C "${INSTALL_DIR}/node.new"
+  echo "${hash}" > "${INSTALL_DIR}/node.new/.sha256"
+  rm -rf "${INSTALL_DIR}/node"
+  mv "${INSTALL_DIR}/node.new" "${INSTALL_DIR}/node"
+  rm -f "${INSTALL_DIR}/download/node.tar.xz"
+}
 
-  cd "${INSTALL_DIR}/bin"
-  download-or-bust nodeup "${hash}" "${url}"
-  chmod +x nodeup
-
-  echo "== Running nodeup =="
-  (cd "${INSTALL_DIR}/bin" && ./nodeup --install-systemd-unit --conf="${INSTALL_DIR}/conf/kube_env.yaml")
+# The nodeup bundle as ${INSTALL_DIR}/bin/nodeup (its first line runs it with ${INSTALL_DIR}/node).
+install-nodeup() {
+  if [[ -f "${INSTALL_DIR}/bin/nodeup" && "$(sha256-of "${INSTALL_DIR}/bin/nodeup")" == "${NODEUP_HASH}" ]]; then
+    echo "== nodeup ${NODEUP_HASH} already installed =="
+    return 0
+  fi
+  download "${INSTALL_DIR}/download/nodeup" "${NODEUP_HASH}" "${NODEUP_URLS}"
+  chmod 0755 "${INSTALL_DIR}/download/nodeup"
+  mv "${INSTALL_DIR}/download/nodeup" "${INSTALL_DIR}/bin/nodeup"
 }
 
 ####################################################################################
 
 /bin/systemd-machine-id-setup || echo "== Failed to initialize the machine ID; ensure machine-id is configured =="
 
-echo "== nodeup node config starting =="
-ensure-install-dir
+echo "== kforge node bootstrap starting =="
+mkdir -p "${INSTALL_DIR}/bin" "${INSTALL_DIR}/conf" "${INSTALL_DIR}/download"
+install-runtime
+install-nodeup
 
-cat > conf/kube_env.yaml << '__EOF_KUBE_ENV'
+cat > "${INSTALL_DIR}/conf/kube_env.yaml" << '__EOF_KUBE_ENV'
 CloudProvider: aws
 ClusterName: userdata.example.com
 ConfigBase: s3://kforge-state/team/userdata.example.com
@@ -116,5 +125,7 @@ InstanceGroupRole: ControlPlane
 NodeupConfigHash: abababababababababababababababababababababababababababababababab
 __EOF_KUBE_ENV
 
-download-release
-echo "== nodeup node config done =="
+echo "== Running nodeup =="
+# --install-systemd-unit: kforge-nodeup.service runs nodeup again at every boot.
+"${INSTALL_DIR}/bin/nodeup" --conf="${INSTALL_DIR}/conf/kube_env.yaml" --assets --install-systemd-unit
+echo "== kforge node bootstrap done =="

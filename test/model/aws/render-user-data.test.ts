@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { newCluster } from '../../../src/create/new-cluster';
 import { normalizedRole } from '../../../src/expand/expand-context';
 import { renderUserData } from '../../../src/model/aws/render-user-data';
+import { NodeupArtifacts, nodeupArtifacts, builtNodeupArtifact } from '../../../src/model/nodeup-artifacts';
 import { derivedFiles, completeCluster } from '../../../src/ops/expand-cluster';
 import { StatePaths } from '../../../src/state/state-paths';
 import { expectGolden } from '../../helpers/golden';
@@ -22,8 +23,17 @@ function shellcheck(): string {
 
 const NAME = 'userdata.example.com';
 
+/** Fixed downloads for the golden files: they pin the script, not this build's nodeup hash (which changes with every source change). */
+const FIXED: NodeupArtifacts = {
+  runtime: {
+    amd64: { sha256: '1'.repeat(64), urls: ['https://nodejs.org/dist/v20.18.0/node-v20.18.0-linux-x64.tar.xz', 'https://nodejs.org/download/release/v20.18.0/node-v20.18.0-linux-x64.tar.xz'] },
+    arm64: { sha256: '2'.repeat(64), urls: ['https://nodejs.org/dist/v20.18.0/node-v20.18.0-linux-arm64.tar.xz'] },
+  },
+  nodeup: { sha256: '3'.repeat(64), urls: ['https://mirror.example.com/kforge/0.1.0/nodeup'] },
+};
+
 /** The user-data of every instance group of a new three-zone cluster, with the real nodeup config hashes or `fixedHash`. */
-function userData(fixedHash?: string): Map<string, string> {
+function userData(fixedHash?: string, artifacts?: NodeupArtifacts): Map<string, string> {
   const { cluster, instanceGroups } = newCluster({ name: NAME, zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'] });
   const completed = completeCluster(cluster, instanceGroups, 's3://kforge-state/team');
   const files = derivedFiles(completed, instanceGroups);
@@ -39,6 +49,7 @@ function userData(fixedHash?: string): Map<string, string> {
         instanceGroup: ig.metadata.name,
         role: normalizedRole(ig),
         nodeupConfigHash: fixedHash ?? createHash('sha256').update(config).digest('hex'),
+        artifacts,
       }),
     );
   }
@@ -65,7 +76,7 @@ describe('user-data', () => {
     }
   });
 
-  it('is small and carries no secret: only the boot config and nodeup’s URL and hash', () => {
+  it('is small and carries no secret: only the boot config and the downloads’ URLs and hashes', () => {
     for (const text of [controlPlane, node]) {
       expect(Buffer.byteLength(text)).toBeLessThan(16 * 1024);
       expect(text).not.toContain('PRIVATE KEY');
@@ -80,9 +91,32 @@ describe('user-data', () => {
 
   it('renders the same bytes as the golden files', () => {
     // A fixed hash: the golden pins the script, not the nodeup config (its own goldens pin that).
-    const fixed = userData('ab'.repeat(32));
+    const fixed = userData('ab'.repeat(32), FIXED);
     expectGolden('user-data/control-plane.sh', fixed.get('control-plane-us-east-1a') as string);
     expectGolden('user-data/node.sh', fixed.get('nodes-us-east-1a') as string);
+  });
+
+  it("carries the pinned Node.js runtime's published hashes and this build's nodeup bundle hash", () => {
+    const built = builtNodeupArtifact();
+    expect(createHash('sha256').update(fs.readFileSync(built.path)).digest('hex')).toBe(built.sha256);
+    expect(node).toContain(`NODEUP_HASH=${built.sha256}\n`);
+    expect(node).toContain('NODE_HASH_AMD64=4543670b589593f8fa5f106111fd5139081da42bb165a9239f05195e405f240a\n');
+    expect(node).toContain(
+      'NODE_URLS_AMD64=https://nodejs.org/dist/v20.18.0/node-v20.18.0-linux-x64.tar.xz,https://nodejs.org/download/release/v20.18.0/node-v20.18.0-linux-x64.tar.xz\n',
+    );
+    expect(node).toContain('NODE_HASH_ARM64=a9ce85675ba33f00527f6234d90000946c0936fb4fca605f1891bb5f4fe6fb0a\n');
+    expect(node).toMatch(/^"\$\{INSTALL_DIR\}\/bin\/nodeup" --conf=\S+ --assets --install-systemd-unit$/m);
+  });
+
+  it('moves every download onto spec.assets.fileRepository, path kept, and takes sha256@url overrides from the environment', () => {
+    const a = nodeupArtifacts('http://mirror.internal:8080/files/', {});
+    expect(a.runtime.amd64.urls).toEqual(['http://mirror.internal:8080/files/dist/v20.18.0/node-v20.18.0-linux-x64.tar.xz']);
+    expect(a.nodeup.urls).toEqual(['http://mirror.internal:8080/files/kforge/0.1.0/nodeup']);
+    const o = nodeupArtifacts(undefined, { KFORGE_NODE_RUNTIME_AMD64: `${'c'.repeat(64)}@http://127.0.0.1:1/node.tar.xz`, KFORGE_NODEUP: `${'d'.repeat(64)}@http://127.0.0.1:1/nodeup` });
+    expect(o.runtime.amd64).toEqual({ sha256: 'c'.repeat(64), urls: ['http://127.0.0.1:1/node.tar.xz'] });
+    expect(o.nodeup).toEqual({ sha256: 'd'.repeat(64), urls: ['http://127.0.0.1:1/nodeup'] });
+    expect(nodeupArtifacts(undefined, { KFORGE_NODEUP: `${'d'.repeat(64)}@http://a.test/nodeup,https://b.test/nodeup` }).nodeup.urls).toEqual(['http://a.test/nodeup', 'https://b.test/nodeup']);
+    expect(() => nodeupArtifacts(undefined, { KFORGE_NODEUP: 'http://127.0.0.1:1/nodeup' })).toThrow(expect.objectContaining({ code: 'INVALID_NODEUP_ARTIFACT', message: expect.stringContaining('KFORGE_NODEUP') }));
   });
 
   it('refuses a value that would need quoting in the script', () => {

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// `build-nodeup.js`: builds the nodeup artifact, dist/nodeup/nodeup: ONE self-contained JavaScript file
+// that the pinned Node.js runtime runs on a node (user-data installs the runtime under /opt/kforge/node,
+// hence the shebang). It holds `kforge nodeup` and everything it loads, the AWS SDK (S3 and the
+// credential providers: the instance role) and the GCS client included: nothing is left for a node to
+// find in a node_modules. The build is deterministic (paths relative to the package root, no
+// timestamps, no legal comments), so the same sources give the same bytes and the same sha256, which it
+// writes to dist/nodeup/nodeup-artifact.json for src/model/nodeup-artifacts.ts to put into user-data.
+// Runs from scripts/build.js after tsc (it bundles dist/, as scripts/bundle.js does). Why a bundle and
+// not a Node single-executable application: docs/node-bootstrap.md.
+'use strict';
+const { createHash } = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.join(__dirname, '..');
+// `--out DIR` builds elsewhere (test/e2e/nodeup-artifact.test.ts checks that a rebuild gives the same bytes).
+const outArg = process.argv.indexOf('--out');
+const outDir = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(root, 'dist', 'nodeup-artifact');
+const outfile = path.join(outDir, 'nodeup');
+
+/** Where user-data puts the runtime: the shebang names it, so the artifact runs as /opt/kforge/bin/nodeup. */
+const RUNTIME = '/opt/kforge/node/bin/node';
+
+/**
+ * The CLI's command table and oclif snapshot, cut down to the nodeup command: dist/cli/main.js and
+ * oclif-options.js load both, and the full ones would pull every command (and with them EC2, IAM and the
+ * other SDKs) into the artifact. The manifest (flags, help) stays the build's own.
+ */
+const nodeupOnly = {
+  name: 'nodeup-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/commands\/index$/ }, (args) => (args.importer.endsWith(path.join('dist', 'cli', 'main.js')) ? { path: 'commands', namespace: 'nodeup-only' } : undefined));
+    build.onResolve({ filter: /^\.\/oclif-snapshot$/ }, (args) => (args.importer.endsWith(path.join('dist', 'cli', 'oclif-options.js')) ? { path: 'snapshot', namespace: 'nodeup-only' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'nodeup-only' }, (args) => {
+      const nodeup = JSON.stringify(path.join(root, 'dist', 'commands', 'nodeup.js'));
+      let contents = `exports.COMMANDS = { nodeup: require(${nodeup}).default };`;
+      if (args.path === 'snapshot') {
+        // The snapshot's data only: its module also holds a loader, and so a require, for every command.
+        // oclif's default help: kforge's help class is a file of dist/, which a node does not have.
+        const { SNAPSHOT } = require(path.join(root, 'dist', 'cli', 'oclif-snapshot.js'));
+        const oclif = { ...SNAPSHOT.pjson.oclif };
+        delete oclif.helpClass;
+        const snapshot = { ...SNAPSHOT, pjson: { ...SNAPSHOT.pjson, oclif } };
+        contents = `exports.SNAPSHOT = JSON.parse(${JSON.stringify(JSON.stringify(snapshot))});\nexports.COMMAND_LOADERS = { nodeup: () => require(${nodeup}).default };`;
+      }
+      return { contents, loader: 'js', resolveDir: root };
+    });
+  },
+};
+
+async function buildNodeup() {
+  fs.rmSync(outDir, { recursive: true, force: true });
+  fs.mkdirSync(outDir, { recursive: true });
+  await require('esbuild').build({
+    stdin: {
+      contents: [
+        // The pinned AWS SDK's notice that its future releases need Node 22 says nothing to a node.
+        "process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';",
+        "require('./dist/cli/main').main(['nodeup', ...process.argv.slice(2)]);",
+      ].join('\n'),
+      resolveDir: root,
+      sourcefile: 'nodeup-entry.js',
+      loader: 'js',
+    },
+    absWorkingDir: root,
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    // @oclif/core can load typescript for development setups; kforge never does, and a node has none.
+    external: ['typescript'],
+    plugins: [nodeupOnly],
+    banner: { js: `#!${RUNTIME}` },
+    logLevel: 'warning',
+    legalComments: 'none',
+    charset: 'ascii',
+  });
+  fs.chmodSync(outfile, 0o755);
+  const data = fs.readFileSync(outfile);
+  const artifact = { file: 'nodeup', sha256: createHash('sha256').update(data).digest('hex'), size: data.length };
+  fs.writeFileSync(path.join(outDir, 'nodeup-artifact.json'), `${JSON.stringify(artifact, null, 2)}\n`);
+  process.stdout.write(`nodeup artifact: ${path.relative(root, outfile)} ${artifact.size} bytes sha256 ${artifact.sha256}\n`);
+}
+
+buildNodeup().catch((e) => {
+  process.stderr.write(`build-nodeup: ${e.message}\n`);
+  process.exit(1);
+});

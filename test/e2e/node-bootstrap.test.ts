@@ -1,0 +1,175 @@
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import * as yaml from 'js-yaml';
+import { Pod } from 'kubernetes-models/v1/Pod';
+import { builtNodeupArtifact } from '../../src/model/nodeup-artifacts';
+import { StatePaths } from '../../src/state/state-paths';
+import { ensureAptTool } from '../helpers/apt-tool';
+import { tempDir } from '../helpers/cli';
+import { BootstrapHarness, BUCKET, CLUSTER, GROUPS, RootRun, sha256, startBootstrapHarness } from './bootstrap-harness';
+
+// The node bootstrap end to end, in a real Debian 12 root (debootstrap, cached across runs under
+// ${XDG_CACHE_HOME:-~/.cache}/kforge-test): kforge create cluster + update cluster --yes against moto (S3
+// state store, launch templates), then the ACTUAL user-data of each group's launch template
+// (DescribeLaunchTemplateVersions) runs in a fresh copy of the root with chroot. It installs the Node.js
+// runtime and the nodeup bundle (dist/), writes the boot config, and nodeup fetches its config from the
+// s3:// store with the INSTANCE ROLE's credentials (moto's instance-metadata paths), downloads and checks
+// the assets, and installs the node's files. The test-only asset table, and the one change made to the
+// user-data (NodeupConfigHash, for that table), are described in bootstrap-harness.ts.
+
+const CP = GROUPS.controlPlane;
+const NODES = GROUPS.nodes;
+let work: string;
+let h: BootstrapHarness;
+
+beforeAll(async () => {
+  ensureAptTool('systemd-analyze', 'systemd');
+  work = tempDir('kforge-e2e-');
+  h = await startBootstrapHarness(work);
+}, 600_000);
+
+afterAll(async () => {
+  await h?.stop();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+/** Nothing of a node was installed: no Kubernetes binary, no container runtime, no unit, no manifest. */
+function expectNothingInstalled(root: string): void {
+  for (const f of ['usr/local/bin/kubelet', 'usr/local/bin/containerd', 'usr/local/sbin/runc', 'opt/cni/bin', 'etc/systemd/system/kubelet.service', 'etc/systemd/system/containerd.service', 'etc/systemd/system/kforge-nodeup.service', 'etc/kubernetes']) {
+    expect([f, fs.existsSync(path.join(root, f))]).toEqual([f, false]);
+  }
+}
+
+const UNITS = ['containerd.service', 'kubelet.service', 'kforge-nodeup.service'];
+
+describe.each([
+  [CP, 'ControlPlane'],
+  [NODES, 'Node'],
+])('user-data of %s in a Debian 12 root', (group, role) => {
+  let root: string;
+  let first: RootRun;
+
+  beforeAll(async () => {
+    root = h.freshRoot(group);
+    first = await h.bootstrap(root, group);
+  }, 300_000);
+
+  afterAll(() => h.removeRoot(root));
+
+  it('installs the runtime and nodeup, and nodeup installs the assets and files with the instance role', () => {
+    expect([first.status, first.out]).toEqual([0, expect.stringContaining('== kforge node bootstrap done ==')]);
+    expect(first.out).toContain(`nodeup: instance group ${group} (${role}) of cluster ${CLUSTER}`);
+    // The runtime's first mirror has nothing: the second one serves it, in the same round.
+    expect(first.out).toMatch(/== Failed to download http:\/\/\S+\/down-mirror\/\S+ ==\n== Downloading http:\/\/\S+\/dist\/v\S+ \(round 1 of 6\) ==/);
+    expect(fs.readFileSync(path.join(root, 'opt/kforge/conf/kube_env.yaml'), 'utf8')).toContain(`InstanceGroupRole: ${role}\n`);
+    expect(sha256(fs.readFileSync(path.join(root, 'opt/kforge/bin/nodeup')))).toBe(builtNodeupArtifact().sha256);
+    for (const f of ['usr/local/bin/kubelet', 'usr/local/bin/kubectl', 'usr/local/sbin/runc', 'usr/local/bin/containerd', 'usr/local/bin/containerd-shim-runc-v2', 'opt/cni/bin/bridge', 'opt/cni/bin/loopback']) {
+      expect([f, fs.statSync(path.join(root, f)).mode & 0o111]).toEqual([f, 0o111]);
+    }
+    // No static key reached the node: the user-data names none, and the chroot got only endpoints.
+    expect(h.userData.get(group)).not.toMatch(/AWS_ACCESS_KEY_ID|AWS_SECRET_ACCESS_KEY|PRIVATE KEY/);
+  });
+
+  it("real containerd accepts the written config; real runc runs", async () => {
+    const dump = await h.inRoot(root, ['/usr/local/bin/containerd', '--config', '/etc/containerd/config.toml', 'config', 'dump']);
+    expect([dump.status, dump.out]).toEqual([0, expect.stringContaining('SystemdCgroup = true')]);
+    const runc = await h.inRoot(root, ['/usr/local/sbin/runc', '--version']);
+    expect([runc.status, runc.out]).toEqual([0, expect.stringMatching(/^runc version 1\./)]);
+  });
+
+  it('systemd-analyze verify accepts every unit nodeup wrote, with no output on stderr', () => {
+    const written = fs.readdirSync(path.join(root, 'etc/systemd/system')).filter((f) => f.endsWith('.service'));
+    expect(written.sort()).toEqual([...UNITS].sort());
+    for (const unit of written) {
+      const r = spawnSync('systemd-analyze', ['verify', '--man=no', `--root=${root}`, `/etc/systemd/system/${unit}`], { encoding: 'utf8' });
+      expect([unit, r.status, r.stderr]).toEqual([unit, 0, '']);
+    }
+  });
+
+  it('writes static pods that validate as Pods (control plane only)', () => {
+    const dir = path.join(root, 'etc/kubernetes/manifests');
+    const manifests = fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+    if (role === 'ControlPlane') expect(manifests).toEqual(expect.arrayContaining(['kube-apiserver.manifest', 'kube-controller-manager.manifest', 'kube-scheduler.manifest']));
+    else expect(manifests.filter((m) => m.startsWith('kube-apiserver'))).toEqual([]);
+    for (const m of manifests) {
+      const obj = yaml.load(fs.readFileSync(path.join(dir, m), 'utf8'));
+      expect(() => new Pod(obj as ConstructorParameters<typeof Pod>[0]).validate()).not.toThrow();
+    }
+  });
+
+  it('a second run of the user-data downloads nothing and nodeup reports no changes', async () => {
+    const before = h.requests.length;
+    const again = await h.bootstrap(root, group);
+    expect([again.status, again.out]).toEqual([0, expect.stringMatching(/No changes: \d+ files up to date\./)]);
+    expect(again.out).toContain('already installed');
+    expect(h.requests.slice(before)).toEqual([]);
+  });
+});
+
+describe('a flaky asset server', () => {
+  afterEach(() => h.failures.clear());
+
+  it('is retried with exponential backoff (2 s, then 4 s) until the download succeeds', async () => {
+    h.failures.set('/nodeup', 2);
+    const root = h.freshRoot('flaky');
+    const r = await h.bootstrap(root, NODES);
+    expect([r.status, r.out]).toEqual([0, expect.stringContaining('== kforge node bootstrap done ==')]);
+    expect(r.out).toContain('== No URL answered; retrying in 2 s ==');
+    expect(r.out).toContain('== No URL answered; retrying in 4 s ==');
+    expect(r.out).toMatch(/Downloading http:\/\/\S+\/nodeup \(round 3 of 6\)/);
+    h.removeRoot(root);
+  }, 120_000);
+});
+
+describe('faults: the bootstrap fails with a clear message and installs nothing', () => {
+  afterEach(() => h.tampered.clear());
+
+  it('a tampered Kubernetes asset (the server serves other bytes for containerd)', async () => {
+    h.tampered.set('.tar.gz', Buffer.from('not containerd'));
+    const root = h.freshRoot('tampered-asset');
+    const r = await h.bootstrap(root, NODES);
+    expect(r.status).not.toBe(0);
+    expect(r.out).toMatch(/Error: http:\/\/127\.0\.0\.1:\d+\/\S*containerd-\S+\.tar\.gz: sha256 [0-9a-f]{64} is not the [0-9a-f]{64} the nodeup config names; nothing was installed/);
+    expectNothingInstalled(root);
+    h.removeRoot(root);
+  });
+
+  it('a tampered Node.js runtime download fails before nodeup runs', async () => {
+    h.tampered.set('.tar.xz', Buffer.from('not node'));
+    const root = h.freshRoot('tampered-runtime');
+    const r = await h.bootstrap(root, NODES);
+    expect(r.status).not.toBe(0);
+    expect(r.out).toMatch(/== kforge bootstrap FAILED: http:\/\/\S+\.tar\.xz has sha256 [0-9a-f]{64}, not the expected [0-9a-f]{64}; nothing was installed ==/);
+    expect(fs.existsSync(path.join(root, 'opt/kforge/node'))).toBe(false);
+    expect(fs.existsSync(path.join(root, 'opt/kforge/bin/nodeup'))).toBe(false);
+    expectNothingInstalled(root);
+    h.removeRoot(root);
+  });
+
+  it('off EC2 (the firmware does not say Amazon) nodeup has no credentials: none but the instance role reached the node', async () => {
+    const root = h.freshRoot('not-ec2');
+    fs.writeFileSync(path.join(root, 'sys/class/dmi/id/sys_vendor'), 'QEMU\n');
+    const r = await h.bootstrap(root, NODES);
+    expect(r.status).not.toBe(0);
+    expect(r.out).toMatch(new RegExp(`Error: --conf /opt/kforge/conf/kube_env.yaml: cannot read s3://${BUCKET}/${CLUSTER}/igconfig/node/${NODES}/nodeupconfig.yaml`));
+    expectNothingInstalled(root);
+    h.removeRoot(root);
+  });
+
+  it('a tampered nodeup config in the state store', async () => {
+    const key = StatePaths.nodeupConfig(CLUSTER, 'Node', NODES);
+    await h.s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: `${h.storedConfigs.get(key)}# changed\n` }));
+    const root = h.freshRoot('tampered-config');
+    try {
+      const r = await h.bootstrap(root, NODES);
+      expect(r.status).not.toBe(0);
+      expect(r.out).toMatch(new RegExp(`Error: --conf /opt/kforge/conf/kube_env.yaml: s3://${BUCKET}/${CLUSTER}/igconfig/node/${NODES}/nodeupconfig.yaml has sha256 [0-9a-f]{64}, not the [0-9a-f]{64} this machine was launched with`));
+      expectNothingInstalled(root);
+    } finally {
+      await h.s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: h.storedConfigs.get(key) }));
+      h.removeRoot(root);
+    }
+  });
+});
