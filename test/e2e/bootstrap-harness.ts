@@ -145,7 +145,8 @@ export async function startBootstrapHarness(work: string): Promise<BootstrapHarn
     const env = { ...moto.env, HOME: work, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', KFORGE_NODE_RUNTIME_AMD64: runtime };
     const state = ['--state', `s3://${BUCKET}`];
     for (const args of [
-      ['create', 'cluster', CLUSTER, '--zones', 'us-east-1a', '--dns', 'none', '--set', `spec.assets.fileRepository=${base}`],
+      // calico keeps kube-proxy (cilium replaces it), so the node root gets its manifest too.
+      ['create', 'cluster', CLUSTER, '--zones', 'us-east-1a', '--dns', 'none', '--networking', 'calico', '--set', `spec.assets.fileRepository=${base}`],
       ['update', 'cluster', CLUSTER, '--yes'],
     ]) {
       const r = await runCliAsync([...args, ...state], env);

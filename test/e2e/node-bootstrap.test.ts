@@ -1,10 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import * as yaml from 'js-yaml';
 import { Pod } from 'kubernetes-models/v1/Pod';
+import type { Cluster } from '../../src/api/types';
+import { controlPlaneCommands, nodeCommands } from '../../src/flags/component-argv';
 import { builtNodeupArtifact } from '../../src/model/nodeup-artifacts';
+import { KeysetYaml } from '../../src/pki/keyset-yaml';
 import { StatePaths } from '../../src/state/state-paths';
 import { ensureAptTool } from '../helpers/apt-tool';
 import { tempDir } from '../helpers/cli';
@@ -43,6 +47,36 @@ function expectNothingInstalled(root: string): void {
 }
 
 const UNITS = ['containerd.service', 'kubelet.service', 'kforge-nodeup.service'];
+
+/** Every file under `dir` (recursively), as paths relative to it; symlinks are not followed. */
+function filesUnder(dir: string, rel = ''): string[] {
+  if (!fs.existsSync(path.join(dir, rel))) return [];
+  return fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => {
+    const r = path.join(rel, e.name);
+    return e.isDirectory() ? filesUnder(dir, r) : e.isFile() ? [r] : [];
+  });
+}
+
+/** The PEM private keys in a text, including base64 `client-key-data` of kubeconfigs. */
+function privateKeysIn(text: string): string[] {
+  const pems = text.match(/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]+?-----END [A-Z ]*PRIVATE KEY-----/g) ?? [];
+  const embedded = [...text.matchAll(/client-key-data: (\S+)/g)].map((m) => Buffer.from(m[1] as string, 'base64').toString('utf8'));
+  return [...pems, ...embedded];
+}
+
+/** The public keys (SPKI, base64) of the private keys of every CA and of the service-account signer in the store, with their keyset names. */
+async function caPublicKeys(): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const listed = await h.s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: `${CLUSTER}/pki/private/` }));
+  for (const o of listed.Contents ?? []) {
+    const name = (o.Key as string).split('/').slice(-2, -1)[0] as string;
+    if (!name.endsWith('-ca') && name !== 'service-account') continue;
+    const got = await h.s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: o.Key }));
+    const keyset = KeysetYaml.parse(Buffer.from(await (got.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray()), name);
+    for (const k of keyset.keys) out.set(createPublicKey(k.privateKey()).export({ type: 'spki', format: 'der' }).toString('base64'), name);
+  }
+  return out;
+}
 
 describe.each([
   [CP, 'ControlPlane'],
@@ -88,14 +122,69 @@ describe.each([
     }
   });
 
-  it('writes static pods that validate as Pods (control plane only)', () => {
+  it('writes static pods that validate as Pods (the control plane components only on the control plane; kube-proxy everywhere)', () => {
     const dir = path.join(root, 'etc/kubernetes/manifests');
     const manifests = fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
     if (role === 'ControlPlane') expect(manifests).toEqual(expect.arrayContaining(['kube-apiserver.manifest', 'kube-controller-manager.manifest', 'kube-scheduler.manifest']));
-    else expect(manifests.filter((m) => m.startsWith('kube-apiserver'))).toEqual([]);
+    else expect(manifests).toEqual(['kube-proxy.manifest']);
     for (const m of manifests) {
       const obj = yaml.load(fs.readFileSync(path.join(dir, m), 'utf8'));
       expect(() => new Pod(obj as ConstructorParameters<typeof Pod>[0]).validate()).not.toThrow();
+    }
+  });
+
+  it("kubelet's kubeconfig names the API and carries the cluster CA, and its client certificate verifies against it", () => {
+    const kc = yaml.load(fs.readFileSync(path.join(root, 'var/lib/kubelet/kubeconfig'), 'utf8')) as { clusters: Array<{ cluster: { server: string; 'certificate-authority-data': string } }>; users: Array<{ user: Record<string, string> }> };
+    const cluster = kc.clusters[0]?.cluster;
+    expect(cluster?.server).toBe(role === 'ControlPlane' ? 'https://127.0.0.1' : `https://api.internal.${CLUSTER}`);
+    const ca = Buffer.from(cluster?.['certificate-authority-data'] ?? '', 'base64').toString('utf8');
+    expect(ca).toContain('-----BEGIN CERTIFICATE-----');
+    expect(ca.trim()).toBe(fs.readFileSync(path.join(root, 'srv/kubernetes/ca.crt'), 'utf8').trim());
+    const cert = new X509Certificate(Buffer.from(kc.users[0]?.user['client-certificate-data'] ?? '', 'base64'));
+    expect(cert.verify(new X509Certificate(ca).publicKey)).toBe(true);
+  });
+
+  it("the static pods' commands are exactly the flags rendered from the completed spec in the store", async () => {
+    const got = await h.s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: StatePaths.completedSpec(CLUSTER) }));
+    const completed = yaml.load(await (got.Body as { transformToString(): Promise<string> }).transformToString()) as Cluster;
+    const rendered = role === 'ControlPlane' ? controlPlaneCommands(completed.spec) : nodeCommands(completed.spec, completed.spec.kubelet ?? {}).filter((c) => c.component !== 'kubelet');
+    const dir = path.join(root, 'etc/kubernetes/manifests');
+    const manifests = fs.readdirSync(dir).filter((m) => !m.startsWith('etcd'));
+    const commands = Object.fromEntries(manifests.map((m) => {
+      const pod = yaml.load(fs.readFileSync(path.join(dir, m), 'utf8')) as { metadata: { name: string }; spec: { containers: Array<{ command: string[] }> } };
+      return [pod.metadata.name, pod.spec.containers[0]?.command];
+    }));
+    expect(rendered.length).toBeGreaterThan(0);
+    for (const c of rendered) expect([c.component, commands[c.component]]).toEqual([c.component, c.argv]);
+    // The harness's cluster runs calico, which keeps kube-proxy: every node has its manifest.
+    expect(Object.keys(commands)).toContain('kube-proxy');
+  });
+
+  it('certificates: openssl verifies the serving certificate with the API names (control plane); a worker holds no CA private key', async () => {
+    if (role === 'ControlPlane') {
+      const pki = path.join(root, 'srv/kubernetes/kube-apiserver');
+      const crt = filesUnder(pki).find((f) => /server\.crt$/.test(f));
+      expect(crt).toBeDefined();
+      const v = spawnSync('openssl', ['verify', '-CAfile', path.join(root, 'srv/kubernetes/ca.crt'), path.join(pki, crt as string)], { encoding: 'utf8' });
+      expect([v.status, v.stdout]).toEqual([0, expect.stringContaining(': OK')]);
+      const text = spawnSync('openssl', ['x509', '-noout', '-ext', 'subjectAltName', '-in', path.join(pki, crt as string)], { encoding: 'utf8' }).stdout;
+      expect(text).toContain(`DNS:api.internal.${CLUSTER}`);
+      expect(text).toContain('DNS:kubernetes.default.svc');
+    } else {
+      const cas = await caPublicKeys();
+      expect(cas.size).toBeGreaterThan(0);
+      const found: string[] = [];
+      for (const dir of ['srv', 'var/lib', 'etc', 'opt/kforge']) {
+        for (const f of filesUnder(path.join(root, dir))) {
+          const full = path.join(root, dir, f);
+          if (fs.statSync(full).size > 1_000_000) continue;
+          for (const pem of privateKeysIn(fs.readFileSync(full, 'latin1'))) {
+            const spki = createPublicKey(createPrivateKey(pem)).export({ type: 'spki', format: 'der' }).toString('base64');
+            if (cas.has(spki)) found.push(`${dir}/${f}: ${cas.get(spki)}`);
+          }
+        }
+      }
+      expect(found).toEqual([]);
     }
   });
 
