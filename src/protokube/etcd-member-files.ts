@@ -60,7 +60,9 @@ export async function etcdMemberFiles(input: EtcdMemberInput): Promise<NodeFile[
   ];
   // Clients reach a member by its name, by the machine's address, or on the machine itself (kube-apiserver).
   files.push(...(await memberCertificate(input, `${dir}/server`, input.clientsCa, [host, 'localhost'], [input.internalIp, '127.0.0.1'])));
-  files.push(...(await memberCertificate(input, `${dir}/peer`, input.peersCa, [host], [input.internalIp])));
+  // etcd checks a peer's certificate against the address it connects from; members on one host (and
+  // kubeadm's defaults) connect from 127.0.0.1, so the loopback names are in the peer certificate too.
+  files.push(...(await memberCertificate(input, `${dir}/peer`, input.peersCa, [host, 'localhost'], [input.internalIp, '127.0.0.1'])));
   files.push({ path: `${MANIFESTS_DIR}/etcd-${etcdName}.manifest`, mode: 0o644, content: yaml.dump(etcdPod(input), { lineWidth: -1, noRefs: true }) });
   return files;
 }

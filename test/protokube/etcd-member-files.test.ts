@@ -65,7 +65,7 @@ it('issues server and peer certificates from the etcd CAs for the stable name an
   const server = new X509Certificate(files.get(`${dir}/server.crt`)?.content ?? '');
   const peer = new X509Certificate(files.get(`${dir}/peer.crt`)?.content ?? '');
   expect(server.subjectAltName?.split(', ').sort()).toEqual([`DNS:${host}`, 'DNS:localhost', 'IP Address:10.0.1.5', 'IP Address:127.0.0.1'].sort());
-  expect(peer.subjectAltName?.split(', ').sort()).toEqual([`DNS:${host}`, 'IP Address:10.0.1.5']);
+  expect(peer.subjectAltName?.split(', ').sort()).toEqual([`DNS:${host}`, 'DNS:localhost', 'IP Address:10.0.1.5', 'IP Address:127.0.0.1'].sort());
   // openssl agrees: each chains to the CA file the manifest's flags name, and not to the other CA.
   const disk = tempDir('kforge-protokube-certs-');
   try {

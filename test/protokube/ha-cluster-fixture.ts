@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
-import type { Cluster } from '../../src/api/types';
+import type { Cluster, InstanceGroup } from '../../src/api/types';
 import { newCluster } from '../../src/create/new-cluster';
 import { planManagedFiles, writeManagedFiles } from '../../src/ops/plan-managed-files';
 import { saveCluster } from '../../src/ops/save-cluster';
@@ -18,6 +18,7 @@ export interface HaCluster {
   store: string;
   configBase: string;
   completed: Cluster;
+  instanceGroups: InstanceGroup[];
   keyset(name: string): Keyset;
   /** A boot config (kube_env.yaml) of one control-plane group, as user-data writes it; returns its path. */
   bootConfig(dir: string, zone: string): string;
@@ -35,6 +36,7 @@ export async function makeHaCluster(store: string, name: string, dns: 'none' | '
     name,
     store,
     configBase,
+    instanceGroups: planned.instanceGroups,
     completed: yaml.load(fs.readFileSync(path.join(configBase, 'cluster-completed.spec'), 'utf8')) as Cluster,
     keyset: (k) => KeysetYaml.parse(fs.readFileSync(path.join(configBase, 'pki', 'private', k, 'keyset.yaml')), k, k),
     bootConfig: (dir, zone) => {
