@@ -45,9 +45,9 @@ it('writes one manifest per etcd cluster that validates as a Pod and runs exactl
     const files = byPath(await etcdMemberFiles(input(etcd, member)));
     const manifest = files.get(`/etc/kubernetes/manifests/etcd-${etcd}.manifest`);
     expect(manifest?.mode).toBe(0o644);
-    const pod = yaml.load(manifest?.content ?? '') as Record<string, never>;
+    const pod = yaml.load(manifest?.content ?? '') as Record<string, unknown>;
     expect(() => new Pod(pod).validate()).not.toThrow();
-    const spec = (pod as { spec: { containers: { command: string[]; volumeMounts: { mountPath: string; name: string }[] }[]; volumes: { name: string; hostPath: { path: string } }[] } }).spec;
+    const spec = (pod as unknown as { spec: { containers: { command: string[]; volumeMounts: { mountPath: string; name: string }[] }[]; volumes: { name: string; hostPath: { path: string } }[] } }).spec;
     expect(spec.containers[0].command).toEqual(etcdCommand(ha.completed.spec, ha.name, etcd, member).argv);
     // The data dir the argv names is the volume's mount on the host.
     const dataDir = spec.containers[0].command.find((a) => a.startsWith('--data-dir='))?.split('=')[1];

@@ -24,7 +24,7 @@ export async function makeMotoControlPlane(moto: MotoServer, ha: HaCluster, ips:
   const volumes = new Map<string, string>();
   for (const task of buildEtcdVolumeTasks(ha.completed, ha.instanceGroups)) {
     const d = task.desired;
-    const v = await ec2.send(new CreateVolumeCommand({ AvailabilityZone: d.zone, Size: d.size, VolumeType: d.volumeType, Encrypted: d.encrypted, TagSpecifications: [{ ResourceType: 'volume', Tags: tagList(d.tags) }] }));
+    const v = await ec2.send(new CreateVolumeCommand({ AvailabilityZone: d.zone, Size: d.size, VolumeType: d.volumeType as never, Encrypted: d.encrypted, TagSpecifications: [{ ResourceType: 'volume', Tags: tagList(d.tags) }] }));
     volumes.set(task.name, v.VolumeId as string);
   }
   const instances = new Map<string, { id: string; ip: string }>();
