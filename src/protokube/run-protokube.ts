@@ -94,7 +94,10 @@ export async function runProtokubeOnce(options: ProtokubeOptions): Promise<Proto
   const files: { path: string; action: string }[] = [];
   const etcds = spec.etcdClusters ?? [];
   for (const [index, etcd] of etcds.entries()) {
-    const mine = await holdVolume(cloud, volumes, etcd.name, identity, attachDevice(index), members[0]?.member);
+    // A machine that could not get a member of the first etcd cluster (main) claims no other one, so the
+    // members of one control-plane machine stay together, and a lost race leaves the loser nothing.
+    const claimNew = index === 0 || members[0]?.member !== undefined;
+    const mine = await holdVolume(cloud, volumes, etcd.name, identity, attachDevice(index), claimNew ? members[0]?.member : false);
     if ('waiting' in mine) {
       members.push({ etcd: etcd.name, waiting: mine.waiting });
       continue;
@@ -128,7 +131,8 @@ export async function runProtokubeOnce(options: ProtokubeOptions): Promise<Proto
 
 /**
  * The volume of etcd cluster `etcdName` this machine holds: one already attached to it (a restart), else
- * the first free one in its zone it wins, preferring the member it holds in another etcd cluster.
+ * the first free one in its zone it wins, preferring the member it holds in another etcd cluster
+ * (`preferMember` false: claim nothing new).
  */
 async function holdVolume(
   cloud: AwsCloud,
@@ -136,11 +140,12 @@ async function holdVolume(
   etcdName: string,
   identity: NodeIdentity,
   device: string,
-  preferMember: string | undefined,
+  preferMember: string | undefined | false,
 ): Promise<{ volume: EtcdVolume; device: string } | { waiting: string }> {
   const ofEtcd = volumes.filter((v) => v.etcdName === etcdName && v.zone === identity.zone);
   const held = ofEtcd.find((v) => v.attachedTo === identity.instanceId);
   if (held) return { volume: held, device: held.device ?? device };
+  if (preferMember === false) return { waiting: 'this machine holds no member of the first etcd cluster, so it claims no other' };
   const free = ofEtcd.filter((v) => !v.attachedTo).sort((a, b) => Number(b.memberName === preferMember) - Number(a.memberName === preferMember));
   const lost: string[] = [];
   for (const v of free) {

@@ -1,4 +1,4 @@
-import { AttachVolumeCommand, CreateSubnetCommand, CreateVolumeCommand, CreateVpcCommand, DescribeImagesCommand, EC2Client, RunInstancesCommand } from '@aws-sdk/client-ec2';
+import { CreateSubnetCommand, CreateVolumeCommand, CreateVpcCommand, DescribeImagesCommand, EC2Client, RunInstancesCommand } from '@aws-sdk/client-ec2';
 import { buildEtcdVolumeTasks } from '../../src/model/aws/etcd-volume-model-builder';
 import { tagList } from '../../src/cloud/aws/aws-tags';
 import type { MotoServer } from '../helpers/moto-server';
@@ -11,6 +11,10 @@ export interface MotoControlPlane {
   volumes: Map<string, string>;
   /** Instance id by zone, with the address it was launched with. */
   instances: Map<string, { id: string; ip: string }>;
+  /** Subnet id by zone. */
+  subnets: Map<string, string>;
+  /** The image instances are launched from. */
+  image: string;
 }
 
 /**
@@ -28,17 +32,14 @@ export async function makeMotoControlPlane(moto: MotoServer, ha: HaCluster, ips:
     volumes.set(task.name, v.VolumeId as string);
   }
   const instances = new Map<string, { id: string; ip: string }>();
+  const subnets = new Map<string, string>();
   const vpc = await ec2.send(new CreateVpcCommand({ CidrBlock: '127.0.0.0/16' }));
   const image = (await ec2.send(new DescribeImagesCommand({ Owners: ['amazon'], Filters: [{ Name: 'architecture', Values: ['x86_64'] }] }))).Images?.[0]?.ImageId;
   for (const [i, zone] of Object.keys(ips).sort().entries()) {
     const subnet = await ec2.send(new CreateSubnetCommand({ VpcId: vpc.Vpc?.VpcId, CidrBlock: `127.0.${i + 1}.0/24`, AvailabilityZone: zone }));
     const r = await ec2.send(new RunInstancesCommand({ ImageId: image, MinCount: 1, MaxCount: 1, InstanceType: 't3.medium', SubnetId: subnet.Subnet?.SubnetId, PrivateIpAddress: ips[zone] }));
+    subnets.set(zone, subnet.Subnet?.SubnetId as string);
     instances.set(zone, { id: r.Instances?.[0]?.InstanceId as string, ip: ips[zone] });
   }
-  return { ec2, volumes, instances };
-}
-
-/** Attaches a volume straight through moto (as another machine would), bypassing any proxy. */
-export async function attachDirectly(ec2: EC2Client, volumeId: string, instanceId: string, device: string): Promise<void> {
-  await ec2.send(new AttachVolumeCommand({ VolumeId: volumeId, InstanceId: instanceId, Device: device }));
+  return { ec2, volumes, instances, subnets, image: image as string };
 }
