@@ -50,7 +50,9 @@ export function ensureMounted(device: string, target: string): MountResult {
   fs.mkdirSync(target, { recursive: true });
   if (mountedAt(target)) return { device: real, target, formatted: false, mounted: false };
   let formatted = false;
-  if (filesystemType(real) === undefined) {
+  const found = filesystemType(real);
+  if (found?.startsWith('partition table')) throw new ProtokubeError(`${device} holds a ${found}, not a filesystem; not formatting or mounting it`);
+  if (found === undefined) {
     run('mkfs.ext4', ['-q', real], `formatting ${device}`);
     formatted = true;
   }
@@ -58,14 +60,18 @@ export function ensureMounted(device: string, target: string): MountResult {
   return { device: real, target, formatted, mounted: true };
 }
 
-/** The filesystem type blkid finds on a device, undefined when it finds none (exit status 2). */
+/**
+ * What blkid's low-level probe finds on a device: its filesystem type, `partition table <type>` for a
+ * partitioned disk, undefined when it finds nothing at all (exit status 2): only then is it blank.
+ */
 export function filesystemType(device: string): string | undefined {
-  const r = spawnSync('blkid', ['-p', '-o', 'value', '-s', 'TYPE', device], { encoding: 'utf8' });
+  const r = spawnSync('blkid', ['-p', '-o', 'export', device], { encoding: 'utf8' });
   if (r.error) throw new ProtokubeError(`cannot run blkid to check ${device}: ${r.error.message}`);
   if (r.status === 2) return undefined;
-  // Anything else blkid reports (a partition table, RAID member…) is treated as "in use": never format it.
   if (r.status !== 0) throw new ProtokubeError(`blkid ${device} failed (exit ${r.status}): ${r.stderr.trim()}; not formatting it`);
-  return r.stdout.trim() || 'unknown';
+  const fields = new Map(r.stdout.split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  // Anything blkid recognises (a partition table, a RAID member…) counts as in use: never format it.
+  return fields.get('TYPE') ?? (fields.has('PTTYPE') ? `partition table ${fields.get('PTTYPE')}` : 'unknown');
 }
 
 /** Whether something is mounted exactly at `target` (per /proc/self/mountinfo). */
