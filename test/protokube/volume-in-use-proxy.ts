@@ -9,6 +9,13 @@ export interface VolumeInUseProxy {
   readonly rejected: string[];
   /** AttachVolume calls forwarded to moto, as `<volume> <instance>`. */
   readonly forwarded: string[];
+  /** Runs before an AttachVolume is decided: a test makes another machine win at that moment. */
+  interfere?: (volume: string, instance: string) => Promise<void>;
+  /**
+   * How an attach of a volume another instance holds is answered: `VolumeInUse` (AWS), or `moto-says-yes`:
+   * a success answer without attaching, what moto 5.2.1 answers, to prove the DescribeVolumes check.
+   */
+  inUseAnswer: 'VolumeInUse' | 'moto-says-yes';
   stop(): Promise<void>;
 }
 
@@ -65,8 +72,16 @@ export async function startVolumeInUseProxy(upstream: string, barrier = 1): Prom
           }
         });
         const decide = async () => {
+          await proxy.interfere?.(volume, instance);
           const v = (await ec2.send(new DescribeVolumesCommand({ VolumeIds: [volume] }))).Volumes?.[0];
           const holder = (v?.Attachments ?? []).find((a) => a.State !== 'detached');
+          if (holder && proxy.inUseAnswer === 'moto-says-yes') {
+            res.writeHead(200, { 'content-type': 'text/xml' });
+            res.end(
+              `<?xml version="1.0" encoding="UTF-8"?>\n<AttachVolumeResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/"><requestId>kforge-test</requestId><volumeId>${volume}</volumeId><instanceId>${instance}</instanceId><device>${params.get('Device') ?? ''}</device><status>attaching</status><attachTime>2026-01-01T00:00:00.000Z</attachTime></AttachVolumeResponse>`,
+            );
+            return;
+          }
           if (holder) {
             rejected.push(`${volume} ${instance}`);
             res.writeHead(400, { 'content-type': 'text/xml' });
@@ -91,10 +106,11 @@ export async function startVolumeInUseProxy(upstream: string, barrier = 1): Prom
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as net.AddressInfo;
-  return {
+  const proxy: VolumeInUseProxy = {
     endpoint: `http://127.0.0.1:${port}`,
     rejected,
     forwarded,
+    inUseAnswer: 'VolumeInUse',
     stop: () =>
       new Promise<void>((r) => {
         ec2.destroy();
@@ -102,4 +118,5 @@ export async function startVolumeInUseProxy(upstream: string, barrier = 1): Prom
         server.close(() => r());
       }),
   };
+  return proxy;
 }

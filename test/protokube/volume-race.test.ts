@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CreateHostedZoneCommand, ListHostedZonesByNameCommand, ListResourceRecordSetsCommand, Route53Client } from '@aws-sdk/client-route-53';
-import { DescribeVolumesCommand, DetachVolumeCommand, RunInstancesCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
+import { AttachVolumeCommand, DescribeVolumesCommand, DetachVolumeCommand, RunInstancesCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
 import { ROOT, runCliAsync, tempDir } from '../helpers/cli';
 import { MotoServer, startMotoServer } from '../helpers/moto-server';
 import { HaCluster, makeHaCluster } from './ha-cluster-fixture';
@@ -16,7 +16,8 @@ import { startVolumeInUseProxy, VolumeInUseProxy } from './volume-in-use-proxy';
 // both machines have asked, so the race is real. Exactly one machine gets each volume; the other reports
 // the lost claim and writes no member. Then the winner goes away (its volumes detached, the instance
 // terminated) and the loser, looping, takes the volumes on its next pass and publishes its names in
-// Route 53 (a public zone the test creates on moto).
+// Route 53 (a public zone the test creates on moto). Last, the second safety net: an attach answered
+// "yes" while another instance holds the volume (moto's answer) is found out by DescribeVolumes.
 
 const NAME = 'race.example.com';
 const ZONE = 'us-east-1a';
@@ -137,4 +138,31 @@ it('a looping protokube takes the volumes back once their machine is gone, and p
   expect(a.get(`etcd-a.internal.${NAME}.`)).toEqual([machines[survivor].ip]);
   expect(a.get(`etcd-events-a.internal.${NAME}.`)).toEqual([machines[survivor].ip]);
   expect(a.get(`api.internal.${NAME}.`)).toEqual([machines[survivor].ip]);
+});
+
+it('an attach the cloud answers "yes" while another instance holds the volume is a lost claim (the DescribeVolumes check)', async () => {
+  // Two new machines in zone b; when the first asks for b's main volume, the second gets it at that
+  // moment, and the first's attach is answered as moto answers it: yes.
+  const launch = async () =>
+    (await cp.ec2.send(new RunInstancesCommand({ ImageId: cp.image, MinCount: 1, MaxCount: 1, InstanceType: 't3.medium', Placement: { AvailabilityZone: 'us-east-1b' } }))).Instances?.[0]?.InstanceId as string;
+  const [asker, thief] = [await launch(), await launch()];
+  const volume = cp.volumes.get(`b.etcd-main.${NAME}`) as string;
+  proxy.inUseAnswer = 'moto-says-yes';
+  proxy.interfere = async (v) => {
+    if (v === volume) await cp.ec2.send(new AttachVolumeCommand({ VolumeId: v, InstanceId: thief, Device: '/dev/xvdu' }));
+  };
+  try {
+    const root = path.join(work, 'root-asker');
+    const argv = ['protokube', '--conf', ha.bootConfig(work, 'us-east-1b'), '--root', root, '--device-dir', path.join(work, 'dev'), '--device-timeout', '5'];
+    const r = await runCliAsync([...argv, '--instance-id', asker, '--zone', 'us-east-1b', '--internal-ip', '127.0.1.31', '--once', '-o', 'json'], env);
+    expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: '' });
+    const report = JSON.parse(r.stdout) as Report;
+    expect(report.members.find((m) => m.etcd === 'main')?.waiting).toContain(`${volume} is attached to ${thief} after the attach`);
+    expect(report.members.find((m) => m.etcd === 'events')?.member).toBeUndefined();
+    expect((await attachments()).get(volume)).toBe(thief);
+    expect(fs.existsSync(path.join(root, 'etc/kubernetes/manifests/etcd-main.manifest'))).toBe(false);
+  } finally {
+    proxy.inUseAnswer = 'VolumeInUse';
+    proxy.interfere = undefined;
+  }
 });
