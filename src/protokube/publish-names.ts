@@ -37,7 +37,14 @@ export function writeHostsFile(root: string, records: readonly NameRecord[]): bo
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.protokube-${process.pid}`;
   fs.writeFileSync(tmp, next, { mode: 0o644 });
-  fs.renameSync(tmp, file);
+  try {
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    // A container's /etc/hosts is a bind mount, which cannot be renamed over: write it in place.
+    fs.rmSync(tmp, { force: true });
+    if ((e as NodeJS.ErrnoException).code !== 'EBUSY') throw e;
+    fs.writeFileSync(file, next);
+  }
   return true;
 }
 
