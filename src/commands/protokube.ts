@@ -44,6 +44,6 @@ export default class Protokube extends BaseCommand {
       this.out(flags.output === 'json' ? JSON.stringify(report, null, 2) : summarizeReport(report));
       return;
     }
-    await runProtokubeLoop(options, flags.interval * 1000, (line) => this.out(line));
+    await runProtokubeLoop(options, flags.interval * 1000, { report: (text) => this.out(text), failure: (text) => process.stderr.write(`${text}\n`) });
   }
 }

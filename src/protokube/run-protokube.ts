@@ -103,7 +103,6 @@ export async function runProtokubeOnce(options: ProtokubeOptions): Promise<Proto
       continue;
     }
     const { volume, device: attached } = mine;
-    volume.attachedTo = identity.instanceId;
     const device = await waitForDevice(volume.id, { deviceDir: options.deviceDir ?? '/dev/disk/by-id', attachDevice: attached, timeoutMs: options.deviceTimeoutMs ?? 120_000 });
     const mountPath = `/mnt/master-${volume.id}`;
     const mount = ensureMounted(device, path.join(options.root, mountPath));
@@ -120,7 +119,8 @@ export async function runProtokubeOnce(options: ProtokubeOptions): Promise<Proto
     members.push({ etcd: etcd.name, member: volume.memberName, volume: volume.id, device: mount.device, mount: mountPath, formatted: mount.formatted });
   }
 
-  const names = await memberNames(cloud, boot.ClusterName, volumes, identity);
+  // Listed again: claims made just now, by this machine and by others, are in the names.
+  const names = await memberNames(cloud, boot.ClusterName, await listEtcdVolumes(cloud), identity);
   if (dns === 'none') writeHostsFile(options.root, names);
   else {
     if (!spec.dnsZone) throw new ProtokubeError(`--dns ${dns} needs spec.dnsZone in cluster ${boot.ClusterName}'s spec; use --dns none for the hosts file`);
@@ -151,7 +151,6 @@ async function holdVolume(
   for (const v of free) {
     const claim = await claimVolume(cloud, v, identity.instanceId, device);
     if (claim.won) return { volume: v, device: claim.device };
-    v.attachedTo = 'another instance';
     lost.push(claim.reason);
   }
   if (ofEtcd.length === 0) return { waiting: `no etcd ${etcdName} volume of this cluster in zone ${identity.zone}` };
@@ -160,7 +159,7 @@ async function holdVolume(
 
 /** Every attached member's stable name at its instance's address, and api.internal at every control-plane address. */
 async function memberNames(cloud: AwsCloud, clusterName: string, volumes: EtcdVolume[], identity: NodeIdentity): Promise<NameRecord[]> {
-  const attached = volumes.filter((v) => v.attachedTo && v.attachedTo !== 'another instance');
+  const attached = volumes.filter((v) => v.attachedTo);
   const others = attached.map((v) => v.attachedTo as string).filter((i) => i !== identity.instanceId);
   const addresses = await instanceAddresses(cloud, others);
   // This machine's own address is the one it was told (or metadata's), not a second lookup.
@@ -220,13 +219,17 @@ async function readStore(vfs: Vfs, key: string, where: string): Promise<Buffer |
  * Runs passes forever, `intervalMs` apart: a replaced control-plane machine claims its zone's freed volume
  * on a later pass, and the names follow the members. A failed pass is reported and retried, never fatal.
  */
-export async function runProtokubeLoop(options: ProtokubeOptions, intervalMs: number, report: (line: string) => void, signal?: AbortSignal): Promise<void> {
+export async function runProtokubeLoop(
+  options: ProtokubeOptions,
+  intervalMs: number,
+  log: { report: (text: string) => void; failure: (text: string) => void },
+  signal?: AbortSignal,
+): Promise<void> {
   while (!signal?.aborted) {
     try {
-      const r = await runProtokubeOnce(options);
-      report(summarizeReport(r));
+      log.report(summarizeReport(await runProtokubeOnce(options)));
     } catch (e) {
-      report(`protokube: pass failed: ${e instanceof Error ? e.message : String(e)}`);
+      log.failure(`protokube: pass failed: ${e instanceof Error ? e.message : String(e)}`);
     }
     await new Promise<void>((resolve) => {
       const t = setTimeout(resolve, intervalMs);
