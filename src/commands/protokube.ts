@@ -26,7 +26,7 @@ export default class Protokube extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Protokube);
-    const { runProtokubeOnce, runProtokubeLoop, summarizeReport } = await import('../protokube/run-protokube');
+    const { runProtokube, runProtokubeLoop, summarizeReport } = await import('../protokube/run-protokube');
     const { UsageError } = await import('../errors/usage-error');
     const net = await import('node:net');
     if (flags['internal-ip'] !== undefined && net.isIP(flags['internal-ip']) === 0) throw new UsageError(`--internal-ip: "${flags['internal-ip']}" is not an IP address`);
@@ -40,7 +40,7 @@ export default class Protokube extends BaseCommand {
       deviceTimeoutMs: flags['device-timeout'] * 1000,
     };
     if (flags.once) {
-      const report = await runProtokubeOnce(options);
+      const report = await runProtokube(options);
       this.out(flags.output === 'json' ? JSON.stringify(report, null, 2) : summarizeReport(report));
       return;
     }

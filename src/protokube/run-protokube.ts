@@ -4,6 +4,7 @@ import * as yaml from 'js-yaml';
 import type { Cluster } from '../api/types';
 import { AwsCloud } from '../cloud/aws/aws-cloud';
 import { awsErrorMessage } from '../cloud/aws/aws-errors';
+import { KforgeError } from '../errors/kforge-error';
 import { UsageError } from '../errors/usage-error';
 import { applyNodeFiles } from '../nodeup/apply-node-files';
 import { BootConfig, parseBootConfig } from '../nodeup/boot-config';
@@ -72,7 +73,17 @@ function attachDevice(index: number): string {
  * blank, mounts it at `/mnt/master-<volume>`; writes the member's static pod manifest and certificates;
  * then publishes every attached member's stable name and `api.internal` (Route 53, or the hosts file).
  */
-export async function runProtokubeOnce(options: ProtokubeOptions): Promise<ProtokubeReport> {
+export async function runProtokube(options: ProtokubeOptions): Promise<ProtokubeReport> {
+  try {
+    return await protokubePass(options);
+  } catch (e) {
+    if (e instanceof KforgeError) throw e;
+    // An SDK or system error the steps did not name: one line, its name and message, never a stack.
+    throw new ProtokubeError(`protokube pass (--conf ${options.conf}) failed: ${awsErrorMessage(e)}`);
+  }
+}
+
+async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport> {
   const boot = readBootConfig(options.conf);
   const vfs = (options.open ?? openVfs)(boot.ConfigBase);
   const cluster = await readCompletedSpec(vfs, boot);
@@ -227,7 +238,7 @@ export async function runProtokubeLoop(
 ): Promise<void> {
   while (!signal?.aborted) {
     try {
-      log.report(summarizeReport(await runProtokubeOnce(options)));
+      log.report(summarizeReport(await runProtokube(options)));
     } catch (e) {
       log.failure(`protokube: pass failed: ${e instanceof Error ? e.message : String(e)}`);
     }

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expectCleanFailure, runCli, tempDir } from '../helpers/cli';
 import { ensureMounted, filesystemType } from '../../src/protokube/volume-mount';
+import { makeHaCluster } from './ha-cluster-fixture';
 import { releaseMounts } from './release-mounts';
 
 // `kforge protokube` as users meet it: its help, and bad inputs that fail with one clear line, exit 1,
@@ -54,6 +55,17 @@ it.each([
   expectCleanFailure(r);
   expect(r.stderr).toContain(message);
 });
+
+it('an unreachable AWS fails the pass with one line naming the cluster and the call, and writes nothing', async () => {
+  const ha = await makeHaCluster(path.join(work, 'store'), 'offline.example.com');
+  const root = path.join(work, 'offline-root');
+  const env = { AWS_ENDPOINT_URL: 'http://127.0.0.1:9', AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_MAX_ATTEMPTS: '1', AWS_EC2_METADATA_DISABLED: 'true', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+  const r = runCli(['protokube', '--conf', ha.bootConfig(work, 'us-east-1a'), '--root', root, ...IDENTITY], { env });
+  expectCleanFailure(r);
+  expect(r.stderr).toContain('listing the etcd volumes of cluster offline.example.com: ');
+  expect(r.stderr).toContain('ECONNREFUSED');
+  expect(fs.existsSync(root)).toBe(false);
+}, 60_000);
 
 it('formats a blank device once, mounts it, and never formats a device that has a filesystem', () => {
   const blank = path.join(work, 'blank.img');
