@@ -128,6 +128,21 @@ function etcdctl(zone: string, args: string[], etcdName = 'main'): Promise<{ sta
   });
 }
 
+/**
+ * `endpoint health --cluster` until it passes for all three members (up to 60 s): a member that has just
+ * joined has not published its client URL yet, and the command then checks only the others.
+ */
+async function clusterHealth(zone: string, etcdName: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const deadline = Date.now() + 60_000;
+  const healthyCount = (r: { stdout: string; stderr: string }) => (r.stdout + r.stderr).split('\n').filter((l) => l.includes('is healthy')).length;
+  let r = await etcdctl(zone, ['endpoint', 'health', '--cluster'], etcdName);
+  while ((r.status !== 0 || healthyCount(r) < 3) && Date.now() < deadline) {
+    await new Promise((done) => setTimeout(done, 1000));
+    r = await etcdctl(zone, ['endpoint', 'health', '--cluster'], etcdName);
+  }
+  return r;
+}
+
 /** etcdctl, again up to 15 s while it fails (an election in progress); the last result either way. */
 async function retried(zone: string, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const deadline = Date.now() + 15_000;
@@ -176,12 +191,7 @@ it('etcd 3.4 started with the manifests’ argv forms one healthy cluster over T
     fs.closeSync(log);
   }
   const logs = () => HA_ZONES.map((z) => `--- ${z}\n${fs.readFileSync(path.join(work, `etcd-${MEMBER[z]}.log`), 'utf8').slice(-1500)}`).join('\n');
-  const deadline = Date.now() + 60_000;
-  let health = await etcdctl('us-east-1a', ['endpoint', 'health', '--cluster']);
-  while (health.status !== 0 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 1000));
-    health = await etcdctl('us-east-1a', ['endpoint', 'health', '--cluster']);
-  }
+  const health = await clusterHealth('us-east-1a', 'main');
   if (health.status !== 0) throw new Error(`cluster not healthy: ${health.stdout}${health.stderr}\n${logs()}`);
   // One line per member, each reached by its stable name on its own address.
   const healthy = (health.stdout + health.stderr).split('\n').filter((l) => l.includes('is healthy'));
@@ -208,12 +218,7 @@ it('the events members, on their own ports and volumes, form a second healthy cl
     etcds.set(`events-${zone}`, spawn(argv[0], argv.slice(1), { stdio: ['ignore', log, log] }));
     fs.closeSync(log);
   }
-  const deadline = Date.now() + 60_000;
-  let health = await etcdctl('us-east-1b', ['endpoint', 'health', '--cluster'], 'events');
-  while (health.status !== 0 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 1000));
-    health = await etcdctl('us-east-1b', ['endpoint', 'health', '--cluster'], 'events');
-  }
+  const health = await clusterHealth('us-east-1b', 'events');
   const logs = HA_ZONES.map((z) => `--- ${z}\n${fs.readFileSync(path.join(work, `etcd-events-${MEMBER[z]}.log`), 'utf8').slice(-1500)}`).join('\n');
   if (health.status !== 0) throw new Error(`events cluster not healthy: ${health.stdout}${health.stderr}\n${logs}`);
   const healthy = (health.stdout + health.stderr).split('\n').filter((l) => l.includes('is healthy'));
