@@ -131,9 +131,13 @@ async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport
   }
 
   // Listed again: claims made just now, by this machine and by others, are in the names.
-  const names = await memberNames(cloud, boot.ClusterName, await listEtcdVolumes(cloud), identity);
-  if (dns === 'none') writeHostsFile(options.root, names);
-  else {
+  let names = await memberNames(cloud, boot.ClusterName, await listEtcdVolumes(cloud), identity);
+  if (dns === 'none') {
+    // Without DNS, api.internal is nodeup's line in /etc/hosts (127.0.0.1 on the control plane, as kops's
+    // EtcHostsBuilder): a second line here would contradict it. Only the etcd names go in protokube's block.
+    names = names.filter((n) => n.name !== `api.internal.${boot.ClusterName}`);
+    writeHostsFile(options.root, names);
+  } else {
     if (!spec.dnsZone) throw new ProtokubeError(`--dns ${dns} needs spec.dnsZone in cluster ${boot.ClusterName}'s spec; use --dns none for the hosts file`);
     await publishRoute53(cloud, spec.dnsZone, dns === 'private', names);
   }
