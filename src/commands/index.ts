@@ -21,6 +21,7 @@ import GetNodeupConfig from './get/nodeup-config';
 import GetSshPublicKeys from './get/sshpublickeys';
 import Nodeup from './nodeup';
 import PromoteKeypair from './promote/keypair';
+import Protokube from './protokube';
 import Replace from './replace';
 import SetCluster from './set/cluster';
 import SetInstanceGroup from './set/instancegroup';
@@ -53,6 +54,7 @@ export const COMMANDS = {
   'get:sshpublickeys': GetSshPublicKeys,
   nodeup: Nodeup,
   'promote:keypair': PromoteKeypair,
+  protokube: Protokube,
   replace: Replace,
   'set:cluster': SetCluster,
   'set:instancegroup': SetInstanceGroup,

@@ -1,0 +1,271 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as yaml from 'js-yaml';
+import type { Cluster } from '../api/types';
+import { AwsCloud } from '../cloud/aws/aws-cloud';
+import { awsErrorMessage } from '../cloud/aws/aws-errors';
+import { KforgeError } from '../errors/kforge-error';
+import { UsageError } from '../errors/usage-error';
+import { applyNodeFiles } from '../nodeup/apply-node-files';
+import { BootConfig, parseBootConfig } from '../nodeup/boot-config';
+import { KeysetYaml } from '../pki/keyset-yaml';
+import type { Keyset } from '../pki/keyset';
+import { openVfs } from '../state/vfs/open-vfs';
+import type { Vfs } from '../state/vfs/vfs';
+import { etcdMemberFiles, etcdMemberHost, etcdPkiDir } from './etcd-member-files';
+import { claimVolume, EtcdVolume, instanceAddresses, listEtcdVolumes } from './etcd-volumes';
+import { NodeIdentity, resolveNodeIdentity } from './node-identity';
+import { ProtokubeError } from './protokube-error';
+import { NameRecord, publishRoute53, writeHostsFile } from './publish-names';
+import { ensureMounted, waitForDevice } from './volume-mount';
+
+/** How to run protokube. */
+export interface ProtokubeOptions {
+  /** The boot config file (kube_env.yaml), as nodeup takes it. */
+  conf: string;
+  /** Where the node's filesystem is: files, mounts and /etc/hosts go under it. */
+  root: string;
+  identity: Partial<NodeIdentity>;
+  /** Where volume devices appear by id. Default /dev/disk/by-id. */
+  deviceDir?: string;
+  /** Override of the spec's DNS type: Route 53 (`public`, `private`) or the hosts file (`none`). */
+  dns?: 'public' | 'private' | 'none';
+  /** How long to wait for a device after the attach. Default 120 s. */
+  deviceTimeoutMs?: number;
+  /** Opens the state store (tests pass their own). */
+  open?: (url: string) => Vfs;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** What happened to one etcd cluster's member on this machine in one pass. */
+export interface EtcdMemberReport {
+  etcd: string;
+  member?: string;
+  volume?: string;
+  device?: string;
+  mount?: string;
+  formatted?: boolean;
+  /** Why there is no member here yet (no free volume in the zone, a claim lost). */
+  waiting?: string;
+}
+
+/** The outcome of one pass. */
+export interface ProtokubeReport {
+  cluster: string;
+  instanceId: string;
+  zone: string;
+  members: EtcdMemberReport[];
+  files: { path: string; action: string }[];
+  dns: 'public' | 'private' | 'none';
+  /** Names and addresses published (hosts file or Route 53). */
+  names: NameRecord[];
+}
+
+/** The device AWS is asked to attach each etcd cluster's volume at, by its index in the spec (kops uses /dev/xvdu…). */
+function attachDevice(index: number): string {
+  return `/dev/xvd${String.fromCharCode('u'.charCodeAt(0) + index)}`;
+}
+
+/**
+ * One protokube pass on a control-plane machine: reads the completed spec and the etcd CAs from the state
+ * store the boot config names; for each etcd cluster, finds this machine's volume in its zone (the one it
+ * already holds, else claims a free one; the cloud decides races); waits for the device, formats it if
+ * blank, mounts it at `/mnt/master-<volume>`; writes the member's static pod manifest and certificates;
+ * then publishes every attached member's stable name and `api.internal` (Route 53, or the hosts file).
+ */
+export async function runProtokube(options: ProtokubeOptions): Promise<ProtokubeReport> {
+  try {
+    return await protokubePass(options);
+  } catch (e) {
+    if (e instanceof KforgeError) throw e;
+    // An SDK or system error the steps did not name: one line, its name and message, never a stack.
+    throw new ProtokubeError(`protokube pass (--conf ${options.conf}) failed: ${awsErrorMessage(e)}`);
+  }
+}
+
+async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport> {
+  const boot = readBootConfig(options.conf);
+  const vfs = (options.open ?? openVfs)(boot.ConfigBase);
+  const cluster = await readCompletedSpec(vfs, boot);
+  const spec = cluster.spec;
+  const identity = await resolveNodeIdentity(options.identity, options.env);
+  const cloud = new AwsCloud({ clusterName: boot.ClusterName, region: identity.zone.replace(/[a-z]$/, ''), env: options.env });
+  const dnsType = spec.topology?.dns?.type ?? 'None';
+  const dns = options.dns ?? (dnsType === 'Public' ? 'public' : dnsType === 'Private' ? 'private' : 'none');
+
+  let volumes: EtcdVolume[];
+  try {
+    volumes = await listEtcdVolumes(cloud);
+  } catch (e) {
+    if (e instanceof ProtokubeError) throw e;
+    throw new ProtokubeError(`listing the etcd volumes of cluster ${boot.ClusterName}: ${awsErrorMessage(e)}`);
+  }
+  const clientsCa = await readKeyset(vfs, boot, 'etcd-clients-ca');
+  const members: EtcdMemberReport[] = [];
+  const files: { path: string; action: string }[] = [];
+  const etcds = spec.etcdClusters ?? [];
+  for (const [index, etcd] of etcds.entries()) {
+    // A machine that could not get a member of the first etcd cluster (main) claims no other one, so the
+    // members of one control-plane machine stay together, and a lost race leaves the loser nothing.
+    const claimNew = index === 0 || members[0]?.member !== undefined;
+    const mine = await holdVolume(cloud, volumes, etcd.name, identity, attachDevice(index), claimNew ? members[0]?.member : false);
+    if ('waiting' in mine) {
+      members.push({ etcd: etcd.name, waiting: mine.waiting });
+      continue;
+    }
+    const { volume, device: attached } = mine;
+    const device = await waitForDevice(volume.id, { deviceDir: options.deviceDir ?? '/dev/disk/by-id', attachDevice: attached, timeoutMs: options.deviceTimeoutMs ?? 120_000 });
+    const mountPath = `/mnt/master-${volume.id}`;
+    const mount = ensureMounted(device, path.join(options.root, mountPath));
+    const peersCa = await readKeyset(vfs, boot, `etcd-peers-ca-${etcd.name}`);
+    const dir = etcdPkiDir(etcd.name);
+    const existing = new Map<string, string>();
+    for (const f of ['server.crt', 'server.key', 'peer.crt', 'peer.key']) {
+      const file = path.join(options.root, dir, f);
+      if (fs.existsSync(file)) existing.set(`${dir}/${f}`, fs.readFileSync(file, 'utf8'));
+    }
+    const memberFiles = await etcdMemberFiles({ clusterName: boot.ClusterName, spec, etcdName: etcd.name, memberName: volume.memberName, internalIp: identity.internalIp, mountPath, clientsCa, peersCa, existing });
+    const applied = applyNodeFiles(memberFiles, options.root);
+    files.push(...applied.files.map((f) => ({ path: f.path, action: f.action })));
+    members.push({ etcd: etcd.name, member: volume.memberName, volume: volume.id, device: mount.device, mount: mountPath, formatted: mount.formatted });
+  }
+
+  // Listed again: claims made just now, by this machine and by others, are in the names.
+  let names = await memberNames(cloud, boot.ClusterName, await listEtcdVolumes(cloud), identity);
+  if (dns === 'none') {
+    // Without DNS, api.internal is nodeup's line in /etc/hosts (127.0.0.1 on the control plane, as kops's
+    // EtcHostsBuilder): a second line here would contradict it. Only the etcd names go in protokube's block.
+    names = names.filter((n) => n.name !== `api.internal.${boot.ClusterName}`);
+    writeHostsFile(options.root, names);
+  } else {
+    if (!spec.dnsZone) throw new ProtokubeError(`--dns ${dns} needs spec.dnsZone in cluster ${boot.ClusterName}'s spec; use --dns none for the hosts file`);
+    await publishRoute53(cloud, spec.dnsZone, dns === 'private', names);
+  }
+  return { cluster: boot.ClusterName, instanceId: identity.instanceId, zone: identity.zone, members, files, dns, names };
+}
+
+/**
+ * The volume of etcd cluster `etcdName` this machine holds: one already attached to it (a restart), else
+ * the first free one in its zone it wins, preferring the member it holds in another etcd cluster
+ * (`preferMember` false: claim nothing new).
+ */
+async function holdVolume(
+  cloud: AwsCloud,
+  volumes: EtcdVolume[],
+  etcdName: string,
+  identity: NodeIdentity,
+  device: string,
+  preferMember: string | undefined | false,
+): Promise<{ volume: EtcdVolume; device: string } | { waiting: string }> {
+  const ofEtcd = volumes.filter((v) => v.etcdName === etcdName && v.zone === identity.zone);
+  const held = ofEtcd.find((v) => v.attachedTo === identity.instanceId);
+  if (held) return { volume: held, device: held.device ?? device };
+  if (preferMember === false) return { waiting: 'this machine holds no member of the first etcd cluster, so it claims no other' };
+  const free = ofEtcd.filter((v) => !v.attachedTo).sort((a, b) => Number(b.memberName === preferMember) - Number(a.memberName === preferMember));
+  const lost: string[] = [];
+  for (const v of free) {
+    const claim = await claimVolume(cloud, v, identity.instanceId, device);
+    if (claim.won) return { volume: v, device: claim.device };
+    lost.push(claim.reason);
+  }
+  if (ofEtcd.length === 0) return { waiting: `no etcd ${etcdName} volume of this cluster in zone ${identity.zone}` };
+  return { waiting: lost.length > 0 ? `lost every claim: ${lost.join('; ')}` : `every etcd ${etcdName} volume in zone ${identity.zone} is attached to another instance` };
+}
+
+/** Every attached member's stable name at its instance's address, and api.internal at every control-plane address. */
+async function memberNames(cloud: AwsCloud, clusterName: string, volumes: EtcdVolume[], identity: NodeIdentity): Promise<NameRecord[]> {
+  const attached = volumes.filter((v) => v.attachedTo);
+  const others = attached.map((v) => v.attachedTo as string).filter((i) => i !== identity.instanceId);
+  const addresses = await instanceAddresses(cloud, others);
+  // This machine's own address is the one it was told (or metadata's), not a second lookup.
+  addresses.set(identity.instanceId, identity.internalIp);
+  const records: NameRecord[] = [];
+  for (const v of attached) {
+    const ip = addresses.get(v.attachedTo as string);
+    if (ip) records.push({ name: etcdMemberHost(clusterName, v.etcdName, v.memberName), addresses: [ip] });
+  }
+  const controlPlane = [...new Set(attached.filter((v) => v.etcdName === 'main').map((v) => addresses.get(v.attachedTo as string)).filter((a): a is string => !!a))].sort();
+  if (controlPlane.length > 0) records.push({ name: `api.internal.${clusterName}`, addresses: controlPlane });
+  return records.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+function readBootConfig(file: string): BootConfig {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--conf ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  const boot = parseBootConfig(text);
+  if (!boot) throw new UsageError(`--conf ${file}: not a boot config (kube_env.yaml with CloudProvider, ClusterName, ConfigBase, InstanceGroupName, InstanceGroupRole, NodeupConfigHash)`);
+  if (!['ControlPlane', 'Master'].includes(boot.InstanceGroupRole)) {
+    throw new UsageError(`--conf ${file}: InstanceGroupRole is ${boot.InstanceGroupRole}; protokube runs on control-plane machines only`);
+  }
+  if (boot.CloudProvider !== 'aws') throw new UsageError(`--conf ${file}: CloudProvider is ${boot.CloudProvider}; protokube supports aws only`);
+  return boot;
+}
+
+async function readCompletedSpec(vfs: Vfs, boot: BootConfig): Promise<Cluster> {
+  const where = `${boot.ConfigBase}/cluster-completed.spec`;
+  const obj = await readStore(vfs, 'cluster-completed.spec', where);
+  if (!obj) throw new ProtokubeError(`${where} does not exist; has "kforge update cluster ${boot.ClusterName} --yes" run?`);
+  const doc = yaml.load(obj.toString()) as Cluster | undefined;
+  if (!doc || typeof doc !== 'object' || !doc.spec) throw new ProtokubeError(`${where}: not a completed Cluster spec`);
+  return doc;
+}
+
+async function readKeyset(vfs: Vfs, boot: BootConfig, name: string): Promise<Keyset> {
+  const key = `pki/private/${name}/keyset.yaml`;
+  const where = `${boot.ConfigBase}/${key}`;
+  const data = await readStore(vfs, key, where);
+  if (!data) throw new ProtokubeError(`${where} does not exist; has "kforge update cluster ${boot.ClusterName} --yes" run?`);
+  return KeysetYaml.parse(data, where, name);
+}
+
+async function readStore(vfs: Vfs, key: string, where: string): Promise<Buffer | undefined> {
+  try {
+    return (await vfs.read(key))?.data;
+  } catch (e) {
+    throw new ProtokubeError(`cannot read ${where}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/**
+ * Runs passes forever, `intervalMs` apart: a replaced control-plane machine claims its zone's freed volume
+ * on a later pass, and the names follow the members. A failed pass is reported and retried, never fatal.
+ */
+export async function runProtokubeLoop(
+  options: ProtokubeOptions,
+  intervalMs: number,
+  log: { report: (text: string) => void; failure: (text: string) => void },
+  signal?: AbortSignal,
+): Promise<void> {
+  while (!signal?.aborted) {
+    try {
+      log.report(summarizeReport(await runProtokube(options)));
+    } catch (e) {
+      log.failure(`protokube: pass failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, intervalMs);
+      signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+    });
+  }
+}
+
+/** The text form of a pass's report. */
+export function summarizeReport(r: ProtokubeReport): string {
+  const lines = [`protokube: cluster ${r.cluster}, instance ${r.instanceId} in ${r.zone}`];
+  for (const m of r.members) {
+    lines.push(
+      m.member
+        ? `  etcd ${m.etcd}: member ${m.member}, volume ${m.volume} on ${m.device}, mounted at ${m.mount}${m.formatted ? ' (formatted)' : ''}`
+        : `  etcd ${m.etcd}: no member here: ${m.waiting}`,
+    );
+  }
+  const changed = r.files.filter((f) => f.action !== 'unchanged');
+  for (const f of changed) lines.push(`  ${f.action.padEnd(9)} ${f.path}`);
+  lines.push(`  ${r.files.length} files: ${changed.length} written, ${r.files.length - changed.length} unchanged`);
+  lines.push(`  names (${r.dns === 'none' ? '/etc/hosts' : `Route 53, ${r.dns}`}): ${r.names.map((n) => `${n.name}=${n.addresses.join(',')}`).join(' ') || 'none yet'}`);
+  return lines.join('\n');
+}
