@@ -200,3 +200,27 @@ describe('bad shared inputs fail before any change, naming the field', () => {
     expect(fs.existsSync(`${store}/${name}/cluster-completed.spec`)).toBe(false);
   }, 60_000);
 });
+
+it('create cluster --vpc --subnets --utility-subnets records the ids (no cloud call); --vpc without --network-cidr is refused', async () => {
+  const args = ['create', 'cluster', 'flags.example.com', '--zones', 'us-east-1a,us-east-1b', '--topology', 'private', '--networking', 'calico', '--state', store, '--dry-run', '-o', 'json'];
+  const shared = ['--vpc', 'vpc-0abc', '--subnets', 'subnet-0a1,subnet-0b1', '--utility-subnets', 'subnet-0a2,subnet-0b2'];
+  // No AWS endpoint at all: create must not need one.
+  const ok = await runCliAsync([...args, ...shared, '--network-cidr', '10.0.0.0/16'], { AWS_ENDPOINT_URL: 'http://127.0.0.1:9' });
+  expect(ok.stderr).toBe('');
+  expect(ok.status).toBe(0);
+  const objects = JSON.parse(ok.stdout) as { items?: unknown[] } | unknown[];
+  const list = (Array.isArray(objects) ? objects : objects.items ?? []) as Array<{ kind: string; spec: { networkID?: string; networkCIDR?: string; subnets?: Array<{ name: string; id?: string }> } }>;
+  const cluster = list.find((o) => o.kind === 'Cluster');
+  expect(cluster?.spec.networkID).toBe('vpc-0abc');
+  expect(cluster?.spec.networkCIDR).toBe('10.0.0.0/16');
+  expect(cluster?.spec.subnets?.map((s) => [s.name, s.id])).toEqual([
+    ['us-east-1a', 'subnet-0a1'],
+    ['us-east-1b', 'subnet-0b1'],
+    ['utility-us-east-1a', 'subnet-0a2'],
+    ['utility-us-east-1b', 'subnet-0b2'],
+  ]);
+  const refused = await runCliAsync([...args, ...shared]);
+  expect(refused.status).toBe(1);
+  expect(refused.stderr).toMatch(/^Error: .*\n {2}--network-cidr: is required with --vpc/);
+  expect(refused.stderr).not.toContain('    at ');
+}, 60_000);

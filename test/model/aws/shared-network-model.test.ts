@@ -10,6 +10,7 @@ import { SubnetTask } from '../../../src/cloud/aws/tasks/subnet-task';
 import { VpcTask } from '../../../src/cloud/aws/tasks/vpc-task';
 import { taskKey } from '../../../src/tasks/task';
 import { TaskGraph } from '../../../src/tasks/task-graph';
+import { renderTerraformOutput } from '../../../src/targets/terraform/render-terraform';
 
 const C = 'shared.example.com';
 const SHARED = { [`kubernetes.io/cluster/${C}`]: 'shared' };
@@ -64,6 +65,19 @@ describe('AWS model with shared resources (kops Shared: true)', () => {
     expect(igw.desired.shared).toEqual({ field: `Cluster/${C} spec.networkID` });
     expect(igw.desired.tags).toEqual({});
     expect(tasks.map(taskKey)).toEqual(expect.arrayContaining([`RouteTable/${C}`, `RouteTableAssociation/us-east-1a.${C}`]));
+  });
+
+  it('in Terraform, a shared VPC is its literal id and its internet gateway a data source found by attachment', () => {
+    const tasks = tasksOf(newCluster({ name: C, zones: ['us-east-1a'], vpc: 'vpc-0a', networkCidr: '10.0.0.0/16' }));
+    for (const t of tasks) if (t instanceof LaunchTemplateTask) t.useImage({ id: 'ami-0123456789abcdef0', rootDevice: '/dev/sda1' });
+    const tf = renderTerraformOutput(C, 'us-east-1', tasks).files.get('kubernetes.tf') as string;
+    expect(tf).not.toMatch(/resource "aws_vpc"/);
+    expect(tf).not.toMatch(/resource "aws_internet_gateway"/);
+    expect(tf).toMatch(/data "aws_internet_gateway" "shared-example-com" \{\n {2}filter \{\n {4}name {3}= "attachment.vpc-id"\n {4}values = \["vpc-0a"\]\n {2}\}\n\}/);
+    expect(tf).toMatch(/gateway_id +\= data\.aws_internet_gateway\.shared-example-com\.id/);
+    const subnet = tf.slice(tf.indexOf('resource "aws_subnet" "us-east-1a-shared-example-com"'));
+    expect(subnet.slice(0, subnet.indexOf('\n}\n'))).toMatch(/\n {2}vpc_id += "vpc-0a"/);
+    expect(tf).toMatch(/output "vpc_id" \{\n {2}value = "vpc-0a"\n\}/);
   });
 
   it('spec.iam.profile and securityGroupOverride: the launch template uses them, no role or profile is made for that group', () => {
