@@ -74,7 +74,7 @@ describe('AWS model with shared resources (kops Shared: true)', () => {
     expect(tf).not.toMatch(/resource "aws_vpc"/);
     expect(tf).not.toMatch(/resource "aws_internet_gateway"/);
     expect(tf).toMatch(/data "aws_internet_gateway" "shared-example-com" \{\n {2}filter \{\n {4}name {3}= "attachment.vpc-id"\n {4}values = \["vpc-0a"\]\n {2}\}\n\}/);
-    expect(tf).toMatch(/gateway_id +\= data\.aws_internet_gateway\.shared-example-com\.id/);
+    expect(tf).toMatch(/gateway_id += data\.aws_internet_gateway\.shared-example-com\.id/);
     const subnet = tf.slice(tf.indexOf('resource "aws_subnet" "us-east-1a-shared-example-com"'));
     expect(subnet.slice(0, subnet.indexOf('\n}\n'))).toMatch(/\n {2}vpc_id += "vpc-0a"/);
     expect(tf).toMatch(/output "vpc_id" \{\n {2}value = "vpc-0a"\n\}/);
