@@ -15,7 +15,17 @@ import {
   EC2Client,
   Tag,
 } from '@aws-sdk/client-ec2';
-import { AddRoleToInstanceProfileCommand, CreateInstanceProfileCommand, CreateRoleCommand, GetInstanceProfileCommand, IAMClient, ListRolesCommand } from '@aws-sdk/client-iam';
+import {
+  AddRoleToInstanceProfileCommand,
+  CreateAccessKeyCommand,
+  CreateInstanceProfileCommand,
+  CreateRoleCommand,
+  CreateUserCommand,
+  GetInstanceProfileCommand,
+  IAMClient,
+  ListRolesCommand,
+  PutUserPolicyCommand,
+} from '@aws-sdk/client-iam';
 import type { Cluster, InstanceGroup } from '../../../src/api/types';
 import { newCluster } from '../../../src/create/new-cluster';
 import { saveCluster } from '../../../src/ops/save-cluster';
@@ -224,3 +234,58 @@ it('create cluster --vpc --subnets --utility-subnets records the ids (no cloud c
   expect(refused.stderr).toMatch(/^Error: .*\n {2}--network-cidr: is required with --vpc/);
   expect(refused.stderr).not.toContain('    at ');
 }, 60_000);
+
+describe('where the account may not tag the shared VPC and subnets', () => {
+  let authMoto: MotoServer;
+  let user: { accessKeyId: string; secretAccessKey: string };
+  let ids: { vpc: string; subnet: string };
+
+  beforeAll(async () => {
+    // The first five calls (the setup below) are unauthenticated; every later one is checked against IAM.
+    authMoto = await startMotoServer({ env: { ...MOTO_WITH_DEFAULT_IMAGE, INITIAL_NO_AUTH_ACTION_COUNT: '5' } });
+    const client = { region: 'us-east-1', endpoint: authMoto.endpoint, credentials: CREDENTIALS };
+    const setupIam = new IAMClient(client);
+    const setupEc2 = new EC2Client(client);
+    await setupIam.send(new CreateUserCommand({ UserName: 'cluster-admin' }));
+    const key = (await setupIam.send(new CreateAccessKeyCommand({ UserName: 'cluster-admin' }))).AccessKey;
+    user = { accessKeyId: key?.AccessKeyId as string, secretAccessKey: key?.SecretAccessKey as string };
+    // Everything but tagging, as for a VPC another account shares with this one.
+    const policy = { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: '*', Resource: '*' }, { Effect: 'Deny', Action: 'ec2:CreateTags', Resource: '*' }] };
+    await setupIam.send(new PutUserPolicyCommand({ UserName: 'cluster-admin', PolicyName: 'no-tagging', PolicyDocument: JSON.stringify(policy) }));
+    const vpc = (await setupEc2.send(new CreateVpcCommand({ CidrBlock: '10.0.0.0/16', TagSpecifications: [{ ResourceType: 'vpc', Tags: FOREIGN }] }))).Vpc?.VpcId as string;
+    const subnet = (await setupEc2.send(new CreateSubnetCommand({ VpcId: vpc, CidrBlock: '10.0.1.0/24', AvailabilityZone: 'us-east-1a', TagSpecifications: [{ ResourceType: 'subnet', Tags: FOREIGN }] }))).Subnet?.SubnetId as string;
+    ids = { vpc, subnet };
+    setupIam.destroy();
+    setupEc2.destroy();
+  });
+
+  afterAll(async () => {
+    await authMoto?.stop();
+  });
+
+  it('update --yes uses them untagged (UnauthorizedOperation is not an error), and delete --yes reports them', async () => {
+    const name = 'untaggable.example.com';
+    const p = newCluster({ name, zones: ['us-east-1a'], vpc: ids.vpc, networkCidr: '10.0.0.0/16', subnets: [ids.subnet] });
+    for (const s of p.cluster.spec.subnets ?? []) s.cidr = '10.0.1.0/24';
+    await saveCluster(openVfs(store), p);
+    const userEnv = { ...env, ...authMoto.env, AWS_ENDPOINT_URL: authMoto.endpoint, AWS_ACCESS_KEY_ID: user.accessKeyId, AWS_SECRET_ACCESS_KEY: user.secretAccessKey };
+    const up = await runCliAsync(['update', 'cluster', name, '--yes', '--state', store], userEnv);
+    expect(up.stderr).not.toMatch(/Error/);
+    expect(up.status).toBe(0);
+    const check = new EC2Client({ region: 'us-east-1', endpoint: authMoto.endpoint, credentials: user });
+    const tagsOf = async () => [
+      (await check.send(new DescribeVpcsCommand({ VpcIds: [ids.vpc] }))).Vpcs?.[0].Tags,
+      (await check.send(new DescribeSubnetsCommand({ SubnetIds: [ids.subnet] }))).Subnets?.[0].Tags,
+    ];
+    const sorted = (tags: Tag[] | undefined) => [...(tags ?? [])].sort((a, b) => ((a.Key ?? '') < (b.Key ?? '') ? -1 : 1));
+    expect((await tagsOf()).map(sorted)).toEqual([sorted(FOREIGN), sorted(FOREIGN)]);
+    const del = await runCliAsync(['delete', 'cluster', name, '--yes', '--state', store, '-o', 'json'], userEnv);
+    expect(del.status).toBe(0);
+    expect((JSON.parse(del.stdout) as { shared: unknown[] }).shared).toEqual([
+      { type: 'subnet', name: ids.subnet, id: ids.subnet, untagged: false },
+      { type: 'vpc', name: ids.vpc, id: ids.vpc, untagged: false },
+    ]);
+    expect((await tagsOf()).map(sorted)).toEqual([sorted(FOREIGN), sorted(FOREIGN)]);
+    check.destroy();
+  }, 120_000);
+});
