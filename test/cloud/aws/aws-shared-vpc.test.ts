@@ -1,6 +1,9 @@
 import * as fs from 'node:fs';
 import {
   AllocateAddressCommand,
+  AttachInternetGatewayCommand,
+  CreateInternetGatewayCommand,
+  DescribeInternetGatewaysCommand,
   CreateNatGatewayCommand,
   CreateSecurityGroupCommand,
   CreateSubnetCommand,
@@ -234,6 +237,31 @@ it('create cluster --vpc --subnets --utility-subnets records the ids (no cloud c
   expect(refused.stderr).toMatch(/^Error: .*\n {2}--network-cidr: is required with --vpc/);
   expect(refused.stderr).not.toContain('    at ');
 }, 60_000);
+
+it('a public subnet kforge makes in a shared VPC routes through the VPC’s own internet gateway, which delete leaves attached; a VPC without one is refused', async () => {
+  const vpc = (await ec2.send(new CreateVpcCommand({ CidrBlock: '10.1.0.0/16', TagSpecifications: [{ ResourceType: 'vpc', Tags: FOREIGN }] }))).Vpc?.VpcId as string;
+  const name = 'igw.example.com';
+  await saveCluster(openVfs(store), newCluster({ name, zones: ['us-east-1a'], vpc, networkCidr: '10.1.0.0/16' }));
+  const missing = await runCliAsync(['update', 'cluster', name, '--yes', '--state', store], env);
+  expect(missing.status).toBe(1);
+  expect(missing.stderr).toMatch(new RegExp(`Cluster/${name.replace(/\./g, '\\.')} spec\\.networkID: VPC ${vpc} has no internet gateway`));
+
+  const igw = (await ec2.send(new CreateInternetGatewayCommand({ TagSpecifications: [{ ResourceType: 'internet-gateway', Tags: FOREIGN }] }))).InternetGateway?.InternetGatewayId as string;
+  await ec2.send(new AttachInternetGatewayCommand({ InternetGatewayId: igw, VpcId: vpc }));
+  const describeIgw = async () => (await ec2.send(new DescribeInternetGatewaysCommand({ InternetGatewayIds: [igw] }))).InternetGateways?.[0];
+  const before = await describeIgw();
+  const up = await runCliAsync(['update', 'cluster', name, '--yes', '--state', store], env);
+  expect(up.stderr).not.toMatch(/Error/);
+  expect(up.status).toBe(0);
+  const key = `kubernetes.io/cluster/${name}`;
+  const tables = (await ec2.send(new DescribeRouteTablesCommand({ Filters: [{ Name: `tag:${key}`, Values: ['owned'] }] }))).RouteTables ?? [];
+  expect(tables.map((t) => [t.VpcId, t.Routes?.find((r) => r.DestinationCidrBlock === '0.0.0.0/0')?.GatewayId])).toEqual([[vpc, igw]]);
+  expect(await describeIgw()).toEqual(before);
+  const del = await runCliAsync(['delete', 'cluster', name, '--yes', '--state', store], env);
+  expect(del.status).toBe(0);
+  expect(await describeIgw()).toEqual(before);
+  expect((await ec2.send(new DescribeVpcsCommand({ VpcIds: [vpc] }))).Vpcs?.[0].Tags).toEqual(expect.not.arrayContaining([{ Key: key, Value: 'shared' }]));
+}, 120_000);
 
 describe('where the account may not tag the shared VPC and subnets', () => {
   let authMoto: MotoServer;
