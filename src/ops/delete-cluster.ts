@@ -102,12 +102,15 @@ export function listClusterSharedResources(target: ClusterCloud): Promise<Shared
  * Deletes the cluster's cloud resources in rounds (see deleteInRounds), listing them afresh first (the
  * caller holds the cluster lock); throws DeleteBlockedError when some cannot go, and the caller must then
  * keep the state. Then removes the cluster's `shared` tag from the shared VPC and subnets, and nothing else
- * of theirs. Resolves with what was deleted and the shared resources left alone.
+ * of theirs. Resolves with what was deleted and the shared resources left alone, `tagged` true where this
+ * delete removed the tag.
  */
 export async function deleteClusterCloudResources(target: ClusterCloud, options: DeleteInRoundsOptions = {}): Promise<{ deleted: ClusterResource[]; shared: SharedClusterResource[] }> {
   const [resources, shared] = await Promise.all([listClusterCloudResources(target), listClusterSharedResources(target)]);
   if (resources.length > 0) await deleteInRounds(resources, options);
   // Only once everything owned is gone: a blocked delete keeps the tags, as it keeps the state, for a re-run.
-  for (const r of shared) await r.untag();
-  return { deleted: resources, shared };
+  // `tagged` then says whether this delete removed the tag.
+  const left: SharedClusterResource[] = [];
+  for (const r of shared) left.push({ ...r, tagged: await r.untag() });
+  return { deleted: resources, shared: left };
 }

@@ -1,6 +1,7 @@
 import type { Tag } from '@aws-sdk/client-ec2';
 import type { AwsCloud } from '../aws-cloud';
 import { allPages } from './all-pages';
+import { classifyAwsError } from '../aws-errors';
 import { ignoreNotFound } from './ignore-not-found';
 
 /** A resource the cluster used but does not own: `delete cluster` leaves it alone and reports it. */
@@ -12,8 +13,8 @@ export interface SharedClusterResource {
   id: string;
   /** Whether it carries `kubernetes.io/cluster/<cluster>=shared`, which `untag` removes (nothing else is touched). */
   tagged: boolean;
-  /** Removes the cluster's `shared` tag (only that key); a no-op for an untagged resource. */
-  untag(): Promise<void>;
+  /** Removes the cluster's `shared` tag (only that key); resolves whether it removed it (false when untagged, gone or denied). */
+  untag(): Promise<boolean>;
 }
 
 /** What the spec names as existing resources (`spec.networkID`, `subnets[].id`, `egress: nat-…`, overrides). */
@@ -49,9 +50,17 @@ export async function listSharedResources(cloud: AwsCloud, ids: SharedResourceId
       name: name(tags, id),
       id,
       tagged,
-      // DeleteTags with the value too: a tag someone changed to another value is theirs now.
+      // DeleteTags with the value too: a tag someone changed to another value is theirs now. Gone already, or
+      // no longer ours to untag (access denied): the resource is left as it is, and the delete goes on.
       untag: async () => {
-        if (tagged) await client.send(new sdk.DeleteTagsCommand({ Resources: [id], Tags: [{ Key: key, Value: 'shared' }] })).catch(ignoreNotFound);
+        if (!tagged) return false;
+        return client.send(new sdk.DeleteTagsCommand({ Resources: [id], Tags: [{ Key: key, Value: 'shared' }] })).then(
+          () => true,
+          (e: unknown) => {
+            if (classifyAwsError(e) !== 'access-denied') ignoreNotFound(e);
+            return false;
+          },
+        );
       },
     });
   };
@@ -59,7 +68,7 @@ export async function listSharedResources(cloud: AwsCloud, ids: SharedResourceId
   for (const s of subnets) if (s.SubnetId && isShared(s.Tags)) add('subnet', s.SubnetId, s.Tags);
   // The ones the spec names but the listing did not give (untagged, or tagging was not allowed): reported only.
   const untagged = (type: string, list: readonly string[] | undefined) => {
-    for (const id of list ?? []) if (!out.has(id)) out.set(id, { type, name: id, id, tagged: false, untag: async () => undefined });
+    for (const id of list ?? []) if (!out.has(id)) out.set(id, { type, name: id, id, tagged: false, untag: async () => false });
   };
   untagged('vpc', ids.vpc ? [ids.vpc] : []);
   untagged('subnet', ids.subnets);
