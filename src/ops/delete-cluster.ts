@@ -4,6 +4,7 @@ import { deleteInRounds, DeleteInRoundsOptions } from '../cloud/aws/cluster-reso
 import { listClusterResources } from '../cloud/aws/cluster-resources/list-cluster-resources';
 import { listSharedResources, SharedClusterResource, SharedResourceIds } from '../cloud/aws/cluster-resources/list-shared-resources';
 import { connectAwsCloud } from '../cloud/aws/connect-aws-cloud';
+import { withAwsRetries } from '../cloud/aws/with-aws-retries';
 import { controlPlaneIamName, nodeGroupIamName } from '../model/aws/iam-names';
 import { NotFoundError } from '../errors/not-found-error';
 import { deleteKeys } from '../state/cluster-leftovers';
@@ -93,9 +94,9 @@ export function listClusterCloudResources(target: ClusterCloud): Promise<Cluster
   return listClusterResources(target.cloud, { dnsZone: target.dnsZone, iamNames: target.iamNames });
 }
 
-/** The shared resources the cluster used (see listSharedResources): what delete leaves alone. */
+/** The shared resources the cluster used (see listSharedResources): what delete leaves alone. Only reads: retried on throttling. */
 export function listClusterSharedResources(target: ClusterCloud): Promise<SharedClusterResource[]> {
-  return listSharedResources(target.cloud, target.sharedIds);
+  return withAwsRetries(() => listSharedResources(target.cloud, target.sharedIds));
 }
 
 /**
@@ -111,6 +112,7 @@ export async function deleteClusterCloudResources(target: ClusterCloud, options:
   // Only once everything owned is gone: a blocked delete keeps the tags, as it keeps the state, for a re-run.
   // `tagged` then says whether this delete removed the tag.
   const left: SharedClusterResource[] = [];
-  for (const r of shared) left.push({ ...r, tagged: await r.untag() });
+  // DeleteTags is idempotent: throttling or a dropped connection is simply retried.
+  for (const r of shared) left.push({ ...r, tagged: await withAwsRetries(() => r.untag()) });
   return { deleted: resources, shared: left };
 }
