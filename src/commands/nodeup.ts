@@ -3,18 +3,20 @@ import { BaseCommand } from '../cli/base-command';
 
 /** `kforge nodeup --conf FILE`: turns a nodeup config into the files of a node, under --root. */
 export default class Nodeup extends BaseCommand {
-  static override summary = 'Write the files of a node (containerd, kubelet, static pods, sysctls) from its nodeup config.';
+  static override summary = 'Write the files of a node (containerd, kubelet, static pods, certificates, kubeconfigs, sysctls) from its nodeup config.';
   static override description =
-    'Runs on the node (or against a directory with --root). Reads an instance group\'s nodeupconfig.yaml, as "update cluster" stores it under <cluster>/igconfig/<role>/<group>/, and writes containerd\'s config and unit, kubelet\'s unit, the CA certificates, the static pod manifests and the kernel settings. Idempotent: files that already match are left alone, and a second run reports no changes. This part downloads nothing, issues no certificate and starts no service (see docs/nodeup.md).';
+    'Runs on the node (or against a directory with --root). Reads an instance group\'s nodeupconfig.yaml, as "update cluster" stores it under <cluster>/igconfig/<role>/<group>/, reads the node\'s keysets from the state store (the config\'s ConfigBase, or --state), and writes containerd\'s config and unit, kubelet\'s unit, the CA certificates, the certificates and keys the flags name (a control-plane node issues its own from the CAs), the kubeconfigs, the static pod manifests, /etc/hosts entries when the cluster has no DNS, and the kernel settings. Idempotent: files that already match are left alone, a certificate still good is kept, and a second run reports no changes. Each stage is recorded in /var/lib/kforge/nodeup-status.json and printed as "kforge-nodeup-stage: <stage>" on stderr and the console. It starts no service (see docs/nodeup.md).';
   static override examples = [
     '<%= config.bin %> nodeup --conf nodeupconfig.yaml',
+    '<%= config.bin %> nodeup --conf nodeupconfig.yaml --state s3://my-state-store   # bare metal: where the keysets are',
     '<%= config.bin %> nodeup --conf nodeupconfig.yaml --root /tmp/node --dry-run',
     '<%= config.bin %> nodeup --conf nodeupconfig.yaml --root /tmp/node -o json',
     '<%= config.bin %> nodeup --conf /opt/kforge/conf/kube_env.yaml --install-systemd-unit   # as user-data runs it',
   ];
   static override flags = {
-    conf: Flags.string({ description: 'The nodeup config file (nodeupconfig.yaml)', required: true }),
+    conf: Flags.string({ description: 'The nodeup config file (nodeupconfig.yaml), or the boot config user-data writes', required: true }),
     root: Flags.string({ description: 'Install into this directory instead of /', default: '/' }),
+    state: Flags.string({ description: "The state store holding the cluster's keysets (<state>/<cluster>/pki/private/); default: the config's ConfigBase" }),
     'dry-run': Flags.boolean({ description: 'List what would be written, write nothing' }),
     assets: Flags.boolean({
       description: "Also download the node's assets (kubelet, kubectl, containerd, runc, CNI plugins), check each sha256, and install them; a mismatch installs nothing",
@@ -25,16 +27,33 @@ export default class Nodeup extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Nodeup);
+    const { recordStage } = await import('../nodeup/nodeup-stage');
+    const sinks = { root: flags.root, dryRun: flags['dry-run'], console: process.env.KFORGE_NODEUP_CONSOLE || undefined } as Parameters<typeof recordStage>[1];
+    try {
+      await this.nodeup(flags, (stage) => recordStage(stage, sinks), (cluster, group) => Object.assign(sinks, { cluster, instanceGroup: group }));
+    } catch (e) {
+      const { KforgeError } = await import('../errors/kforge-error');
+      recordStage(`failed: ${e instanceof KforgeError ? e.code : 'INTERNAL'}`, sinks);
+      throw e;
+    }
+  }
+
+  private async nodeup(
+    flags: { conf: string; root: string; state?: string; 'dry-run': boolean; assets: boolean; 'install-systemd-unit': boolean; output: string },
+    stage: (s: import('../nodeup/nodeup-stage').NodeupStage) => void,
+    identify: (cluster: string, group: string) => void,
+  ): Promise<void> {
     const { readNodeupConfigFile } = await import('../nodeup/read-nodeup-config-file');
     const { renderNodeFiles } = await import('../nodeup/render-node-files');
     const { applyNodeFiles } = await import('../nodeup/apply-node-files');
+    const { fetchNodeKeysets } = await import('../nodeup/node-keysets');
+    const { issueNodeCertificates } = await import('../nodeup/node-certificates');
+    const { readEtcHosts } = await import('../nodeup/read-etc-hosts');
     const config = await readNodeupConfigFile(flags.conf);
-    const files = renderNodeFiles(config, { source: flags.conf });
-    if (flags['install-systemd-unit']) {
-      const { nodeupUnitFile } = await import('../nodeup/nodeup-unit-file');
-      const path = await import('node:path');
-      files.push(nodeupUnitFile(path.resolve(flags.conf)));
-    }
+    identify(config.ClusterName, config.InstanceGroupName);
+    stage('config-fetched');
+    const keysets = await fetchNodeKeysets(config, { state: flags.state });
+    stage('keysets-read');
     // Assets first: every download is checked before anything, file or binary, is installed.
     let assets: Array<{ file: string; target: string; action: string }> = [];
     if (flags.assets && !flags['dry-run']) {
@@ -42,8 +61,18 @@ export default class Nodeup extends BaseCommand {
       const { installAssets } = await import('../nodeup/install-assets');
       const arch = process.arch === 'arm64' ? 'arm64' : 'amd64';
       assets = await installAssets(nodeAssets(config.Assets, arch), flags.root, { backoffMs: Number(process.env.KFORGE_TEST_ASSET_BACKOFF_MS) || undefined });
+      stage('assets-installed');
+    }
+    const certificates = await issueNodeCertificates(config, keysets, flags.root);
+    const files = renderNodeFiles(config, { source: flags.conf, pki: { keysets, certificates }, etcHosts: readEtcHosts(flags.root) });
+    if (flags['install-systemd-unit']) {
+      const { nodeupUnitFile } = await import('../nodeup/nodeup-unit-file');
+      const path = await import('node:path');
+      files.push(nodeupUnitFile(path.resolve(flags.conf)));
     }
     const report = applyNodeFiles(files, flags.root, { dryRun: flags['dry-run'] });
+    stage('files-written');
+    stage('done');
     const summary = { cluster: config.ClusterName, instanceGroup: config.InstanceGroupName, role: config.InstanceGroupRole, ...report, assets };
     if (flags.output === 'json') {
       this.out(JSON.stringify(summary, null, 2));

@@ -5,7 +5,9 @@ import { instanceGroupKubelet } from '../expand/components/kubelet';
 import { isControlPlane, normalizedRole } from '../expand/expand-context';
 import { controlPlaneCommands, nodeCommands } from '../flags/component-argv';
 import { etcdClientUrl } from '../expand/components/etcd';
+import { apiServerSans, ServingSans } from '../pki/api-server-sans';
 import type { ClusterCertificates } from '../pki/cluster-certificates';
+import { Cidr } from '../net/cidr';
 import { clusterCaNames, KUBERNETES_CA } from '../pki/cluster-pki';
 
 /** What the node bootstrapper needs for one instance group; field names follow kops's NodeupConfig. */
@@ -26,7 +28,14 @@ export interface NodeupConfig {
   ComponentFlags: Record<string, string[]>;
   /** Container images this node runs, by component name. */
   Images: Record<string, string>;
-  APIServerConfig?: { KubeAPIServer: object };
+  /** The API's internal name (`api.internal.<cluster>`): the server of the kubeconfigs of nodes that run no API server. */
+  APIInternalName: string;
+  /** True when the cluster publishes no DNS records (`spec.topology.dns.type: None`): nodeup puts the API's names in /etc/hosts. */
+  UsesNoneDNS?: boolean;
+  /** With UsesNoneDNS, on nodes without an API server: the API addresses known when the config is written (kops's BootConfig.APIServerIPs). */
+  APIServerIPs?: string[];
+  /** On control-plane nodes: kube-apiserver's settings, its public name and the SANs of its serving certificate. */
+  APIServerConfig?: { KubeAPIServer: object; PublicName: string; ServingSANs: ServingSans };
   ControlPlaneConfig?: { KubeControllerManager: object; KubeScheduler: object };
   EtcdClusters?: Array<{ name: string; version: string; clientURL: string; backupStore: string; members: string[] }>;
   /** CA certificates (PEM bundles) this node trusts, by keyset name; never a private key. */
@@ -73,6 +82,7 @@ export function buildNodeupConfig(completed: Cluster, ig: InstanceGroup, certifi
       podCIDR: spec.podCIDR as string,
       clusterDNS: spec.kubeDNS?.serverIP as string,
     },
+    APIInternalName: spec.masterInternalName ?? `api.internal.${completed.metadata.name}`,
     KubeletConfig: kubelet,
     containerdConfig: spec.containerd ?? {},
     ComponentFlags: Object.fromEntries(commands.map((c) => [c.component, c.argv])),
@@ -80,11 +90,20 @@ export function buildNodeupConfig(completed: Cluster, ig: InstanceGroup, certifi
     channels: [`${spec.configBase}/addons/bootstrap-channel.yaml`],
   };
   if (spec.kubeProxy?.enabled !== false) config.KubeProxy = spec.kubeProxy ?? {};
+  if (usesNoneDns(completed)) {
+    config.UsesNoneDNS = true;
+    const ips = cp ? [] : knownApiServerIps(completed);
+    if (ips.length > 0) config.APIServerIPs = ips;
+  }
   if (cp) {
     images['kube-apiserver'] = spec.kubeAPIServer?.image as string;
     images['kube-controller-manager'] = spec.kubeControllerManager?.image as string;
     images['kube-scheduler'] = spec.kubeScheduler?.image as string;
-    config.APIServerConfig = { KubeAPIServer: spec.kubeAPIServer ?? {} };
+    config.APIServerConfig = {
+      KubeAPIServer: spec.kubeAPIServer ?? {},
+      PublicName: spec.api?.publicName ?? spec.masterPublicName ?? `api.${completed.metadata.name}`,
+      ServingSANs: apiServerSans(completed),
+    };
     config.ControlPlaneConfig = { KubeControllerManager: spec.kubeControllerManager ?? {}, KubeScheduler: spec.kubeScheduler ?? {} };
     config.EtcdClusters = (spec.etcdClusters ?? []).map((e, i) => ({
       name: e.name,
@@ -97,6 +116,26 @@ export function buildNodeupConfig(completed: Cluster, ig: InstanceGroup, certifi
   if (certificates && normalizedRole(ig) !== 'Bastion') addCertificates(config, certificates, cp, (spec.etcdClusters ?? []).map((e) => e.name));
   config.Images = Object.fromEntries(Object.entries(images).sort(([a], [b]) => a.localeCompare(b)));
   return config;
+}
+
+/** kops's UsesNoneDNS: `spec.topology.dns.type: None`, which `.k8s.local` (gossip) names default to. */
+function usesNoneDns(completed: Cluster): boolean {
+  const type = completed.spec.topology?.dns?.type ?? (completed.metadata.name.endsWith('.k8s.local') ? 'None' : 'Public');
+  return type === 'None';
+}
+
+/**
+ * The API addresses a worker can reach with no DNS, as far as the spec knows them when the config is
+ * written: kops's rule for AWS (an API address inside the network CIDR), applied to the IP addresses among
+ * the additional SANs. A load balancer's own addresses are only known once it exists, so there are usually
+ * none (see docs/nodeup.md).
+ */
+function knownApiServerIps(completed: Cluster): string[] {
+  const spec = completed.spec;
+  const network = spec.networkCIDR ? Cidr.tryParse(spec.networkCIDR) : undefined;
+  if (!network) return [];
+  const sans = [...(spec.additionalSans ?? []), ...(spec.api?.additionalSANs ?? [])];
+  return [...new Set(sans.filter((s) => /^\d+\.\d+\.\d+\.\d+$/.test(s) && network.contains(Cidr.parse(`${s}/32`))))].sort();
 }
 
 /** Control-plane nodes trust every CA and may read every keyset; other nodes get the cluster CA only. */

@@ -5,12 +5,15 @@ import { NodeupConfigError } from './nodeup-config-error';
 /** The cluster CA bundle every node trusts (kubelet's `--client-ca-file`, the kubeconfigs' CA). */
 const CLUSTER_CA_PATH = '/srv/kubernetes/ca.crt';
 
+/** kube-controller-manager's --cluster-signing-cert-file: the certificate of the key it signs with. */
+const SIGNING_CA_PATH = '/srv/kubernetes/kube-controller-manager/ca.crt';
+
 // CA certificate files the rendered flags name, and the keyset whose certificates they hold.
 const CA_FILES: Record<string, string> = {
   [CLUSTER_CA_PATH]: 'kubernetes-ca',
   '/srv/kubernetes/kube-apiserver/etcd-ca.crt': 'etcd-clients-ca',
   '/srv/kubernetes/kube-apiserver/apiserver-aggregator-ca.crt': 'apiserver-aggregator-ca',
-  '/srv/kubernetes/kube-controller-manager/ca.crt': 'kubernetes-ca',
+  [SIGNING_CA_PATH]: 'kubernetes-ca',
 };
 
 /**
@@ -25,7 +28,9 @@ export function caFiles(config: NodeupConfig): NodeFile[] {
     if (path !== CLUSTER_CA_PATH && !referenced.has(path)) continue;
     const pem = config.CAs?.[keyset];
     if (pem === undefined) throw new NodeupConfigError(`CAs.${keyset}: missing; ${path} is written from it (is this a config written by "update cluster"?)`);
-    out.push({ path, mode: 0o644, content: certificatesOnly(pem, keyset) });
+    const bundle = certificatesOnly(pem, keyset);
+    // The controller manager signs with one key: its certificate file holds that key's certificate only (the primary, first in the bundle).
+    out.push({ path, mode: 0o644, content: path === SIGNING_CA_PATH ? `${bundle.slice(0, bundle.indexOf('-----END CERTIFICATE-----') + 25)}\n` : bundle });
   }
   return out;
 }

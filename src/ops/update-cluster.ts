@@ -8,9 +8,11 @@ import { ClusterRepository } from '../state/cluster-repository';
 import { LockOptions, withClusterLocks } from '../state/lock/cluster-lock';
 import { StatePaths } from '../state/state-paths';
 import type { Vfs } from '../state/vfs/vfs';
+import type { StateStoreFile } from '../targets/terraform/state-store-files';
+import { Lifecycle, lifecycleApplies, lifecycleOfKind } from '../tasks/lifecycle';
 import type { AnyTask } from '../tasks/task';
 import type { TaskExecutor, TaskExecutorOptions } from '../tasks/task-executor';
-import type { TaskPlan } from '../tasks/task-plan';
+import type { TaskPlan, TaskWarning } from '../tasks/task-plan';
 import { DiscoveryDocumentsPlan, planDiscoveryDocuments, writeDiscoveryDocuments } from './plan-discovery-documents';
 import { ManagedFilesPlan, planManagedFiles, writeManagedFiles } from './plan-managed-files';
 
@@ -45,6 +47,8 @@ export interface UpdateClusterOptions {
   target?: 'direct' | 'terraform';
   /** Where `terraform` writes `kubernetes.tf` and `data/`; default `out/terraform` (kops's). */
   outDir?: string;
+  /** `--lifecycle-overrides`: lifecycles by task kind (direct target only); a kind not listed is Sync. */
+  lifecycles?: Readonly<Record<string, Lifecycle>>;
 }
 
 /** What `--target terraform` wrote. */
@@ -55,6 +59,8 @@ export interface TerraformResult {
   files: string[];
   /** The resource addresses in `kubernetes.tf`, sorted. */
   resources: string[];
+  /** The state-store objects of the run (keysets created, managed files, discovery documents), each with its owner. */
+  stateStoreFiles: StateStoreFile[];
 }
 
 /** What `update cluster` found and did. */
@@ -76,6 +82,8 @@ export interface UpdateClusterResult {
   orphans: OrphanedResource[];
   /** With `--target terraform`: what was written (the cloud plan is then empty: nothing was found or diffed). */
   terraform?: TerraformResult;
+  /** What the lifecycle overrides let pass while planning and applying, sorted by task. */
+  warnings: TaskWarning[];
 }
 
 /**
@@ -86,6 +94,10 @@ export interface UpdateClusterResult {
  * user-data names, and a crash after that point must not regenerate the PKI on the next run.
  */
 export async function updateCluster(vfs: Vfs, name: string, options: UpdateClusterOptions): Promise<UpdateClusterResult> {
+  // kops applies lifecycles to the direct target only and silently ignores them for terraform; refusing says so.
+  if (options.target === 'terraform' && Object.keys(options.lifecycles ?? {}).length > 0) {
+    throw new UsageError('update cluster: --lifecycle-overrides applies to the direct target only; --target terraform renders every resource (drop the resources from the Terraform output or import them instead)');
+  }
   const run = async (): Promise<UpdateClusterResult> => {
     const p = options.progress;
     p?.step('load');
@@ -107,8 +119,8 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     const cloudPlan = await executor.plan();
     p?.step('plan');
     const { findOrphanedResources, deleteOrphanedResources } = await import('../cloud/aws/orphaned-resources');
-    const orphans = await findOrphanedResources(cloud, tasks);
-    const result: UpdateClusterResult = { cluster: name, cloudPlan, managed, discovery, applied: false, cloud, tasks, orphans };
+    const { orphans, kept } = keepHeldOrphans(await findOrphanedResources(cloud, tasks), options.lifecycles);
+    const result: UpdateClusterResult = { cluster: name, cloudPlan, managed, discovery, applied: false, cloud, tasks, orphans, warnings: byTask([...executor.warnings, ...kept]) };
     if (!options.yes || (!cloudPlan.hasChanges && !managed.hasChanges && !discovery.hasChanges && orphans.length === 0)) return result;
     p?.step('write managed files');
     if (managed.hasChanges) await writeManagedFiles(vfs, managed);
@@ -121,7 +133,7 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
       await deleteOrphanedResources(cloud, orphans);
     }
     await markApplied(vfs, name);
-    return { ...result, applied: true };
+    return { ...result, applied: true, warnings: byTask([...executor.warnings, ...kept]) };
   };
   // The terraform target writes the state store whatever `yes` says (as kops), so it takes the lock too.
   return options.yes || options.target === 'terraform' ? withClusterLocks(vfs, [name], options.lock, run) : run();
@@ -151,8 +163,9 @@ async function renderAndWriteTerraform(
   const dir = options.outDir ?? path.join('out', 'terraform');
   writeTerraformOutput(dir, output);
   await markApplied(vfs, run.cluster);
-  const terraform = { dir, files: [...output.files.keys()], resources: output.resources };
-  return { ...run, cloudPlan: { entries: [], hasChanges: false }, orphans: [], applied: run.managed.hasChanges, terraform };
+  const { stateStoreFiles } = await import('../targets/terraform/state-store-files');
+  const terraform = { dir, files: [...output.files.keys()], resources: output.resources, stateStoreFiles: stateStoreFiles(run.managed, run.discovery.files) };
+  return { ...run, cloudPlan: { entries: [], hasChanges: false }, orphans: [], applied: run.managed.hasChanges, terraform, warnings: [] };
 }
 
 /** What the builders need from the store besides the spec: nodeup config hashes and the admin SSH key. */
@@ -181,15 +194,34 @@ async function connect(managed: ManagedFilesPlan, options: UpdateClusterOptions)
 /** The task executor, reporting progress. */
 async function makeExecutor(cloud: AwsCloud, tasks: AnyTask<AwsCloud>[], options: UpdateClusterOptions): Promise<TaskExecutor<AwsCloud>> {
   const { awsTaskExecutor } = await import('../cloud/aws/aws-task-executor');
+  const { classifyAwsError } = await import('../cloud/aws/aws-errors');
   const done = { find: 0, apply: 0 };
   return awsTaskExecutor(cloud, tasks, {
     backoffMs: options.backoffMs,
+    lifecycles: options.lifecycles,
+    isAccessDenied: (e) => classifyAwsError(e) === 'access-denied',
     onEvent: (e) => {
       options.onTaskEvent?.(e);
       if (e.type === 'done') options.progress?.task(e.phase, ++done[e.phase], tasks.length, e.task);
       if (e.type === 'retry') options.progress?.retry(e.task, e.error);
     },
   });
+}
+
+/**
+ * Orphans of a kind whose lifecycle forbids changes (Ignore, ExistsAnd…) are not deleted: the user asked
+ * update to leave resources of that kind alone, and a delete is a change. Each kept one is a warning instead.
+ */
+function keepHeldOrphans(found: OrphanedResource[], lifecycles: UpdateClusterOptions['lifecycles']): { orphans: OrphanedResource[]; kept: TaskWarning[] } {
+  const kept = found
+    .filter((o) => !lifecycleApplies(lifecycleOfKind(lifecycles, o.kind)))
+    .map((o): TaskWarning => ({ task: `${o.kind}/${o.name}`, lifecycle: lifecycleOfKind(lifecycles, o.kind), message: 'is no longer in the model; not deleted' }));
+  return { orphans: found.filter((o) => lifecycleApplies(lifecycleOfKind(lifecycles, o.kind))), kept };
+}
+
+/** Warnings sorted by task, so the same state prints the same lines. */
+function byTask(warnings: TaskWarning[]): TaskWarning[] {
+  return warnings.sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : 0));
 }
 
 /** Records that the cluster has been applied (kops's kops-version.txt): from now on keys are rotated, not replaced. */

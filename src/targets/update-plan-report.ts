@@ -1,6 +1,7 @@
 import type { ManagedFileChange, ManagedFilesPlan } from '../ops/plan-managed-files';
+import type { Lifecycle } from '../tasks/lifecycle';
 import type { Change } from '../tasks/task';
-import type { TaskPlan } from '../tasks/task-plan';
+import type { PlannedTask, TaskPlan, TaskWarning } from '../tasks/task-plan';
 
 /** One resource of an update plan, as `-o json` prints it. */
 export interface PlanResource {
@@ -12,6 +13,13 @@ export interface PlanResource {
   changes?: Array<{ field: string; from?: unknown; to?: unknown }>;
   /** The lines that change, `- old` / `+ new` (ManagedFile updates only). */
   diff?: string;
+  /** The task's lifecycle, when `--lifecycle-overrides` set one other than Sync. */
+  lifecycle?: Lifecycle;
+  /**
+   * What the lifecycle keeps update from doing (`action` is then `none`): `create` (missing), `update` (differs;
+   * `changes` lists the differences left as they are), `unchecked` (could not be read: access denied).
+   */
+  held?: 'create' | 'update' | 'unchecked';
 }
 
 /** An update plan as data: the stable shape of `update cluster -o json`. */
@@ -21,8 +29,10 @@ export interface UpdatePlanReport {
   hasChanges: boolean;
   /** Every resource and state-store object update manages, sorted by type then name. */
   resources: PlanResource[];
-  /** Counts by action. */
+  /** Counts by action; a resource with `held` is in none of them. */
   summary: { create: number; update: number; delete: number; unchanged: number };
+  /** What the lifecycle overrides let pass (differences left, access denied), sorted by task; only when there is any. */
+  warnings?: TaskWarning[];
 }
 
 /**
@@ -38,48 +48,68 @@ export function updatePlanReport(
   managed: ManagedFilesPlan,
   otherFiles: readonly ManagedFileChange[] = [],
   orphans: readonly { kind: string; name: string }[] = [],
+  warnings: readonly TaskWarning[] = cloudPlan.warnings ?? [],
 ): UpdatePlanReport {
   const resources: PlanResource[] = [
-    ...cloudPlan.entries.map((e): PlanResource => ({ type: e.task.kind, name: e.task.name, action: e.action, ...(e.action === 'update' ? { changes: e.changes.map(jsonChange) } : {}) })),
+    ...cloudPlan.entries.map(cloudResource),
     ...managed.keysetsToCreate.map((name): PlanResource => ({ type: 'Keypair', name, action: 'create' })),
     ...orphans.map((o): PlanResource => ({ type: o.kind, name: o.name, action: 'delete' })),
     ...[...managed.files, ...otherFiles].map((f): PlanResource => ({ type: 'ManagedFile', name: f.path, action: f.action, ...(f.action === 'update' && f.diff ? { diff: f.diff } : {}) })),
   ].sort((a, b) => (a.type === b.type ? cmp(a.name, b.name) : cmp(a.type, b.type)));
-  const count = (a: PlanResource['action']): number => resources.filter((r) => r.action === a).length;
+  const count = (a: PlanResource['action']): number => resources.filter((r) => r.action === a && r.held === undefined).length;
   return {
     cluster,
     hasChanges: resources.some((r) => r.action !== 'none'),
     resources,
     summary: { create: count('create'), update: count('update'), delete: count('delete'), unchanged: count('none') },
+    ...(warnings.length > 0 ? { warnings: [...warnings] } : {}),
   };
+}
+
+/** A cloud task as a plan resource: its action, the changes of an update, and what its lifecycle holds back. */
+function cloudResource(e: PlannedTask): PlanResource {
+  const changes = e.action === 'update' || e.held === 'update' ? { changes: e.changes.map(jsonChange) } : {};
+  return { type: e.task.kind, name: e.task.name, action: e.action, ...changes, ...(e.lifecycle ? { lifecycle: e.lifecycle } : {}), ...(e.held ? { held: e.held } : {}) };
 }
 
 /**
  * The plan as kops prints it: "Will create resources:" grouped by type, "Will modify resources:" with
- * each field `old -> new` (a managed file with its changed lines), "Will delete resources:"; "No changes"
- * when there is nothing to do. The caller adds the "--yes" hint.
+ * each field `old -> new` (a managed file with its changed lines), "Will delete resources:"; then what
+ * `--lifecycle-overrides` holds back, "Will not modify resources (lifecycle overrides):", each with its
+ * lifecycle and why; "No changes" when there is nothing to do. The caller adds the "--yes" hint.
  */
 export function renderUpdatePlan(report: UpdatePlanReport): string {
-  if (!report.hasChanges) return `No changes: cluster "${report.cluster}" is up to date (${report.summary.unchanged} resources)\n`;
+  const heldCount = report.resources.filter((r) => r.held !== undefined).length;
+  if (!report.hasChanges && heldCount === 0) return `No changes: cluster "${report.cluster}" is up to date (${report.summary.unchanged} resources)\n`;
   const out: string[] = [];
-  const section = (title: string, action: PlanResource['action'], body: (r: PlanResource) => string[]): void => {
-    const items = report.resources.filter((r) => r.action === action);
+  const section = (title: string, action: PlanResource['action'] | 'held', body: (r: PlanResource) => string[], label = (r: PlanResource): string => r.name): void => {
+    const items = report.resources.filter((r) => (action === 'held' ? r.held !== undefined : r.action === action && r.held === undefined));
     if (items.length === 0) return;
     out.push(`${title}:`);
     let type = '';
     for (const r of items) {
       if (r.type !== type) out.push(`  ${(type = r.type)}`);
-      out.push(`    ${r.name}`, ...body(r).map((l) => `      ${l}`));
+      out.push(`    ${label(r)}`, ...body(r).map((l) => `      ${l}`));
     }
     out.push('');
   };
   section('Will create resources', 'create', () => []);
   section('Will modify resources', 'update', (r) => (r.diff ? r.diff.replace(/\n+$/, '').split('\n') : fieldLines(r.changes ?? [])));
   section('Will delete resources', 'delete', () => []);
+  section('Will not modify resources (lifecycle overrides)', 'held', (r) => fieldLines(r.changes ?? []), (r) => `${r.name}  (${r.lifecycle ?? 'Sync'}: ${HELD_REASON[r.held ?? 'update']})`);
   const s = report.summary;
-  out.push(`${s.create} to create, ${s.update} to modify, ${s.delete} to delete, ${s.unchanged} unchanged`);
+  const held = heldCount > 0 ? `, ${heldCount} not modified (lifecycle overrides)` : '';
+  if (!report.hasChanges) out.push(`No changes to apply: cluster "${report.cluster}" (${s.unchanged} unchanged${held})`);
+  else out.push(`${s.create} to create, ${s.update} to modify, ${s.delete} to delete, ${s.unchanged} unchanged${held}`);
   return `${out.join('\n')}\n`;
 }
+
+// Why a held resource is listed: what Sync would have done to it.
+const HELD_REASON: Readonly<Record<NonNullable<PlanResource['held']>, string>> = {
+  create: 'does not exist, not created',
+  update: 'differs, not changed',
+  unchecked: 'could not be read, left alone',
+};
 
 function fieldLines(changes: NonNullable<PlanResource['changes']>): string[] {
   const width = Math.max(0, ...changes.map((c) => c.field.length));

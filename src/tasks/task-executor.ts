@@ -1,7 +1,10 @@
+import { Lifecycle, lifecycleApplies, lifecycleOfKind } from './lifecycle';
+import { LifecycleCheckError, LifecycleProblem } from './lifecycle-check-error';
+import { describeChanges, missingHeldDependencies, planWithLifecycle } from './plan-with-lifecycle';
 import { AnyTask, Change, taskKey } from './task';
 import { TaskFailedError } from './task-failed-error';
 import { TaskGraph } from './task-graph';
-import type { PlannedTask, TaskPlan } from './task-plan';
+import type { PlannedTask, TaskPlan, TaskWarning } from './task-plan';
 
 /** How the executor runs tasks. */
 export interface TaskExecutorOptions {
@@ -21,6 +24,10 @@ export interface TaskExecutorOptions {
   familyConcurrency?: Readonly<Record<string, number>>;
   /** Time a task may spend retrying, from its first attempt; once past it, the next failure is final. Default: no limit but `maxAttempts`. */
   taskDeadlineMs?: number;
+  /** Lifecycles by task kind (`--lifecycle-overrides`); a kind not listed is Sync. See lifecycle.ts. */
+  lifecycles?: Readonly<Record<string, Lifecycle>>;
+  /** Whether an error means the caller may not make the call (the cloud's classifier); WarnIfInsufficientAccess turns those into warnings. Default: none does. */
+  isAccessDenied?: (error: unknown) => boolean;
   /** Progress events, e.g. for a progress line or a log. */
   onEvent?: (event: { type: 'start' | 'done' | 'retry'; phase: 'find' | 'apply'; task: string; attempt: number; error?: unknown }) => void;
 }
@@ -36,6 +43,7 @@ export class TaskExecutor<C> {
   private readonly concurrency: number;
   private readonly maxAttempts: number;
   private readonly backoffMs: number;
+  private readonly warned: TaskWarning[] = [];
 
   constructor(
     private readonly cloud: C,
@@ -48,35 +56,88 @@ export class TaskExecutor<C> {
     this.backoffMs = options.backoffMs ?? 500;
   }
 
-  /** Finds every task (dependencies first, so that their outputs are known), diffs and checks it. */
+  /**
+   * Finds every task (dependencies first, so that their outputs are known), diffs and checks it, under its
+   * lifecycle. Tasks whose lifecycle is not met (a resource that must exist and does not, …) fail the plan
+   * with a LifecycleCheckError once every task was found, so all of them are named and nothing is applied.
+   */
   async plan(): Promise<TaskPlan<C>> {
     const byTask = new Map<AnyTask<C>, PlannedTask<C>>();
+    const problems: LifecycleProblem[] = [];
+    const warnings: TaskWarning[] = [];
     await this.run('find', async (task) => {
-      const actual = await task.find(this.cloud);
-      const changes = task.diff(actual);
-      if (changes.length > 0) task.check(actual, changes);
-      byTask.set(task, { task, actual, changes, action: actual === undefined ? 'create' : changes.length > 0 ? 'update' : 'none' });
+      const lifecycle = this.lifecycleOf(task);
+      let actual: unknown;
+      let denied: string | undefined;
+      try {
+        actual = await task.find(this.cloud);
+      } catch (error) {
+        // A resource the user told us to leave alone, or to warn about when we may not read it: a refusal to
+        // read it is theirs to know about, not a reason to stop. Access denied is never retryable, so this is final.
+        if (!(lifecycle === 'Ignore' || lifecycle === 'WarnIfInsufficientAccess') || !this.options.isAccessDenied?.(error)) throw error;
+        denied = error instanceof Error ? error.message : String(error);
+      }
+      const changes = denied === undefined ? task.diff(actual) : [];
+      const planned = planWithLifecycle(task, lifecycle, actual, changes, denied);
+      // Only what will be applied is checked: a held difference is never made, so it cannot be refused.
+      if (planned.entry.action !== 'none' && changes.length > 0) task.check(actual, changes);
+      byTask.set(task, planned.entry);
+      if (planned.warning) warnings.push(planned.warning);
+      if (planned.problem) problems.push(planned.problem);
     });
     const entries = this.graph.order().map((t) => byTask.get(t) as PlannedTask<C>);
-    return { entries, hasChanges: entries.some((e) => e.action !== 'none') };
+    problems.push(...missingHeldDependencies(entries, (t) => this.graph.dependenciesOf(t)));
+    if (problems.length > 0) throw new LifecycleCheckError(problems.sort((a, b) => cmp(a.task, b.task) || cmp(a.problem, b.problem)));
+    const sorted = warnings.sort((a, b) => cmp(a.task, b.task));
+    this.warned.push(...sorted);
+    return { entries, hasChanges: entries.some((e) => e.action !== 'none'), ...(sorted.length > 0 ? { warnings: sorted } : {}) };
   }
 
-  /** Applies a plan made by this executor; tasks without changes only pass their outputs on. */
+  /**
+   * Applies a plan made by this executor; tasks without changes only pass their outputs on, tasks their
+   * lifecycle holds are never applied (a difference that appears only now, from an output of this run, is a warning).
+   */
   async apply(plan: TaskPlan<C>): Promise<void> {
     const byTask = new Map(plan.entries.map((e) => [e.task, e]));
     await this.run('apply', async (task, attempt) => {
       const entry = byTask.get(task);
       if (!entry) throw new Error(`${taskKey(task)} is not in the plan`);
+      const lifecycle = this.lifecycleOf(task);
+      if (entry.held === 'unchecked') return;
       let actual = entry.actual;
       // The last attempt may have worked without us hearing of it: look again before acting.
       if (attempt > 1) actual = await task.find(this.cloud);
       // Diff again even on the first attempt (no API call): a dependency made in this run has set outputs
       // the plan could not know, e.g. the id of a new VPC that an existing gateway must be attached to.
       const changes: Change[] = task.diff(actual);
+      if (!lifecycleApplies(lifecycle)) {
+        const fresh = changes.filter((c) => !entry.changes.some((p) => p.field === c.field));
+        if (actual !== undefined && fresh.length > 0) this.warn({ task: taskKey(task), lifecycle, message: `now differs from the model; left as it is: ${describeChanges(fresh)}` });
+        return;
+      }
       if (changes.length > 0) task.check(actual, changes);
       if (changes.length === 0 && actual !== undefined) return;
-      await task.apply(this.cloud, actual, changes);
+      try {
+        await task.apply(this.cloud, actual, changes);
+      } catch (error) {
+        if (lifecycle !== 'WarnIfInsufficientAccess' || !this.options.isAccessDenied?.(error)) throw error;
+        const reason = error instanceof Error ? error.message : String(error);
+        this.warn({ task: taskKey(task), lifecycle, message: `could not be ${actual === undefined ? 'created' : 'changed'} (${reason}); left as it is` });
+      }
     });
+  }
+
+  /** Everything the lifecycles let pass in this executor's plan and apply so far, sorted by task. */
+  get warnings(): readonly TaskWarning[] {
+    return [...this.warned].sort((a, b) => cmp(a.task, b.task));
+  }
+
+  private lifecycleOf(task: AnyTask<C>): Lifecycle {
+    return lifecycleOfKind(this.options.lifecycles, task.kind);
+  }
+
+  private warn(w: TaskWarning): void {
+    this.warned.push(w);
   }
 
   /** Runs `fn` for every task once its dependencies are done, at most `concurrency` at a time. */
@@ -149,4 +210,8 @@ export class TaskExecutor<C> {
       }
     }
   }
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -11,6 +11,7 @@ import { planManagedFiles, writeManagedFiles } from '../../src/ops/plan-managed-
 import { StatePaths } from '../../src/state/state-paths';
 import { openVfs } from '../../src/state/vfs/open-vfs';
 import { listFiles, runCliAsync, tempDir } from '../helpers/cli';
+import { splitStages, STATUS_FILE } from './stage-lines';
 
 // `kforge nodeup --assets` against a local HTTP server standing in for dl.k8s.io and GitHub releases. The
 // nodeup config is the real pipeline's, with its Assets swapped for a TEST-ONLY table of local URLs and
@@ -80,7 +81,8 @@ it('downloads, checks and installs every asset where kops puts it; a second run 
   const root = path.join(work, 'root');
   const conf = config();
   const first = await runCliAsync(['nodeup', '--conf', conf, '--root', root, '--assets'], env);
-  expect(first.stderr).toBe('');
+  expect(splitStages(first).stderr).toBe('');
+  expect(splitStages(first).stages).toEqual(['config-fetched', 'keysets-read', 'assets-installed', 'files-written', 'done']);
   expect(first.status).toBe(0);
   for (const f of ['usr/local/bin/kubelet', 'usr/local/bin/kubectl', 'usr/local/sbin/runc', 'usr/local/bin/containerd', 'usr/local/bin/containerd-shim-runc-v2', 'opt/cni/bin/bridge', 'opt/cni/bin/loopback']) {
     expect({ f, executable: (fs.statSync(path.join(root, f)).mode & 0o111) !== 0 }).toEqual({ f, executable: true });
@@ -96,9 +98,10 @@ it('a download whose sha256 is not the config’s fails closed: nothing at all i
   const root = path.join(work, 'tampered');
   const r = await runCliAsync(['nodeup', '--conf', config({ '/kubelet': 'e'.repeat(64) }), '--root', root, '--assets'], env);
   expect(r.status).not.toBe(0);
-  expect(r.stderr).toMatch(new RegExp(`^Error: ${base.replace(/[.]/g, '\\.')}/kubelet: sha256 [0-9a-f]{64} is not the e{64} the nodeup config names; nothing was installed`));
+  expect(splitStages(r).stages).toEqual(['config-fetched', 'keysets-read', 'failed: ASSET_FAILED']);
+  expect(splitStages(r).stderr).toMatch(new RegExp(`^Error: ${base.replace(/[.]/g, '\\.')}/kubelet: sha256 [0-9a-f]{64} is not the e{64} the nodeup config names; nothing was installed`));
   expect(r.stderr).not.toMatch(/\n\s+at /);
-  expect(listFiles(root).filter((f) => !f.startsWith('var/cache/'))).toEqual([]);
+  expect(listFiles(root).filter((f) => !f.startsWith('var/cache/'))).toEqual([STATUS_FILE]);
 });
 
 it('a download that keeps failing is retried, then reported; nothing is installed', async () => {
@@ -111,5 +114,5 @@ it('a download that keeps failing is retried, then reported; nothing is installe
   expect(r.status).not.toBe(0);
   expect(r.stderr).toMatch(/missing\/kubectl: download failed after 4 attempts \(HTTP 404\); nothing was installed/);
   expect(requests - before).toBeGreaterThanOrEqual(4);
-  expect(listFiles(root).filter((f) => !f.startsWith('var/cache/'))).toEqual([]);
+  expect(listFiles(root).filter((f) => !f.startsWith('var/cache/'))).toEqual([STATUS_FILE]);
 });

@@ -7,6 +7,7 @@ import { planManagedFiles, writeManagedFiles } from '../../src/ops/plan-managed-
 import { StatePaths } from '../../src/state/state-paths';
 import { S3Vfs } from '../../src/state/vfs/s3-vfs';
 import { listFiles, runCli, tempDir } from '../helpers/cli';
+import { splitStages, STATUS_FILE } from './stage-lines';
 import { MotoServer, startMotoServer } from '../helpers/moto-server';
 
 // The user-data contract end to end, minus the download: user-data writes kube_env.yaml (the boot config:
@@ -68,7 +69,8 @@ function bootConfig(group: string, role: string, hash: string): string {
 it('fetches the group’s config named by the boot config, checks its hash, and writes the node', () => {
   const root = path.join(work, 'cp-root');
   const r = runCli(['nodeup', '--conf', bootConfig('control-plane-us-east-1a', 'ControlPlane', hashes['control-plane-us-east-1a']), '--root', root], { env });
-  expect(r.stderr).toBe('');
+  expect(splitStages(r).stderr).toBe('');
+  expect(splitStages(r).stages).toEqual(['config-fetched', 'keysets-read', 'files-written', 'done']);
   expect(r.status).toBe(0);
   expect(listFiles(root)).toEqual(expect.arrayContaining(['etc/kubernetes/manifests/kube-apiserver.manifest', 'etc/systemd/system/kubelet.service']));
 });
@@ -78,16 +80,18 @@ it('refuses a config whose hash is not the boot config’s, and installs nothing
   const root = path.join(work, 'tampered-root');
   const wrong = runCli(['nodeup', '--conf', bootConfig(group, 'Node', 'f'.repeat(64)), '--root', root], { env });
   expect(wrong.status).not.toBe(0);
-  expect(wrong.stderr).toMatch(new RegExp(`^Error: --conf .*: s3://${BUCKET}/${NAME}/igconfig/node/${group}/nodeupconfig\\.yaml has sha256 [0-9a-f]{64}, not the f{64} this machine was launched with`));
+  expect(splitStages(wrong).stages).toEqual(['failed: INVALID_NODEUP_CONFIG']);
+  expect(splitStages(wrong).stderr).toMatch(new RegExp(`^Error: --conf .*: s3://${BUCKET}/${NAME}/igconfig/node/${group}/nodeupconfig\\.yaml has sha256 [0-9a-f]{64}, not the f{64} this machine was launched with`));
   expect(wrong.stderr).not.toMatch(/\n\s+at /);
-  expect(fs.existsSync(root)).toBe(false);
+  // Nothing installed: the root holds only the status file recording the failure.
+  expect(listFiles(root)).toEqual([STATUS_FILE]);
 
   // The stored file changed under a machine launched with the old hash.
   await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: StatePaths.nodeupConfig(NAME, 'Node', group), Body: 'ClusterName: tampered\n' }));
   const tampered = runCli(['nodeup', '--conf', bootConfig(group, 'Node', hashes[group]), '--root', root], { env });
   expect(tampered.status).not.toBe(0);
   expect(tampered.stderr).toMatch(/nothing was installed/);
-  expect(fs.existsSync(root)).toBe(false);
+  expect(listFiles(root)).toEqual([STATUS_FILE]);
 });
 
 it('says what is missing when the group has no config in the store', () => {

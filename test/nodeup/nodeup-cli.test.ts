@@ -14,6 +14,7 @@ import { openVfs } from '../../src/state/vfs/open-vfs';
 import { ensureAptTool } from '../helpers/apt-tool';
 import { execCommands, makeVerifiableRoot, verify } from '../helpers/systemd-unit';
 import { CliResult, expectCleanFailure, listFiles, runCli, tempDir, treeDigest } from '../helpers/cli';
+import { splitStages, STATUS_FILE } from './stage-lines';
 
 // `kforge nodeup --conf` against nodeup configs made by the real pipeline (create cluster, then what
 // `update cluster --yes` writes to the store), checked with real tools: Debian's containerd 1.6 reads the
@@ -62,8 +63,25 @@ afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
+// Private keys and kubeconfigs (which embed one) are 0600; everything else 0644.
+const CP_SECRETS = [
+  'srv/kubernetes/kube-apiserver/apiserver-aggregator.key',
+  'srv/kubernetes/kube-apiserver/etcd-client.key',
+  'srv/kubernetes/kube-apiserver/kubelet-api.key',
+  'srv/kubernetes/kube-apiserver/server.key',
+  'srv/kubernetes/kube-apiserver/service-account.key',
+  'srv/kubernetes/kube-controller-manager/ca.key',
+  'srv/kubernetes/kube-controller-manager/service-account.key',
+  'var/lib/kube-controller-manager/kubeconfig',
+  'var/lib/kube-proxy/kubeconfig',
+  'var/lib/kube-scheduler/kubeconfig',
+  'var/lib/kubelet/kubeconfig',
+];
+const NODE_SECRETS = ['var/lib/kube-proxy/kubeconfig', 'var/lib/kubelet/kubeconfig'];
 const CP_FILES = [
   'etc/containerd/config.toml',
+  // The cluster is nodeup.k8s.local: no DNS, so the control plane maps the API's names to itself.
+  'etc/hosts',
   'etc/kubernetes/manifests/kube-apiserver.manifest',
   'etc/kubernetes/manifests/kube-controller-manager.manifest',
   'etc/kubernetes/manifests/kube-proxy.manifest',
@@ -74,9 +92,15 @@ const CP_FILES = [
   'etc/systemd/system/kubelet.service',
   'srv/kubernetes/ca.crt',
   'srv/kubernetes/kube-apiserver/apiserver-aggregator-ca.crt',
+  'srv/kubernetes/kube-apiserver/apiserver-aggregator.crt',
   'srv/kubernetes/kube-apiserver/etcd-ca.crt',
+  'srv/kubernetes/kube-apiserver/etcd-client.crt',
+  'srv/kubernetes/kube-apiserver/kubelet-api.crt',
+  'srv/kubernetes/kube-apiserver/server.crt',
+  'srv/kubernetes/kube-apiserver/service-account.pub',
   'srv/kubernetes/kube-controller-manager/ca.crt',
-];
+  ...CP_SECRETS,
+].sort();
 const NODE_FILES = [
   'etc/containerd/config.toml',
   'etc/kubernetes/manifests/kube-proxy.manifest',
@@ -85,35 +109,46 @@ const NODE_FILES = [
   'etc/systemd/system/containerd.service',
   'etc/systemd/system/kubelet.service',
   'srv/kubernetes/ca.crt',
-];
+  ...NODE_SECRETS,
+].sort();
+/** What a root holds after a run: the files, and the status file that records the stage. */
+const withStatus = (files: string[]) => [...files, STATUS_FILE].sort();
 
 describe('kforge nodeup --conf FILE --root DIR', () => {
   it('writes the files of a control-plane node and of a worker node', () => {
-    expect(firstCp.stderr).toBe('');
+    expect(splitStages(firstCp)).toMatchObject({ stderr: '', stages: ['config-fetched', 'keysets-read', 'files-written', 'done'] });
     expect(firstCp.status).toBe(0);
     expect(firstNode.status).toBe(0);
-    expect(listFiles(cpRoot)).toEqual(CP_FILES);
-    expect(listFiles(nodeRoot)).toEqual(NODE_FILES);
+    expect(listFiles(cpRoot)).toEqual(withStatus(CP_FILES));
+    expect(listFiles(nodeRoot)).toEqual(withStatus(NODE_FILES));
     const report = JSON.parse(firstCp.stdout);
     expect(report).toMatchObject({ cluster: NAME, instanceGroup: `control-plane-${ZONE}`, role: 'ControlPlane', dryRun: false, created: CP_FILES.length, changed: 0, unchanged: 0 });
-    for (const f of CP_FILES) expect((fs.statSync(path.join(cpRoot, f)).mode & 0o777).toString(8)).toBe('644');
+    for (const [root, files, secrets] of [[cpRoot, CP_FILES, CP_SECRETS], [nodeRoot, NODE_FILES, NODE_SECRETS]] as const) {
+      for (const f of files) expect({ f, mode: (fs.statSync(path.join(root, f)).mode & 0o777).toString(8) }).toEqual({ f, mode: secrets.includes(f) ? '600' : '644' });
+    }
   });
 
-  it('a worker root holds no private key and no control-plane file', () => {
-    for (const f of listFiles(nodeRoot)) expect(fs.readFileSync(path.join(nodeRoot, f), 'utf8')).not.toMatch(/PRIVATE KEY/);
+  it('a worker root holds no control-plane file, and private keys only in its two kubeconfigs', () => {
+    for (const f of listFiles(nodeRoot)) expect({ f, key: /PRIVATE KEY|client-key-data/.test(fs.readFileSync(path.join(nodeRoot, f), 'utf8')) }).toEqual({ f, key: NODE_SECRETS.includes(f) });
     expect(listFiles(nodeRoot).filter((f) => /kube-apiserver|kube-controller-manager|kube-scheduler|etcd/.test(f))).toEqual([]);
-    // The control plane gets CA certificates only, too.
-    for (const f of listFiles(cpRoot)) expect(fs.readFileSync(path.join(cpRoot, f), 'utf8')).not.toMatch(/PRIVATE KEY/);
     // The CA file is the kubernetes-ca bundle of the config, certificates only.
     expect(fs.readFileSync(path.join(nodeRoot, 'srv/kubernetes/ca.crt'), 'utf8').trim()).toBe((readConfig(nodeConf).CAs as Record<string, string>)['kubernetes-ca'].trim());
   });
 
-  it('a second run changes nothing and says so', () => {
-    const before = treeDigest(cpRoot);
+  it('a second run changes nothing and says so (certificates kept, keys not regenerated)', () => {
+    // The status file records each run's time; everything else must stay byte for byte.
+    const digest = () => {
+      const status = fs.readFileSync(path.join(cpRoot, STATUS_FILE));
+      fs.rmSync(path.join(cpRoot, STATUS_FILE));
+      const d = treeDigest(cpRoot);
+      fs.writeFileSync(path.join(cpRoot, STATUS_FILE), status);
+      return d;
+    };
+    const before = digest();
     const again = runCli(['nodeup', '--conf', cpConf, '--root', cpRoot]);
     expect(again.status).toBe(0);
     expect(again.stdout).toContain(`No changes: ${CP_FILES.length} files up to date.`);
-    expect(treeDigest(cpRoot)).toBe(before);
+    expect(digest()).toBe(before);
     const json = JSON.parse(runCli(['nodeup', '--conf', nodeConf, '--root', nodeRoot, '-o', 'json']).stdout);
     expect(json).toMatchObject({ created: 0, changed: 0, unchanged: NODE_FILES.length });
   });
@@ -130,7 +165,7 @@ describe('kforge nodeup --conf FILE --root DIR', () => {
     expect(fs.statSync(path.join(root, 'etc/sysctl.d/99-k8s-general.conf')).mode & 0o777).toBe(0o644);
     expect(fs.readFileSync(path.join(root, 'etc/containerd/config.toml'), 'utf8')).not.toContain('local edit');
     // No temporary file is left behind.
-    expect(listFiles(root)).toEqual(NODE_FILES);
+    expect(listFiles(root)).toEqual(withStatus(NODE_FILES));
   });
 
   it('--dry-run lists what it would write and writes nothing', () => {
@@ -143,11 +178,15 @@ describe('kforge nodeup --conf FILE --root DIR', () => {
     expect(fs.existsSync(root)).toBe(false);
     // A root that does not exist is created by a real run.
     expect(runCli(['nodeup', '--conf', cpConf, '--root', root]).status).toBe(0);
-    expect(listFiles(root)).toEqual(CP_FILES);
+    // With no /etc/hosts in the root, nodeup creates one holding only its block.
+    expect(listFiles(root)).toEqual(withStatus(CP_FILES));
     // On an installed root, a drifted file is reported as "would change" and left as it is.
     fs.appendFileSync(path.join(cpRoot, 'etc/modules-load.d/k8s.conf'), 'dummy\n');
     const before = treeDigest(cpRoot);
-    const d = JSON.parse(runCli(['nodeup', '--conf', cpConf, '--root', cpRoot, '--dry-run', '-o', 'json']).stdout);
+    const dry = runCli(['nodeup', '--conf', cpConf, '--root', cpRoot, '--dry-run', '-o', 'json']);
+    // A dry run prints its stages but records none.
+    expect(splitStages(dry).stages).toEqual(['config-fetched', 'keysets-read', 'files-written', 'done']);
+    const d = JSON.parse(dry.stdout);
     expect(d).toMatchObject({ dryRun: true, created: 0, changed: 1, unchanged: CP_FILES.length - 1 });
     expect(treeDigest(cpRoot)).toBe(before);
     expect(runCli(['nodeup', '--conf', cpConf, '--root', cpRoot]).status).toBe(0);
@@ -291,7 +330,7 @@ describe('static pod manifests', () => {
   });
 });
 
-describe('bad input: a clear message naming the file, exit 1, no stack trace, nothing written', () => {
+describe('bad input: a clear message naming the file, exit 1, no stack trace, nothing installed', () => {
   it.each([
     ['a missing file', (d: string) => path.join(d, 'missing.yaml'), /--conf .*missing\.yaml: cannot read: no such file/],
     ['invalid YAML', (d: string) => write(d, 'a: [b\n'), /bad\.yaml: not valid YAML/],
@@ -302,10 +341,13 @@ describe('bad input: a clear message naming the file, exit 1, no stack trace, no
   ])('%s', (_what, make, message) => {
     const d = dir('kforge-nodeup-badconf-');
     const root = dir('kforge-nodeup-badroot-');
-    const r = runCli(['nodeup', '--conf', make(d), '--root', root]);
+    const r = splitStages(runCli(['nodeup', '--conf', make(d), '--root', root]));
     expectCleanFailure(r);
     expect(r.stderr).toMatch(message);
-    expect(listFiles(root)).toEqual([]);
+    expect(r.stages).toEqual(['failed: INVALID_NODEUP_CONFIG']);
+    // Nothing is installed; the status file records the failure.
+    expect(listFiles(root)).toEqual([STATUS_FILE]);
+    expect(JSON.parse(fs.readFileSync(path.join(root, STATUS_FILE), 'utf8'))).toMatchObject({ stage: 'failed: INVALID_NODEUP_CONFIG' });
   });
 
   function write(d: string, text: string): string {

@@ -11,8 +11,10 @@ export interface FakeCloud {
 
 /** A task over FakeCloud: its resource is a number; apply sleeps, may fail a given number of times. */
 export class FakeTask implements Task<FakeCloud, number> {
-  readonly kind = 'Fake';
+  kind = 'Fake';
   deps: FakeTask[] = [];
+  /** When set, find throws it (e.g. an access-denied error). */
+  findError?: Error;
   failures = 0;
   failWith: Error = Object.assign(new Error('throttled'), { retryable: true });
   applyCalls = 0;
@@ -28,6 +30,7 @@ export class FakeTask implements Task<FakeCloud, number> {
   }
 
   async find(cloud: FakeCloud): Promise<number | undefined> {
+    if (this.findError) throw this.findError;
     return cloud.existing.get(this.name);
   }
 

@@ -10,6 +10,7 @@ export default class UpdateCluster extends BaseCommand {
     'With --yes, applies it while holding the cluster lock: first the keypairs and managed files (completed spec, nodeup configs) in the state store, then the cloud resources, in dependency order.',
     'A second run with --yes changes nothing. Every run ends with a one-line summary of the AWS API calls it made.',
     'With --target terraform, writes the cloud resources as Terraform instead (DIR/kubernetes.tf and DIR/data/, DIR from --out) and makes no mutating AWS call, only reads (credentials, instance types, zones, images). As with kops, the keypairs and managed files are written to the state store at once, without --yes (the user-data in the output needs them); apply the output with terraform. See docs/terraform.md.',
+    'With --lifecycle-overrides Kind=Lifecycle (comma-separated or repeated; kops\'s task kinds such as IAMRole, SecurityGroupRule, VPC), resources of that kind are handled as kops does: Sync (the default), Ignore (never created or changed), WarnIfInsufficientAccess (an access-denied error is a warning), ExistsAndValidates (must exist and match, or the run fails before any change), ExistsAndWarnIfChanges (must exist, or the run fails before any change; differences are warnings and left as they are). See docs/update-cluster.md.',
     'Credentials come from the standard AWS chain (AWS_PROFILE, AWS_ACCESS_KEY_ID, instance roles); AWS_ENDPOINT_URL points the clients at another endpoint.',
   ].join('\n\n');
   static override examples = [
@@ -18,6 +19,7 @@ export default class UpdateCluster extends BaseCommand {
     '<%= config.bin %> update cluster x.example.com --detailed-exitcode   # exit 2 when changes are pending',
     '<%= config.bin %> update cluster x.example.com -o json',
     '<%= config.bin %> update cluster x.example.com --target terraform --out tf/   # then: cd tf && terraform init && terraform apply',
+    '<%= config.bin %> update cluster x.example.com --yes --lifecycle-overrides IAMRole=ExistsAndWarnIfChanges,IAMRolePolicy=ExistsAndWarnIfChanges   # IAM owned by another team',
   ];
   static override args = { name: Args.string({ description: 'Cluster name' }) };
   static override flags = {
@@ -28,6 +30,12 @@ export default class UpdateCluster extends BaseCommand {
     output: Flags.string({ char: 'o', description: 'Output format of the plan', options: ['text', 'json'], default: 'text' }),
     target: Flags.string({ description: 'direct: create the resources through the AWS API; terraform: write them as Terraform to --out', options: ['direct', 'terraform'], default: 'direct' }),
     out: Flags.string({ description: 'Directory of the Terraform output (with --target terraform); default out/terraform' }),
+    'lifecycle-overrides': Flags.string({
+      description: 'Kind=Lifecycle per task kind, comma-separated or repeated, e.g. IAMRole=ExistsAndWarnIfChanges,SecurityGroupRule=Ignore. Lifecycles: Sync, Ignore, WarnIfInsufficientAccess, ExistsAndValidates, ExistsAndWarnIfChanges',
+      delimiter: ',',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
   };
 
   async run(): Promise<void> {
@@ -41,19 +49,25 @@ export default class UpdateCluster extends BaseCommand {
     const { formatCallSummary } = await import('../../cloud/aws/format-call-summary');
     const target = flags.target === 'terraform' ? 'terraform' : 'direct';
     if (flags.out !== undefined && target !== 'terraform') throw new UsageError('update cluster: --out is for --target terraform');
+    const { parseLifecycleOverrides } = await import('../../tasks/parse-lifecycle-overrides');
+    const { AWS_LIFECYCLE_KINDS } = await import('../../cloud/aws/aws-lifecycle-kinds');
+    const lifecycles = parseLifecycleOverrides(flags['lifecycle-overrides'] ?? [], AWS_LIFECYCLE_KINDS);
     const vfs = openVfs(this.stateUrl(flags));
     const progress = updateProgress();
     let result;
     try {
-      result = await updateCluster(vfs, name, { yes: flags.yes, lock: this.lockOptions(flags), progress, target, outDir: flags.out });
+      result = await updateCluster(vfs, name, { yes: flags.yes, lock: this.lockOptions(flags), progress, target, outDir: flags.out, lifecycles });
     } finally {
       progress.stop();
     }
-    const report = updatePlanReport(name, result.cloudPlan, result.managed, result.discovery.files, result.orphans);
+    const report = updatePlanReport(name, result.cloudPlan, result.managed, result.discovery.files, result.orphans, result.warnings);
+    // On stderr, as kops prints its "did not match, problems possible": -o json keeps them in `warnings` too.
+    for (const w of result.warnings) this.status(`Warning: ${w.task} (${w.lifecycle}): ${w.message}`);
     const tf = result.terraform;
     if (flags.output === 'json') this.out(JSON.stringify({ ...report, applied: result.applied, ...(tf ? { terraform: tf } : {}) }, null, 2));
     else if (tf) {
-      if (result.managed.hasChanges) this.out(`Wrote to the state store:\n${renderUpdatePlan(report)}`);
+      const { renderStateStoreFiles } = await import('../../targets/terraform/state-store-files');
+      this.out(renderStateStoreFiles(tf.stateStoreFiles));
       const data = tf.files.filter((f) => f.startsWith('data/')).length;
       this.out(`Terraform output written to ${tf.dir}: kubernetes.tf (${tf.resources.length} resources) and ${data} files under data/.`);
       this.out(`To apply it: cd ${tf.dir} && terraform init && terraform apply`);

@@ -40,8 +40,8 @@ const ECR_READ = [
  * profile holding it, for the control plane (`masters.<cluster>`) and for EACH node instance group
  * (`nodes-<group>.<cluster>`; kops shares one `nodes.<cluster>` role, kforge does not, so that a node can
  * read its own group's nodeup config and no other's). Nodes read only what nodeup needs from the state
- * store: the completed spec, the certificate-only keysets and their group's nodeup config (never
- * `pki/private`); the control plane reads the cluster's whole prefix and may attach the cluster's volumes
+ * store: the completed spec, the certificate-only keysets, their group's nodeup config and, of
+ * `pki/private`, only the kubelet-bootstrap and kube-proxy client keysets (never a CA's key); the control plane reads the cluster's whole prefix and may attach the cluster's volumes
  * (protokube). Both may describe instances and regions; ECR read access only with
  * `spec.iam.allowContainerRegistry`. S3 statements exist only when `spec.configBase` is an `s3://` URL.
  * IAM is read with one call whatever the number of roles (AwsInventory), so a role per group costs nothing
@@ -86,6 +86,7 @@ export function buildIamPolicies(cluster: Cluster, instanceGroups: readonly Inst
     // protokube attaches the etcd volumes; only volumes (and instances) tagged for this cluster.
     { Sid: 'kforgeControlPlaneAttachClusterVolumes', Effect: 'Allow', Action: ['ec2:AttachVolume'], Resource: '*', Condition: { StringEquals: { 'aws:ResourceTag/KubernetesCluster': c } } },
   ];
+  const clientKeysets = spec.kubeProxy?.enabled === false ? ['kubelet-bootstrap'] : ['kube-proxy', 'kubelet-bootstrap'];
   const nodeGroupNames = instanceGroups.filter((ig) => ig.spec.role === 'Node').map((ig) => ig.metadata.name).sort();
   const nodeStatements = (group: string): IamStatement[] => {
     // Describe calls support no resource-level permissions: '*' is the only Resource AWS accepts.
@@ -106,6 +107,8 @@ export function buildIamPolicies(cluster: Cluster, instanceGroups: readonly Inst
           Action: ['s3:GetObject'],
           Resource: [object(rel(StatePaths.completedSpec(c))), object(`${rel(StatePaths.issuedPrefix(c))}*`), object(rel(StatePaths.nodeupConfig(c, 'Node', group)))],
         },
+        // nodeup writes kubelet's and kube-proxy's kubeconfigs: their two client keysets, never a CA's key.
+        { Sid: 'kforgeNodesReadClientKeysets', Effect: 'Allow', Action: ['s3:GetObject'], Resource: clientKeysets.map((k) => object(`${rel(StatePaths.privateKeyset(c, k)).replace(/keyset\.yaml$/, '')}*`)) },
       );
     }
     return [...statements, ...ecr];

@@ -15,7 +15,7 @@ function asgRole(task: AnyTask): 'master' | 'node' | 'bastion' | undefined {
 
 /**
  * kops's outputs (also written as locals of the same names), so that downstream Terraform that reads a kops
- * cluster's outputs keeps working: cluster_name, region, vpc_id, vpc_cidr_block, subnet_ids, subnet_<name>_id,
+ * cluster's outputs keeps working: cluster_name, region, vpc_id, vpc_cidr_block, subnet_<name>_id,
  * node_subnet_ids, route_table_public_id, route_table_private-<zone>_id, <role>_security_group_ids,
  * <role>_autoscaling_group_ids, masters_role_arn/_name, bastions_role_arn/_name and, when the nodes have one
  * role, nodes_role_arn/_name (kforge gives each node group its own role, listed in node_role_arns/_names).
@@ -35,7 +35,7 @@ export function addKopsOutputs(writer: TerraformWriter, cluster: string, region:
     writer.addOutput('vpc_cidr_block', ref(vpc, 'cidr_block'));
   }
   const subnets = of('Subnet');
-  if (subnets.length > 0) writer.addOutput('subnet_ids', list(subnets, 'id'));
+  // No `subnet_ids`: kops writes it only for shared subnets (which Terraform does not own), and kforge has none.
   for (const s of subnets) writer.addOutput(`subnet_${short(s.name)}_id`, ref(s, 'id'));
   for (const rt of of('RouteTable')) writer.addOutput(rt.name === cluster ? 'route_table_public_id' : `route_table_${short(rt.name)}_id`, ref(rt, 'id'));
 

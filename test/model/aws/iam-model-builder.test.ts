@@ -51,7 +51,7 @@ describe('IAM model builder', () => {
     );
   });
 
-  it.each(['nodes-us-east-1a', 'nodes-us-east-1b'])('lets a node of %s read only its own group’s config, the issued keysets and the completed spec, never pki/private, all scoped to the cluster', (group) => {
+  it.each(['nodes-us-east-1a', 'nodes-us-east-1b'])('lets a node of %s read only its own group’s config, the issued keysets, the completed spec and its client keysets (never a CA key), all scoped to the cluster', (group) => {
     const { cluster, instanceGroups } = spec();
     const nodeGroups = [group];
     const nodes = buildIamPolicies(cluster, instanceGroups).nodeGroups[group];
@@ -60,11 +60,14 @@ describe('IAM model builder', () => {
     const s3Resources = s3.flatMap((s) => list(s.Resource));
     for (const r of s3Resources) expect(r === BUCKET || r.startsWith(PREFIX)).toBe(true);
     for (const r of resources(nodes)) expect({ r, scoped: r === '*' || r === BUCKET || r.startsWith(PREFIX) }).toEqual({ r, scoped: true });
-    expect(s3Resources.filter((r) => r.includes('pki/private') || r.includes('/pki/*') || r === `${PREFIX}*`)).toEqual([]);
-    // No object wildcard except the certificate-only keysets' prefix.
-    expect(s3Resources.filter((r) => r.includes('*'))).toEqual([`${PREFIX}pki/issued/*`]);
+    // Of pki/private only kubelet's bootstrap identity (this cluster runs no kube-proxy: cilium replaces it).
+    const clientKeysets = [`${PREFIX}pki/private/kubelet-bootstrap/*`];
+    expect(s3Resources.filter((r) => r.includes('pki/private'))).toEqual(clientKeysets);
+    expect(s3Resources.filter((r) => r.includes('/pki/*') || r === `${PREFIX}*`)).toEqual([]);
+    // No object wildcard except the certificate-only keysets' prefix and the client keysets'.
+    expect(s3Resources.filter((r) => r.includes('*')).sort()).toEqual([`${PREFIX}pki/issued/*`, ...clientKeysets].sort());
     const objects = s3.filter((s) => list(s.Action).includes('s3:GetObject')).flatMap((s) => list(s.Resource));
-    expect(objects.sort()).toEqual([`${PREFIX}cluster-completed.spec`, `${PREFIX}pki/issued/*`, ...nodeGroups.map((ig) => `${PREFIX}igconfig/node/${ig}/nodeupconfig.yaml`)].sort());
+    expect(objects.sort()).toEqual([`${PREFIX}cluster-completed.spec`, `${PREFIX}pki/issued/*`, ...clientKeysets, ...nodeGroups.map((ig) => `${PREFIX}igconfig/node/${ig}/nodeupconfig.yaml`)].sort());
     // Listing the bucket is limited to the issued keysets' prefix.
     const listing = s3.filter((s) => list(s.Action).includes('s3:ListBucket'));
     expect(listing.map((s) => s.Condition)).toEqual([{ StringLike: { 's3:prefix': [`team/${NAME}/pki/issued/*`] } }]);

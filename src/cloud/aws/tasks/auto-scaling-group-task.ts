@@ -69,8 +69,9 @@ export class AutoScalingGroupTask extends AwsTask<AutoScalingGroupActual> {
   renderTerraform(t: TerraformTarget): void {
     const d = this.desired;
     t.addResource(this, 'aws_autoscaling_group', {
-      // The latest version, as the direct target's `$Latest`: a new template version reaches new instances.
-      launch_template: new HclBlock({ id: t.reference(d.launchTemplate, 'id'), version: t.reference(d.launchTemplate, 'latest_version') }),
+      // `$Latest`, as the direct target sets it (kops renders `latest_version`, a number): a new template version
+      // reaches new instances, and after `terraform apply` the direct target finds the group unchanged.
+      launch_template: new HclBlock({ id: t.reference(d.launchTemplate, 'id'), version: LAUNCH_VERSION }),
       max_size: d.maxSize,
       min_size: d.minSize,
       name: this.name,

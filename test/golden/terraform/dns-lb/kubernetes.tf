@@ -11,7 +11,6 @@ locals {
   node_subnet_ids              = [aws_subnet.us-east-1a-lb-example-com.id, aws_subnet.us-east-1b-lb-example-com.id]
   region                       = "us-east-1"
   route_table_public_id        = aws_route_table.lb-example-com.id
-  subnet_ids                   = [aws_subnet.us-east-1a-lb-example-com.id, aws_subnet.us-east-1b-lb-example-com.id]
   subnet_us-east-1a_id         = aws_subnet.us-east-1a-lb-example-com.id
   subnet_us-east-1b_id         = aws_subnet.us-east-1b-lb-example-com.id
   vpc_cidr_block               = aws_vpc.lb-example-com.cidr_block
@@ -66,10 +65,6 @@ output "route_table_public_id" {
   value = aws_route_table.lb-example-com.id
 }
 
-output "subnet_ids" {
-  value = [aws_subnet.us-east-1a-lb-example-com.id, aws_subnet.us-east-1b-lb-example-com.id]
-}
-
 output "subnet_us-east-1a_id" {
   value = aws_subnet.us-east-1a-lb-example-com.id
 }
@@ -98,7 +93,7 @@ data "aws_route53_zone" "example-com" {
 resource "aws_autoscaling_group" "control-plane-us-east-1a-lb-example-com" {
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1a-lb-example-com.id
-    version = aws_launch_template.control-plane-us-east-1a-lb-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -140,7 +135,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-lb-example-com" {
 resource "aws_autoscaling_group" "nodes-us-east-1a-lb-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1a-lb-example-com.id
-    version = aws_launch_template.nodes-us-east-1a-lb-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -176,7 +171,7 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-lb-example-com" {
 resource "aws_autoscaling_group" "nodes-us-east-1b-lb-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1b-lb-example-com.id
-    version = aws_launch_template.nodes-us-east-1b-lb-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1

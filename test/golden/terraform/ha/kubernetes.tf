@@ -11,7 +11,6 @@ locals {
   node_subnet_ids              = [aws_subnet.us-east-1a-ha-example-com.id, aws_subnet.us-east-1b-ha-example-com.id, aws_subnet.us-east-1c-ha-example-com.id]
   region                       = "us-east-1"
   route_table_public_id        = aws_route_table.ha-example-com.id
-  subnet_ids                   = [aws_subnet.us-east-1a-ha-example-com.id, aws_subnet.us-east-1b-ha-example-com.id, aws_subnet.us-east-1c-ha-example-com.id]
   subnet_us-east-1a_id         = aws_subnet.us-east-1a-ha-example-com.id
   subnet_us-east-1b_id         = aws_subnet.us-east-1b-ha-example-com.id
   subnet_us-east-1c_id         = aws_subnet.us-east-1c-ha-example-com.id
@@ -67,10 +66,6 @@ output "route_table_public_id" {
   value = aws_route_table.ha-example-com.id
 }
 
-output "subnet_ids" {
-  value = [aws_subnet.us-east-1a-ha-example-com.id, aws_subnet.us-east-1b-ha-example-com.id, aws_subnet.us-east-1c-ha-example-com.id]
-}
-
 output "subnet_us-east-1a_id" {
   value = aws_subnet.us-east-1a-ha-example-com.id
 }
@@ -98,7 +93,7 @@ provider "aws" {
 resource "aws_autoscaling_group" "control-plane-us-east-1a-ha-example-com" {
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1a-ha-example-com.id
-    version = aws_launch_template.control-plane-us-east-1a-ha-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -140,7 +135,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-ha-example-com" {
 resource "aws_autoscaling_group" "control-plane-us-east-1b-ha-example-com" {
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1b-ha-example-com.id
-    version = aws_launch_template.control-plane-us-east-1b-ha-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -182,7 +177,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-ha-example-com" {
 resource "aws_autoscaling_group" "control-plane-us-east-1c-ha-example-com" {
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1c-ha-example-com.id
-    version = aws_launch_template.control-plane-us-east-1c-ha-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -224,7 +219,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-ha-example-com" {
 resource "aws_autoscaling_group" "nodes-us-east-1a-ha-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1a-ha-example-com.id
-    version = aws_launch_template.nodes-us-east-1a-ha-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -260,7 +255,7 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-ha-example-com" {
 resource "aws_autoscaling_group" "nodes-us-east-1b-ha-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1b-ha-example-com.id
-    version = aws_launch_template.nodes-us-east-1b-ha-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -296,7 +291,7 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-ha-example-com" {
 resource "aws_autoscaling_group" "nodes-us-east-1c-ha-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1c-ha-example-com.id
-    version = aws_launch_template.nodes-us-east-1c-ha-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1

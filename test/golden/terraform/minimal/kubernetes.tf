@@ -13,7 +13,6 @@ locals {
   nodes_role_name              = aws_iam_role.nodes-nodes-us-east-1a-minimal-example-com.name
   region                       = "us-east-1"
   route_table_public_id        = aws_route_table.minimal-example-com.id
-  subnet_ids                   = [aws_subnet.us-east-1a-minimal-example-com.id]
   subnet_us-east-1a_id         = aws_subnet.us-east-1a-minimal-example-com.id
   vpc_cidr_block               = aws_vpc.minimal-example-com.cidr_block
   vpc_id                       = aws_vpc.minimal-example-com.id
@@ -75,10 +74,6 @@ output "route_table_public_id" {
   value = aws_route_table.minimal-example-com.id
 }
 
-output "subnet_ids" {
-  value = [aws_subnet.us-east-1a-minimal-example-com.id]
-}
-
 output "subnet_us-east-1a_id" {
   value = aws_subnet.us-east-1a-minimal-example-com.id
 }
@@ -98,7 +93,7 @@ provider "aws" {
 resource "aws_autoscaling_group" "control-plane-us-east-1a-minimal-example-com" {
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1a-minimal-example-com.id
-    version = aws_launch_template.control-plane-us-east-1a-minimal-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -140,7 +135,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-minimal-example-com" 
 resource "aws_autoscaling_group" "nodes-us-east-1a-minimal-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1a-minimal-example-com.id
-    version = aws_launch_template.nodes-us-east-1a-minimal-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1

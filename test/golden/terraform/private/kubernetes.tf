@@ -18,7 +18,6 @@ locals {
   route_table_private-us-east-1b_id = aws_route_table.private-us-east-1b-private-example-com.id
   route_table_private-us-east-1c_id = aws_route_table.private-us-east-1c-private-example-com.id
   route_table_public_id             = aws_route_table.private-example-com.id
-  subnet_ids                        = [aws_subnet.us-east-1a-private-example-com.id, aws_subnet.us-east-1b-private-example-com.id, aws_subnet.us-east-1c-private-example-com.id, aws_subnet.utility-us-east-1a-private-example-com.id, aws_subnet.utility-us-east-1b-private-example-com.id, aws_subnet.utility-us-east-1c-private-example-com.id]
   subnet_us-east-1a_id              = aws_subnet.us-east-1a-private-example-com.id
   subnet_us-east-1b_id              = aws_subnet.us-east-1b-private-example-com.id
   subnet_us-east-1c_id              = aws_subnet.us-east-1c-private-example-com.id
@@ -105,10 +104,6 @@ output "route_table_public_id" {
   value = aws_route_table.private-example-com.id
 }
 
-output "subnet_ids" {
-  value = [aws_subnet.us-east-1a-private-example-com.id, aws_subnet.us-east-1b-private-example-com.id, aws_subnet.us-east-1c-private-example-com.id, aws_subnet.utility-us-east-1a-private-example-com.id, aws_subnet.utility-us-east-1b-private-example-com.id, aws_subnet.utility-us-east-1c-private-example-com.id]
-}
-
 output "subnet_us-east-1a_id" {
   value = aws_subnet.us-east-1a-private-example-com.id
 }
@@ -148,7 +143,7 @@ provider "aws" {
 resource "aws_autoscaling_group" "bastions-private-example-com" {
   launch_template {
     id      = aws_launch_template.bastions-private-example-com.id
-    version = aws_launch_template.bastions-private-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -184,7 +179,7 @@ resource "aws_autoscaling_group" "bastions-private-example-com" {
 resource "aws_autoscaling_group" "control-plane-us-east-1a-private-example-com" {
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1a-private-example-com.id
-    version = aws_launch_template.control-plane-us-east-1a-private-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -226,7 +221,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-private-example-com" 
 resource "aws_autoscaling_group" "control-plane-us-east-1b-private-example-com" {
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1b-private-example-com.id
-    version = aws_launch_template.control-plane-us-east-1b-private-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -268,7 +263,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-private-example-com" 
 resource "aws_autoscaling_group" "control-plane-us-east-1c-private-example-com" {
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1c-private-example-com.id
-    version = aws_launch_template.control-plane-us-east-1c-private-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -310,7 +305,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-private-example-com" 
 resource "aws_autoscaling_group" "nodes-us-east-1a-private-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1a-private-example-com.id
-    version = aws_launch_template.nodes-us-east-1a-private-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -346,7 +341,7 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-private-example-com" {
 resource "aws_autoscaling_group" "nodes-us-east-1b-private-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1b-private-example-com.id
-    version = aws_launch_template.nodes-us-east-1b-private-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -382,7 +377,7 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-private-example-com" {
 resource "aws_autoscaling_group" "nodes-us-east-1c-private-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1c-private-example-com.id
-    version = aws_launch_template.nodes-us-east-1c-private-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1

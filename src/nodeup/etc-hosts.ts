@@ -1,0 +1,45 @@
+import type { NodeupConfig } from '../model/nodeup-config-builder';
+import type { NodeFile } from './node-file';
+import { isControlPlaneConfig } from './parse-nodeup-config';
+
+/** Where the host table is on the node. */
+export const ETC_HOSTS_PATH = '/etc/hosts';
+/** The lines that open and close the block nodeup owns (kops's markers, with kforge's name). */
+export const ETC_HOSTS_BEGIN = '# Begin host entries managed by kforge nodeup - do not edit';
+/** The line that closes nodeup's block. */
+export const ETC_HOSTS_END = '# End host entries managed by kforge nodeup';
+
+/** The /etc/hosts records a node needs, as `address name` pairs (kops's EtcHostsBuilder). */
+export function etcHostsRecords(config: NodeupConfig): Array<{ address: string; name: string }> {
+  if (!config.UsesNoneDNS) return [];
+  if (isControlPlaneConfig(config)) {
+    // With no DNS, the control plane reaches its own API server under the names its certificate carries.
+    const names = [config.APIInternalName, config.APIServerConfig?.PublicName].filter((n): n is string => !!n);
+    return [...new Set(names)].map((name) => ({ address: '127.0.0.1', name }));
+  }
+  return (config.APIServerIPs ?? []).map((address) => ({ address, name: config.APIInternalName }));
+}
+
+/**
+ * Pure: /etc/hosts with nodeup's block set to the node's records, everything outside the block kept byte
+ * for byte. The block replaces an earlier one in place, or is appended (put first if the file's last
+ * line has no newline); with no records an existing block is removed. Undefined when nothing is to change
+ * and nodeup has no block (the file is not nodeup's to write). `existing` is the current file, if any.
+ */
+export function etcHostsFile(config: NodeupConfig, existing?: { content: string; mode: number }): NodeFile | undefined {
+  const records = etcHostsRecords(config);
+  const current = existing?.content ?? '';
+  const block = records.length === 0 ? '' : `${ETC_HOSTS_BEGIN}\n${records.map((r) => `${r.address}\t${r.name}`).join('\n')}\n${ETC_HOSTS_END}\n`;
+  const start = current.indexOf(`${ETC_HOSTS_BEGIN}\n`);
+  const endAt = start < 0 ? -1 : current.indexOf(`${ETC_HOSTS_END}\n`, start);
+  let content: string;
+  if (start >= 0 && endAt >= 0) {
+    content = current.slice(0, start) + block + current.slice(endAt + ETC_HOSTS_END.length + 1);
+  } else {
+    if (block === '') return undefined;
+    // Appended, as kops does; a file whose last line has no newline gets the block first instead, so that
+    // not one byte outside the block differs from what was there.
+    content = current === '' || current.endsWith('\n') ? current + block : block + current;
+  }
+  return { path: ETC_HOSTS_PATH, mode: existing ? existing.mode & 0o7777 : 0o644, content };
+}

@@ -1,0 +1,124 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import type { NodeupConfig } from '../model/nodeup-config-builder';
+import type { CertificateSubject, CertificateUsage } from '../pki/certificate-builder';
+import { ISSUED_VALIDITY_MS } from '../pki/cluster-pki';
+import { issueKeypair } from '../pki/issue-keypair';
+import type { Keypair } from '../pki/keypair';
+import { componentFlagValues } from './component-flag-values';
+import type { NodeKeysets } from './node-keysets';
+import { NodeupPkiError } from './nodeup-pki-error';
+import { isControlPlaneConfig } from './parse-nodeup-config';
+
+/** A certificate a node issues itself from a CA of the keystore, and where kube-apiserver's flags want it. */
+export interface NodeCertificateRequest {
+  /** Short name for messages, e.g. `kube-apiserver serving`. */
+  name: string;
+  /** The keyset whose key signs it. */
+  ca: string;
+  subject: CertificateSubject;
+  usage: CertificateUsage;
+  dnsNames?: string[];
+  ipAddresses?: string[];
+  certPath: string;
+  keyPath: string;
+}
+
+/** A certificate ready to be written: reused from disk or newly issued with a key generated here. */
+export interface NodeCertificate {
+  request: NodeCertificateRequest;
+  certificatePem: string;
+  privateKeyPem: string;
+  /** True when the files on disk were still good and are kept. */
+  reused: boolean;
+}
+
+// The kube-apiserver flags naming a certificate and its key, and what each certificate is (kops's nodeup).
+const APISERVER_CERTIFICATES: Array<{ cert: string; key: string; name: string; ca: string; subject: CertificateSubject; usage: CertificateUsage; serving?: true }> = [
+  { cert: 'tls-cert-file', key: 'tls-private-key-file', name: 'kube-apiserver serving', ca: 'kubernetes-ca', subject: { commonName: 'kubernetes-master' }, usage: 'server', serving: true },
+  // kube-apiserver's client identity towards kubelets; kops's name, which RBAC binds to system:kubelet-api-admin.
+  { cert: 'kubelet-client-certificate', key: 'kubelet-client-key', name: 'kube-apiserver kubelet client', ca: 'kubernetes-ca', subject: { commonName: 'kubelet-api' }, usage: 'client' },
+  { cert: 'etcd-certfile', key: 'etcd-keyfile', name: 'kube-apiserver etcd client', ca: 'etcd-clients-ca', subject: { commonName: 'kube-apiserver' }, usage: 'client' },
+  // The front proxy's client; --requestheader-allowed-names=aggregator admits exactly this CN.
+  { cert: 'proxy-client-cert-file', key: 'proxy-client-key-file', name: 'aggregator proxy client', ca: 'apiserver-aggregator-ca', subject: { commonName: 'aggregator' }, usage: 'client' },
+];
+
+/** What a certificate must have left of its life to be kept: a third, as kops renews well before expiry. */
+const MIN_REMAINING_FRACTION = 1 / 3;
+
+/** The certificates a control-plane node issues for kube-apiserver, at the paths its rendered flags name; none on other nodes. */
+export function nodeCertificateRequests(config: NodeupConfig): NodeCertificateRequest[] {
+  if (!isControlPlaneConfig(config)) return [];
+  const flags = componentFlagValues(config, 'kube-apiserver');
+  const out: NodeCertificateRequest[] = [];
+  for (const c of APISERVER_CERTIFICATES) {
+    const certPath = flags.get(c.cert);
+    const keyPath = flags.get(c.key);
+    if (!certPath || !keyPath) continue;
+    const sans = c.serving ? config.APIServerConfig?.ServingSANs : undefined;
+    if (c.serving && !sans) throw new NodeupPkiError('APIServerConfig.ServingSANs: missing from the control-plane nodeup config; run "kforge update cluster --yes" to rewrite it');
+    out.push({ name: c.name, ca: c.ca, subject: c.subject, usage: c.usage, dnsNames: sans?.dnsNames, ipAddresses: sans?.ipAddresses, certPath, keyPath });
+  }
+  return out;
+}
+
+/**
+ * Issues, under `root`, the node's own certificates from the keystore's CAs, each with a key generated
+ * here. A certificate already on disk is kept when its key matches it, it is signed by the CA key in use,
+ * has the wanted subject, SANs and usage, and more than a third of its life left; otherwise it is
+ * re-issued with a new key. Keeping it is what makes a second run change nothing.
+ */
+export async function issueNodeCertificates(config: NodeupConfig, keysets: NodeKeysets, root: string, now: Date = new Date()): Promise<NodeCertificate[]> {
+  return Promise.all(
+    nodeCertificateRequests(config).map(async (request) => {
+      const ca = keysets[request.ca]?.use;
+      if (!ca) throw new NodeupPkiError(`keyset "${request.ca}" was not read; it signs the ${request.name} certificate`);
+      const existing = readPair(root, request);
+      if (existing && stillGood(existing.cert, existing.key, request, ca, now)) return { request, certificatePem: existing.cert, privateKeyPem: existing.key, reused: true };
+      const issued = await issueKeypair({ subject: request.subject, usage: request.usage, validityMs: ISSUED_VALIDITY_MS, dnsNames: request.dnsNames, ipAddresses: request.ipAddresses, now }, ca);
+      return { request, certificatePem: issued.certificatePem, privateKeyPem: issued.privateKeyPem as string, reused: false };
+    }),
+  );
+}
+
+function readPair(root: string, request: NodeCertificateRequest): { cert: string; key: string } | undefined {
+  try {
+    return { cert: fs.readFileSync(path.join(root, request.certPath), 'utf8'), key: fs.readFileSync(path.join(root, request.keyPath), 'utf8') };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a certificate and key on disk may be kept (see issueNodeCertificates). Exported for tests. */
+export function stillGood(certPem: string, keyPem: string, request: NodeCertificateRequest, ca: Keypair, now: Date): boolean {
+  let cert: X509Certificate;
+  try {
+    cert = new X509Certificate(certPem);
+    if (!cert.checkPrivateKey(createPrivateKey(keyPem))) return false;
+  } catch {
+    return false;
+  }
+  if (!cert.checkIssued(ca.certificate) || !cert.verify(ca.certificate.publicKey)) return false;
+  const subject = [...(request.subject.organization ?? []).map((o) => `O=${o}`), `CN=${request.subject.commonName}`].join('\n');
+  if (cert.subject !== subject) return false;
+  const want = sanSet([...(request.dnsNames ?? []).map((d) => `DNS:${d}`), ...(request.ipAddresses ?? []).map((ip) => `IP Address:${ip}`)]);
+  const have = sanSet(cert.subjectAltName ? cert.subjectAltName.split(', ') : []);
+  if (want.length !== have.length || want.some((s, i) => s !== have[i])) return false;
+  const usage = request.usage === 'server' ? '1.3.6.1.5.5.7.3.1' : '1.3.6.1.5.5.7.3.2';
+  if (!(cert.keyUsage ?? []).includes(usage)) return false;
+  const from = Date.parse(cert.validFrom);
+  const to = Date.parse(cert.validTo);
+  return from <= now.getTime() && to - now.getTime() > (to - from) * MIN_REMAINING_FRACTION;
+}
+
+/** SAN entries in one canonical, sorted form (IPv6 addresses written the way URL parsing writes them). */
+function sanSet(entries: string[]): string[] {
+  return entries
+    .map((e) => {
+      const ip = /^IP Address:(.*)$/.exec(e)?.[1];
+      if (ip === undefined) return e;
+      return `IP:${ip.includes(':') ? new URL(`http://[${ip}]/`).hostname : ip}`;
+    })
+    .sort();
+}

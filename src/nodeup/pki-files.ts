@@ -1,0 +1,81 @@
+import type { NodeupConfig } from '../model/nodeup-config-builder';
+import type { NodeCertificate } from './node-certificates';
+import type { NodeFile } from './node-file';
+import type { NodeKeysets } from './node-keysets';
+import { nodeKubeconfig } from './node-kubeconfig';
+import { NodeupConfigError } from './nodeup-config-error';
+import { NodeupPkiError } from './nodeup-pki-error';
+import { componentFlagValues } from './component-flag-values';
+import { isControlPlaneConfig } from './parse-nodeup-config';
+
+/** What renderNodeFiles needs to write the node's keys, certificates and kubeconfigs; fetched and issued beforehand. */
+export interface NodePki {
+  keysets: NodeKeysets;
+  certificates: NodeCertificate[];
+}
+
+// Kubeconfig flags of each component, and the keyset whose client certificate the kubeconfig carries.
+const KUBECONFIG_FLAGS: Array<{ component: string; flags: string[]; keyset: string }> = [
+  { component: 'kube-controller-manager', flags: ['kubeconfig', 'authentication-kubeconfig', 'authorization-kubeconfig'], keyset: 'kube-controller-manager' },
+  { component: 'kube-scheduler', flags: ['kubeconfig', 'authentication-kubeconfig', 'authorization-kubeconfig'], keyset: 'kube-scheduler' },
+  { component: 'kube-proxy', flags: ['kubeconfig'], keyset: 'kube-proxy' },
+];
+
+/**
+ * Pure: the node's PKI files at the paths the rendered flags name. Every node: kubelet's kubeconfig with
+ * the shared `kubelet-bootstrap` identity (at `--bootstrap-kubeconfig` when kubelet has it, kubelet then
+ * writes `--kubeconfig` itself after its CSR; else at `--kubeconfig`), kube-proxy's kubeconfig. The control
+ * plane also: kube-apiserver's certificates and keys, the service-account public keys and signing key,
+ * kube-controller-manager's signing CA key, and the controller manager's and scheduler's kubeconfigs.
+ * Private keys and kubeconfigs are 0600, certificates 0644.
+ */
+export function pkiFiles(config: NodeupConfig, pki: NodePki): NodeFile[] {
+  const files = new Map<string, NodeFile>();
+  const add = (path: string, content: string, mode: number, what: string) => {
+    const prior = files.get(path);
+    if (prior && prior.content !== content) throw new NodeupConfigError(`${path}: named by two flags for different contents (${what}); fix the component flags`);
+    files.set(path, { path, mode, content });
+  };
+  const keypair = (name: string) => {
+    const k = pki.keysets[name];
+    if (!k) throw new NodeupPkiError(`keyset "${name}" was not read from the state store`);
+    return k;
+  };
+  const caBundle = config.CAs?.['kubernetes-ca'];
+  if (!caBundle) throw new NodeupConfigError('CAs.kubernetes-ca: missing; the kubeconfigs trust it');
+  const cp = isControlPlaneConfig(config);
+  const securePort = Number((config.APIServerConfig?.KubeAPIServer as { securePort?: number } | undefined)?.securePort ?? 443);
+  // On the control plane every component talks to its own API server; elsewhere to the API's internal name.
+  const server = cp ? `https://127.0.0.1${securePort === 443 ? '' : `:${securePort}`}` : `https://${config.APIInternalName}`;
+
+  const kubelet = componentFlagValues(config, 'kubelet');
+  const kubeletPath = kubelet.get('bootstrap-kubeconfig') ?? kubelet.get('kubeconfig');
+  if (kubeletPath) add(kubeletPath, nodeKubeconfig('kubelet-bootstrap', server, caBundle, keypair('kubelet-bootstrap').use), 0o600, 'kubelet');
+  for (const k of KUBECONFIG_FLAGS) {
+    const flags = componentFlagValues(config, k.component);
+    for (const f of k.flags) {
+      const path = flags.get(f);
+      if (path) add(path, nodeKubeconfig(k.keyset, server, caBundle, keypair(k.keyset).use), 0o600, `${k.component} --${f}`);
+    }
+  }
+  for (const c of pki.certificates) {
+    add(c.request.certPath, c.certificatePem, 0o644, c.request.name);
+    add(c.request.keyPath, c.privateKeyPem, 0o600, c.request.name);
+  }
+  if (!cp) return [...files.values()];
+
+  const apiserver = componentFlagValues(config, 'kube-apiserver');
+  const kcm = componentFlagValues(config, 'kube-controller-manager');
+  const sa = keypair('service-account');
+  // Every trusted service-account key verifies tokens (rotation); only the key in use signs them.
+  const publicKeys = sa.trusted.map((k) => k.certificate.publicKey.export({ type: 'spki', format: 'pem' }).toString()).join('');
+  const saPub = apiserver.get('service-account-key-file')?.split(',')[0];
+  if (saPub) add(saPub, publicKeys, 0o644, 'kube-apiserver --service-account-key-file');
+  for (const [flags, flag] of [[apiserver, 'service-account-signing-key-file'], [kcm, 'service-account-private-key-file']] as const) {
+    const path = flags.get(flag);
+    if (path) add(path, sa.use.privateKeyPem as string, 0o600, flag);
+  }
+  const signingKey = kcm.get('cluster-signing-key-file');
+  if (signingKey) add(signingKey, keypair('kubernetes-ca').use.privateKeyPem as string, 0o600, 'kube-controller-manager --cluster-signing-key-file');
+  return [...files.values()];
+}
