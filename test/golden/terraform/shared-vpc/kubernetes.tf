@@ -10,7 +10,6 @@ locals {
   node_security_group_ids      = [aws_security_group.nodes-shared-vpc-example-com.id]
   node_subnet_ids              = ["subnet-12345678", "subnet-abcdef12"]
   region                       = "us-east-1"
-  subnet_ids                   = ["subnet-12345678", "subnet-abcdef12"]
   subnet_us-east-1a_id         = "subnet-12345678"
   subnet_us-east-1b_id         = "subnet-abcdef12"
   vpc_cidr_block               = "10.0.0.0/16"
@@ -61,10 +60,6 @@ output "region" {
   value = "us-east-1"
 }
 
-output "subnet_ids" {
-  value = ["subnet-12345678", "subnet-abcdef12"]
-}
-
 output "subnet_us-east-1a_id" {
   value = "subnet-12345678"
 }
@@ -88,7 +83,7 @@ provider "aws" {
 resource "aws_autoscaling_group" "control-plane-us-east-1a-shared-vpc-example-com" {
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1a-shared-vpc-example-com.id
-    version = aws_launch_template.control-plane-us-east-1a-shared-vpc-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -130,7 +125,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-shared-vpc-example-co
 resource "aws_autoscaling_group" "nodes-us-east-1a-shared-vpc-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1a-shared-vpc-example-com.id
-    version = aws_launch_template.nodes-us-east-1a-shared-vpc-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
@@ -166,7 +161,7 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-shared-vpc-example-com" {
 resource "aws_autoscaling_group" "nodes-us-east-1b-shared-vpc-example-com" {
   launch_template {
     id      = aws_launch_template.nodes-us-east-1b-shared-vpc-example-com.id
-    version = aws_launch_template.nodes-us-east-1b-shared-vpc-example-com.latest_version
+    version = "$Latest"
   }
   max_size = 1
   min_size = 1
