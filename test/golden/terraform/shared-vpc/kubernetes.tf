@@ -10,6 +10,7 @@ locals {
   node_security_group_ids      = [aws_security_group.nodes-shared-vpc-example-com.id]
   node_subnet_ids              = ["subnet-12345678", "subnet-abcdef12"]
   region                       = "us-east-1"
+  subnet_ids                   = ["subnet-12345678", "subnet-abcdef12"]
   subnet_us-east-1a_id         = "subnet-12345678"
   subnet_us-east-1b_id         = "subnet-abcdef12"
   vpc_cidr_block               = "10.0.0.0/16"
@@ -58,6 +59,10 @@ output "node_subnet_ids" {
 
 output "region" {
   value = "us-east-1"
+}
+
+output "subnet_ids" {
+  value = ["subnet-12345678", "subnet-abcdef12"]
 }
 
 output "subnet_us-east-1a_id" {
