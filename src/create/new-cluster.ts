@@ -47,6 +47,12 @@ export interface NewClusterOptions {
   associatePublicIp?: boolean;
   /** The API load balancer: public or internal (kops --api-loadbalancer-type). Default: public when a load balancer is used. */
   apiLoadBalancerType?: 'public' | 'internal';
+  /** An existing VPC to build the cluster in (kops --vpc): `spec.networkID`. Needs networkCidr, the VPC's range (create makes no cloud call to read it). */
+  vpc?: string;
+  /** Existing subnets, one per zone in the order of `zones` (kops --subnets): `spec.subnets[i].id` of the zones' main subnets. */
+  subnets?: string[];
+  /** Existing utility subnets, one per zone (kops --utility-subnets; private topology). */
+  utilitySubnets?: string[];
 }
 
 /** A new cluster's objects, before expansion. */
@@ -111,6 +117,7 @@ export function newCluster(o: NewClusterOptions): NewCluster {
   if (o.apiLoadBalancerType !== undefined && o.apiLoadBalancerType !== 'public' && o.apiLoadBalancerType !== 'internal') {
     flagErr('--api-loadbalancer-type', `"${String(o.apiLoadBalancerType)}" is not a load balancer type; use public or internal`);
   }
+  sharedNetworkProblems(o, zones, cloud, topology).forEach(([flag, message]) => flagErr(flag, message));
   if (o.associatePublicIp === true && topology === 'private') flagErr('--associate-public-ip', 'instances in private subnets cannot have public IPs; drop the flag or use --topology public');
   if (errors.length > 0) throw new ValidationError(errors, 'create cluster flags');
   const adminAccess = o.adminAccess && o.adminAccess.length > 0 ? dedupe(o.adminAccess) : ['0.0.0.0/0', '::/0'];
@@ -126,6 +133,7 @@ export function newCluster(o: NewClusterOptions): NewCluster {
     cloudProvider: cloud,
     ...(o.cloudLabels && Object.keys(o.cloudLabels).length > 0 ? { cloudLabels: o.cloudLabels } : {}),
     ...(o.dnsZone ? { dnsZone: o.dnsZone } : {}),
+    ...(o.vpc ? { networkID: o.vpc } : {}),
     etcdClusters: [],
     iam: { allowContainerRegistry: true, legacy: false },
     kubernetesApiAccess: adminAccess,
@@ -134,7 +142,7 @@ export function newCluster(o: NewClusterOptions): NewCluster {
     networking: { [networking]: {} },
     nonMasqueradeCIDR: DEFAULT_NON_MASQUERADE_CIDR,
     sshAccess,
-    subnets: buildSubnets(zones, topology, cloud),
+    subnets: withSubnetIds(buildSubnets(zones, topology, cloud), zones, o),
     topology: {
       dns: { type: dns === 'public' ? 'Public' : dns === 'private' ? 'Private' : 'None' },
       ...(o.bastion ? { bastion: { bastionPublicName: `bastion.${o.name}` } } : {}),
@@ -214,6 +222,38 @@ function buildSubnets(zones: string[], topology: 'public' | 'private', cloud: st
   const main: ClusterSubnetSpec[] = zones.map((z) => ({ name: z, type: topology === 'private' ? 'Private' : 'Public', zone: z }));
   const utility: ClusterSubnetSpec[] = topology === 'private' ? zones.map((z) => ({ name: `utility-${z}`, type: 'Utility', zone: z })) : [];
   return [...main, ...utility];
+}
+
+/**
+ * The flag problems of a cluster in an existing VPC: `--vpc` needs `--network-cidr` (the VPC's range, which
+ * update checks: create reads nothing from the cloud), `--subnets` and `--utility-subnets` need `--vpc`, one
+ * id per zone, and the utility ones a private topology.
+ */
+function sharedNetworkProblems(o: NewClusterOptions, zones: string[], cloud: string, topology: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  const subnets = o.subnets ?? [];
+  const utility = o.utilitySubnets ?? [];
+  if (o.vpc === undefined && subnets.length === 0 && utility.length === 0) return out;
+  if (cloud !== 'aws') out.push(['--vpc', 'an existing VPC is only supported on AWS']);
+  if (o.vpc !== undefined && !/^vpc-[0-9a-f]+$/.test(o.vpc)) out.push(['--vpc', `"${o.vpc}" is not a VPC id (vpc-…)`]);
+  if (o.vpc !== undefined && o.networkCidr === undefined) out.push(['--network-cidr', `is required with --vpc: the range of ${o.vpc} (kforge create makes no cloud calls; update checks it against the VPC)`]);
+  for (const [flag, ids] of [['--subnets', subnets], ['--utility-subnets', utility]] as const) {
+    if (ids.length === 0) continue;
+    if (o.vpc === undefined) out.push([flag, 'needs --vpc, the VPC the subnets are in']);
+    if (ids.length !== zones.length) out.push([flag, `give one subnet id per zone, in the order of --zones (${zones.join(',')}); got ${ids.length}`]);
+    for (const id of ids) if (!/^subnet-[0-9a-f]+$/.test(id)) out.push([flag, `"${id}" is not a subnet id (subnet-…)`]);
+  }
+  if (utility.length > 0 && topology !== 'private') out.push(['--utility-subnets', 'utility subnets are for --topology private']);
+  return out;
+}
+
+/** Records the ids of `--subnets` (the zones' main subnets) and `--utility-subnets`, zone by zone. */
+function withSubnetIds(subnets: ClusterSubnetSpec[], zones: string[], o: NewClusterOptions): ClusterSubnetSpec[] {
+  return subnets.map((s) => {
+    const i = zones.indexOf(s.zone ?? '');
+    const id = s.type === 'Utility' ? o.utilitySubnets?.[i] : o.subnets?.[i];
+    return id && i >= 0 ? { ...s, id } : s;
+  });
 }
 
 /** kops's member naming: drop the prefix all zones share (`us-east-1a`,`us-east-1b` → `a`,`b`). */

@@ -2,7 +2,9 @@ import type { AwsCloud } from '../cloud/aws/aws-cloud';
 import type { ClusterResource } from '../cloud/aws/cluster-resources/cluster-resource';
 import { deleteInRounds, DeleteInRoundsOptions } from '../cloud/aws/cluster-resources/delete-in-rounds';
 import { listClusterResources } from '../cloud/aws/cluster-resources/list-cluster-resources';
+import { listSharedResources, SharedClusterResource, SharedResourceIds } from '../cloud/aws/cluster-resources/list-shared-resources';
 import { connectAwsCloud } from '../cloud/aws/connect-aws-cloud';
+import { withAwsRetries } from '../cloud/aws/with-aws-retries';
 import { controlPlaneIamName, nodeGroupIamName } from '../model/aws/iam-names';
 import { NotFoundError } from '../errors/not-found-error';
 import { deleteKeys } from '../state/cluster-leftovers';
@@ -58,6 +60,8 @@ export interface ClusterCloud {
   dnsZone?: string;
   /** The IAM role and profile names the model gives the cluster and its node groups. */
   iamNames: string[];
+  /** The existing resources the spec names (shared VPC, subnets, NAT gateways, overrides): never deleted. */
+  sharedIds: SharedResourceIds;
 }
 
 /**
@@ -71,8 +75,18 @@ export async function connectClusterCloud(vfs: Vfs, name: string, env: NodeJS.Pr
   const provider = spec.cloudProvider ?? 'aws';
   if (provider !== 'aws') return { note: `kforge does not delete cloud resources on ${provider} yet, only the state: delete the cluster's ${provider} resources yourself` };
   const aws = await connectAwsCloud(cluster.object, { env, consequence: '; nothing was deleted (--unregister deletes the state only)' });
-  const iamNames = [controlPlaneIamName(name), ...instanceGroups.filter((ig) => ig.object.spec.role === 'Node').map((ig) => nodeGroupIamName(ig.object.metadata.name, name))];
-  return { cloud: { cloud: aws, dnsZone: spec.dnsZone, iamNames } };
+  const groups = instanceGroups.map((ig) => ig.object);
+  // A group with its own profile (spec.iam.profile) has no kforge role or profile to look for.
+  const iamNames = [controlPlaneIamName(name), ...groups.filter((ig) => ig.spec.role === 'Node' && !ig.spec.iam?.profile).map((ig) => nodeGroupIamName(ig.metadata.name, name))];
+  const present = (xs: Array<string | undefined>): string[] => [...new Set(xs.filter((x): x is string => !!x))].sort();
+  const sharedIds: SharedResourceIds = {
+    vpc: spec.networkID,
+    subnets: present((spec.subnets ?? []).map((s) => s.id)),
+    natGateways: present((spec.subnets ?? []).map((s) => (s.egress?.startsWith('nat-') ? s.egress : undefined))),
+    securityGroups: present(groups.map((ig) => ig.spec.securityGroupOverride)),
+    instanceProfiles: present(groups.map((ig) => ig.spec.iam?.profile)),
+  };
+  return { cloud: { cloud: aws, dnsZone: spec.dnsZone, iamNames, sharedIds } };
 }
 
 /** Every cloud resource of the cluster (see listClusterResources), sorted by type, name and id. */
@@ -80,13 +94,25 @@ export function listClusterCloudResources(target: ClusterCloud): Promise<Cluster
   return listClusterResources(target.cloud, { dnsZone: target.dnsZone, iamNames: target.iamNames });
 }
 
+/** The shared resources the cluster used (see listSharedResources): what delete leaves alone. Only reads: retried on throttling. */
+export function listClusterSharedResources(target: ClusterCloud): Promise<SharedClusterResource[]> {
+  return withAwsRetries(() => listSharedResources(target.cloud, target.sharedIds));
+}
+
 /**
  * Deletes the cluster's cloud resources in rounds (see deleteInRounds), listing them afresh first (the
  * caller holds the cluster lock); throws DeleteBlockedError when some cannot go, and the caller must then
- * keep the state. Resolves with what was deleted.
+ * keep the state. Then removes the cluster's `shared` tag from the shared VPC and subnets, and nothing else
+ * of theirs. Resolves with what was deleted and the shared resources left alone, `tagged` true where this
+ * delete removed the tag.
  */
-export async function deleteClusterCloudResources(target: ClusterCloud, options: DeleteInRoundsOptions = {}): Promise<ClusterResource[]> {
-  const resources = await listClusterCloudResources(target);
+export async function deleteClusterCloudResources(target: ClusterCloud, options: DeleteInRoundsOptions = {}): Promise<{ deleted: ClusterResource[]; shared: SharedClusterResource[] }> {
+  const [resources, shared] = await Promise.all([listClusterCloudResources(target), listClusterSharedResources(target)]);
   if (resources.length > 0) await deleteInRounds(resources, options);
-  return resources;
+  // Only once everything owned is gone: a blocked delete keeps the tags, as it keeps the state, for a re-run.
+  // `tagged` then says whether this delete removed the tag.
+  const left: SharedClusterResource[] = [];
+  // DeleteTags is idempotent: throttling or a dropped connection is simply retried.
+  for (const r of shared) left.push({ ...r, tagged: await withAwsRetries(() => r.untag()) });
+  return { deleted: resources, shared: left };
 }

@@ -272,9 +272,67 @@ export class AwsInventory {
     });
   }
 
+  /**
+   * Resources the cluster uses but does not own, by the ids the spec gives (`spec.networkID`,
+   * `spec.subnets[].id` and `egress`, an instance group's `securityGroupOverride`): one Describe filtered by
+   * id per kind, whatever their tags. An id that does not exist is simply missing from the answer (a filter,
+   * unlike `VpcIds`, does not fail the whole call). `ids` is the model's whole list, so every task shares one load.
+   */
+  sharedVpcs(ids: readonly string[]): Promise<Vpc[]> {
+    return this.byIds('shared-vpcs', ids, async (Values, NextToken) => {
+      const { sdk, client } = await this.cloud.ec2();
+      const out = await client.send(new sdk.DescribeVpcsCommand({ Filters: [{ Name: 'vpc-id', Values }], NextToken }));
+      return [out.Vpcs ?? [], out.NextToken];
+    });
+  }
+
+  /** Existing subnets by id (see sharedVpcs). */
+  sharedSubnets(ids: readonly string[]): Promise<Subnet[]> {
+    return this.byIds('shared-subnets', ids, async (Values, NextToken) => {
+      const { sdk, client } = await this.cloud.ec2();
+      const out = await client.send(new sdk.DescribeSubnetsCommand({ Filters: [{ Name: 'subnet-id', Values }], NextToken }));
+      return [out.Subnets ?? [], out.NextToken];
+    });
+  }
+
+  /** Existing NAT gateways by id (see sharedVpcs). */
+  sharedNatGateways(ids: readonly string[]): Promise<NatGateway[]> {
+    return this.byIds('shared-nat-gateways', ids, async (Values, NextToken) => {
+      const { sdk, client } = await this.cloud.ec2();
+      const out = await client.send(new sdk.DescribeNatGatewaysCommand({ Filter: [{ Name: 'nat-gateway-id', Values }], NextToken }));
+      return [(out.NatGateways ?? []).filter((g) => g.NatGatewayId && Values.includes(g.NatGatewayId)), out.NextToken];
+    });
+  }
+
+  /** Existing security groups by id (see sharedVpcs). */
+  sharedSecurityGroups(ids: readonly string[]): Promise<SecurityGroup[]> {
+    return this.byIds('shared-security-groups', ids, async (Values, NextToken) => {
+      const { sdk, client } = await this.cloud.ec2();
+      const out = await client.send(new sdk.DescribeSecurityGroupsCommand({ Filters: [{ Name: 'group-id', Values }], NextToken }));
+      return [out.SecurityGroups ?? [], out.NextToken];
+    });
+  }
+
+  /** The internet gateways attached to a VPC, whatever their tags (a shared VPC's own gateway). */
+  internetGatewaysOfVpc(vpcId: string): Promise<InternetGateway[]> {
+    return this.once(`vpc-internet-gateways/${vpcId}`, async () => {
+      const { sdk, client } = await this.cloud.ec2();
+      return this.pages(async (NextToken) => {
+        const out = await client.send(new sdk.DescribeInternetGatewaysCommand({ Filters: [{ Name: 'attachment.vpc-id', Values: [vpcId] }], NextToken }));
+        return [out.InternetGateways ?? [], out.NextToken];
+      });
+    });
+  }
+
   /** Drops everything cached, so the next find reads the cloud again (before a retry, or after an apply). */
   invalidate(): void {
     this.cache.invalidate();
+  }
+
+  private byIds<T>(kind: string, ids: readonly string[], page: (ids: string[], token: string | undefined) => Promise<[T[], string | undefined]>): Promise<T[]> {
+    const sorted = [...new Set(ids)].sort();
+    if (sorted.length === 0) return Promise.resolve([]);
+    return this.once(`${kind}/${sorted.join(',')}`, () => this.pages((token) => page(sorted, token)));
   }
 
   private once<T>(key: string, load: () => Promise<T>): Promise<T> {

@@ -15,6 +15,7 @@ export default class CreateCluster extends BaseCommand {
     '<%= config.bin %> create cluster private.example.com --zones us-east-1a --topology private --bastion --networking calico',
     '<%= config.bin %> create cluster demo.k8s.local --zones us-east-1a --set spec.kubelet.maxPods=200 --dry-run -o yaml',
     '<%= config.bin %> create cluster x.example.com --zones us-east-1a --admin-access 203.0.113.0/24 --node-volume-size 50 --api-loadbalancer-type internal',
+    '<%= config.bin %> create cluster x.example.com --zones us-east-1a,us-east-1b --vpc vpc-0abc --network-cidr 10.0.0.0/16 --subnets subnet-0aaa,subnet-0bbb',
   ];
   static override args = { name: Args.string({ description: 'Cluster name, a DNS name such as demo.example.com (or demo.k8s.local for no DNS)' }) };
   static override flags = {
@@ -33,7 +34,10 @@ export default class CreateCluster extends BaseCommand {
     'dns-zone': Flags.string({ description: 'DNS zone (name or id) for the cluster\'s records' }),
     'kubernetes-version': Flags.string({ description: 'Kubernetes version; default: the one the channel recommends' }),
     channel: Flags.string({ description: 'Channel whose recommended Kubernetes version is used when --kubernetes-version is not given: stable or alpha', default: 'stable' }),
-    'network-cidr': Flags.string({ description: 'Network (VPC) range; default: 172.20.0.0/16' }),
+    'network-cidr': Flags.string({ description: 'Network (VPC) range; default: 172.20.0.0/16. With --vpc: that VPC\'s range (required)' }),
+    vpc: Flags.string({ description: 'An existing VPC to build the cluster in (needs --network-cidr, its range); never modified or deleted' }),
+    subnets: Flags.string({ description: 'Existing subnets, one per zone in the order of --zones (needs --vpc); never modified or deleted', delimiter: ',', multiple: true, multipleNonGreedy: true }),
+    'utility-subnets': Flags.string({ description: 'Existing utility subnets for --topology private, one per zone (needs --vpc)', delimiter: ',', multiple: true, multipleNonGreedy: true }),
     'ssh-public-key': Flags.string({ description: 'SSH public key file to install for the admin user' }),
     cloud: Flags.string({ description: 'Cloud provider; default: aws, or gce when the zones look like GCE zones', options: ['aws', 'gce'] }),
     'cloud-labels': Flags.string({ description: 'Tags for all cloud resources, e.g. "team=infra,env=dev"' }),
@@ -81,6 +85,9 @@ export default class CreateCluster extends BaseCommand {
       controlPlaneVolumeSize: flags['control-plane-volume-size'],
       associatePublicIp: flags['associate-public-ip'],
       apiLoadBalancerType: flags['api-loadbalancer-type'] as 'public' | 'internal' | undefined,
+      vpc: flags.vpc,
+      subnets: flags.subnets,
+      utilitySubnets: flags['utility-subnets'],
     };
     const sshKey = flags['ssh-public-key'] ? await (await import('../../create/ssh-public-key')).readSshPublicKey(flags['ssh-public-key']) : undefined;
     if (flags['dry-run']) {

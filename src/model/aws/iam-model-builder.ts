@@ -12,7 +12,8 @@ import { UnsupportedModelError } from './unsupported-model-error';
 
 /** The IAM tasks of a cluster, with the instance profiles named for the launch templates that need them. */
 export interface IamTasks {
-  controlPlaneProfile: IamInstanceProfileTask;
+  /** `masters.<c>`; none when every control-plane group names its own profile (`spec.iam.profile`). */
+  controlPlaneProfile?: IamInstanceProfileTask;
   /** Each node instance group's own profile, by group name. */
   nodeProfiles: Readonly<Record<string, IamInstanceProfileTask>>;
   /** `bastions.<c>`, when the cluster has a bastion instance group. */
@@ -60,11 +61,15 @@ export function buildIamTasks(cluster: Cluster, instanceGroups: readonly Instanc
     tasks.push(r, new IamRolePolicyTask(name, { role: r, policy }), profile, new IamInstanceProfileRoleTask(name, { profile, role: r }));
     return profile;
   };
-  const controlPlaneProfile = role(controlPlaneIamName(c), policies.controlPlane);
+  // A group with `spec.iam.profile` uses that existing profile: no role or profile is made for it.
+  const own = instanceGroups.filter((ig) => !ig.spec.iam?.profile);
+  const overridden = new Set(instanceGroups.filter((ig) => ig.spec.iam?.profile).map((ig) => ig.metadata.name));
+  const everyOverrides = (roles: string[]): boolean => instanceGroups.some((ig) => roles.includes(ig.spec.role ?? '')) && !own.some((ig) => roles.includes(ig.spec.role ?? ''));
+  const controlPlaneProfile = everyOverrides(['ControlPlane', 'Master']) ? undefined : role(controlPlaneIamName(c), policies.controlPlane);
   const nodeProfiles: Record<string, IamInstanceProfileTask> = {};
-  for (const [group, policy] of Object.entries(policies.nodeGroups)) nodeProfiles[group] = role(nodeGroupIamName(group, c), policy);
+  for (const [group, policy] of Object.entries(policies.nodeGroups)) if (!overridden.has(group)) nodeProfiles[group] = role(nodeGroupIamName(group, c), policy);
   // A bastion is a bare SSH jump host: kops gives it a role that may only describe regions.
-  const hasBastion = instanceGroups.some((ig) => ig.spec.role === 'Bastion');
+  const hasBastion = own.some((ig) => ig.spec.role === 'Bastion');
   const bastionProfile = hasBastion ? role(iamName('bastions', c), BASTION_POLICY) : undefined;
   return { controlPlaneProfile, nodeProfiles, bastionProfile, tasks };
 }

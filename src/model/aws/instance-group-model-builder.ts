@@ -2,7 +2,10 @@ import type { Cluster, InstanceGroup } from '../../api/types';
 import { clusterTags, TagMap } from '../../cloud/aws/aws-tags';
 import { AutoScalingGroupTask, TargetGroupRef } from '../../cloud/aws/tasks/auto-scaling-group-task';
 import { Ec2KeyPairTask, keyPairName } from '../../cloud/aws/tasks/ec2-key-pair-task';
+import { IamInstanceProfileTask } from '../../cloud/aws/tasks/iam-instance-profile-task';
 import { LaunchTemplateTask } from '../../cloud/aws/tasks/launch-template-task';
+import { SecurityGroupTask } from '../../cloud/aws/tasks/security-group-task';
+import { SharedResourceError } from '../../errors/shared-resource-error';
 import type { SubnetTask } from '../../cloud/aws/tasks/subnet-task';
 import { isControlPlane, normalizedRole } from '../../expand/expand-context';
 import type { AnyTask } from '../../tasks/task';
@@ -66,6 +69,7 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
   // The same list awsPreflight resolves, so both share the inventory's one image load.
   const imageRefs = [...new Set(instanceGroups.map((ig) => ig.spec.image ?? DEFAULT_IMAGE))].sort();
 
+  const overrides = sharedGroupResources(instanceGroups, deps);
   const launchTemplates: LaunchTemplateTask[] = [];
   const autoScalingGroups: AutoScalingGroupTask[] = [];
   for (const ig of [...instanceGroups].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))) {
@@ -115,8 +119,12 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
       },
       httpTokens: ig.spec.instanceMetadata?.httpTokens ?? 'required',
       httpPutResponseHopLimit: ig.spec.instanceMetadata?.httpPutResponseHopLimit ?? 1,
-      securityGroup: cp ? deps.securityGroups.controlPlane : bastion ? required(deps.securityGroups.bastion, 'the bastion security group') : deps.securityGroups.nodes,
-      instanceProfile: cp ? deps.iam.controlPlaneProfile : bastion ? required(deps.iam.bastionProfile, 'the bastion instance profile') : deps.iam.nodeProfiles[ig.metadata.name],
+      securityGroup:
+        overrides.securityGroups.get(igName) ??
+        (cp ? deps.securityGroups.controlPlane : bastion ? required(deps.securityGroups.bastion, 'the bastion security group') : deps.securityGroups.nodes),
+      instanceProfile:
+        overrides.profiles.get(igName) ??
+        required(cp ? deps.iam.controlPlaneProfile : bastion ? deps.iam.bastionProfile : deps.iam.nodeProfiles[ig.metadata.name], `the instance profile of ${object}`),
       keyPair,
       userData: bastion ? undefined : renderUserData({ clusterName: c, configBase, region, instanceGroup: igName, role, nodeupConfigHash: hash as string, fileRepository: cluster.spec.assets?.fileRepository }),
       instanceTags: groupTags,
@@ -134,8 +142,45 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
     launchTemplates.push(lt);
     autoScalingGroups.push(asg);
   }
-  const tasks: AnyTask[] = [...(keyPair ? [keyPair] : []), ...launchTemplates, ...autoScalingGroups];
+  const tasks: AnyTask[] = [...(keyPair ? [keyPair] : []), ...overrides.tasks, ...launchTemplates, ...autoScalingGroups];
   return { launchTemplates, autoScalingGroups, keyPair, tasks };
+}
+
+/**
+ * The existing security groups (`spec.securityGroupOverride`) and instance profiles (`spec.iam.profile`, an
+ * ARN) that instance groups name instead of the cluster's, by group name: one find-only task per distinct
+ * id (kops's `Shared: true`), in the cluster's VPC. Their groups get no cluster security group and no role.
+ */
+function sharedGroupResources(
+  instanceGroups: readonly InstanceGroup[],
+  deps: InstanceGroupModelDeps,
+): { securityGroups: Map<string, SecurityGroupTask>; profiles: Map<string, IamInstanceProfileTask>; tasks: AnyTask[] } {
+  const vpc = deps.securityGroups.nodes.desired.vpc;
+  const sgIds = [...new Set(instanceGroups.map((ig) => ig.spec.securityGroupOverride).filter((id): id is string => !!id))].sort();
+  const sgById = new Map<string, SecurityGroupTask>();
+  const profileByArn = new Map<string, IamInstanceProfileTask>();
+  const securityGroups = new Map<string, SecurityGroupTask>();
+  const profiles = new Map<string, IamInstanceProfileTask>();
+  for (const ig of [...instanceGroups].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))) {
+    const object = `InstanceGroup/${ig.metadata.name}`;
+    const sg = ig.spec.securityGroupOverride;
+    if (sg) {
+      const field = `${object} spec.securityGroupOverride`;
+      if (!/^sg-[0-9a-f]+$/.test(sg)) throw new SharedResourceError(field, `"${sg}" is not a security group id (sg-…)`);
+      if (!sgById.has(sg)) sgById.set(sg, new SecurityGroupTask(sg, { vpc, description: '', tags: {}, shared: { id: sg, allIds: sgIds, field } }));
+      securityGroups.set(ig.metadata.name, sgById.get(sg) as SecurityGroupTask);
+    }
+    const arn = ig.spec.iam?.profile;
+    if (arn) {
+      const field = `${object} spec.iam.profile`;
+      // arn:<partition>:iam::<account>:instance-profile/<path/><name>: launch templates name the profile.
+      const m = /^arn:[a-z-]+:iam::\d{12}:instance-profile\/(?:.*\/)?([\w+=,.@-]+)$/.exec(arn);
+      if (!m) throw new SharedResourceError(field, `"${arn}" is not an instance profile ARN (arn:aws:iam::<account>:instance-profile/<name>)`);
+      if (!profileByArn.has(arn)) profileByArn.set(arn, new IamInstanceProfileTask(m[1], { tags: {}, shared: { arn, field } }));
+      profiles.set(ig.metadata.name, profileByArn.get(arn) as IamInstanceProfileTask);
+    }
+  }
+  return { securityGroups, profiles, tasks: [...sgById.values(), ...profileByArn.values()] };
 }
 
 /** A dependency the caller must have built (the security-group and IAM builders make it with a bastion group). */

@@ -6,6 +6,7 @@ import { NatGatewayTask } from '../../cloud/aws/tasks/nat-gateway-task';
 import { RouteTableAssociationTask } from '../../cloud/aws/tasks/route-table-association-task';
 import { RouteTableTask } from '../../cloud/aws/tasks/route-table-task';
 import { RouteTask } from '../../cloud/aws/tasks/route-task';
+import { sharedTags } from '../../cloud/aws/tasks/shared-resource';
 import { SubnetTask } from '../../cloud/aws/tasks/subnet-task';
 import { VpcTask } from '../../cloud/aws/tasks/vpc-task';
 import type { AnyTask } from '../../tasks/task';
@@ -18,61 +19,100 @@ export interface NetworkTasks {
   tasks: AnyTask[];
 }
 
+/** `egress: External`: the subnet's traffic leaves by routes the cluster does not manage (kops's value). */
+const EGRESS_EXTERNAL = 'External';
+
 /**
  * kops's NetworkModelBuilder, pure: the VPC (DNS support and hostnames), a subnet per `spec.subnets`
  * entry, an internet gateway, one public route table with 0.0.0.0/0 to the gateway, and an association
  * for each public and utility subnet. Private topology adds, per zone with private subnets, an Elastic IP
  * and a NAT gateway in that zone's utility subnet, and a route table `private-<zone>` with 0.0.0.0/0 to
  * the NAT gateway that the zone's private subnets are associated with. Names and tags are kops's.
+ *
+ * Shared resources (kops's `Shared: true`, see docs/shared-vpc.md): `spec.networkID` makes the VPC an
+ * existing one and its internet gateway the one attached to it; `spec.subnets[i].id` makes a subnet an
+ * existing one, which gets no route table association (its routing is its owner's); `egress: nat-…` routes
+ * the zone's private route table to an existing NAT gateway instead of one kforge makes, and `egress:
+ * External` leaves the zone's private subnets to routes kforge does not manage. Shared VPCs and subnets
+ * carry only `kubernetes.io/cluster/<c>=shared`. The public route table (and so the gateway) exists only
+ * when a public or utility subnet kforge makes needs it (always without a shared VPC); a zone gets a
+ * private route table only for private subnets kforge makes.
  */
 export function buildNetworkTasks(cluster: Cluster): NetworkTasks {
   const name = cluster.metadata.name;
   const spec = cluster.spec;
+  const object = `Cluster/${name}`;
   const labels: TagMap = { ...(spec.cloudLabels ?? {}) };
-  if (spec.networkID) throw new UnsupportedModelError('spec.networkID', 'a shared (existing) VPC');
   if (!spec.networkCIDR) throw new UnsupportedModelError('spec.networkCIDR', 'a cluster without a network CIDR');
   const subnets = spec.subnets ?? [];
+  const sharedIds = subnets.map((s) => s.id).filter((id): id is string => !!id);
+  const natIds = subnets.map((s) => s.egress).filter((e): e is string => !!e && e.startsWith('nat-'));
   subnets.forEach((s, i) => {
-    if (s.egress) throw new UnsupportedModelError(`spec.subnets[${i}].egress`, 'a subnet egress other than a NAT gateway kforge creates');
-    if (s.type === 'Private' && !subnets.some((u) => u.type === 'Utility' && u.zone === s.zone)) {
+    if (s.egress && s.egress !== EGRESS_EXTERNAL && !s.egress.startsWith('nat-')) {
+      throw new UnsupportedModelError(`spec.subnets[${i}].egress`, `a subnet egress other than an existing NAT gateway (nat-…) or External ("${s.egress}")`);
+    }
+    if (s.egress && s.type !== 'Private') throw new UnsupportedModelError(`spec.subnets[${i}].egress`, `egress on a ${s.type ?? 'Public'} subnet (only private subnets leave through a NAT gateway)`);
+    if (s.type === 'Private' && !s.id && !s.egress && !subnets.some((u) => u.type === 'Utility' && u.zone === s.zone)) {
       throw new UnsupportedModelError(`spec.subnets[${i}]`, `a private subnet without a utility subnet in its zone (${s.zone}) for the NAT gateway`);
     }
     if (s.type === 'DualStack' || s.ipv6CIDR) throw new UnsupportedModelError(`spec.subnets[${i}]`, 'IPv6');
-    if (s.id) throw new UnsupportedModelError(`spec.subnets[${i}].id`, 'a shared (existing) subnet');
+    if (s.id && !spec.networkID) throw new UnsupportedModelError(`spec.subnets[${i}].id`, 'an existing subnet without spec.networkID, the existing VPC it is in');
     if (!s.cidr || !s.zone) throw new UnsupportedModelError(`spec.subnets[${i}]`, 'a subnet without cidr and zone');
   });
 
-  const vpc = new VpcTask(name, { cidr: spec.networkCIDR, tags: clusterTags(name, name, labels) });
-  const subnetTasks = subnets.map((s) => subnetTask(name, s, vpc, labels));
-  const igw = new InternetGatewayTask(name, { vpc, tags: clusterTags(name, name, labels) });
-  const publicTable = new RouteTableTask(name, { vpc, tags: clusterTags(name, name, labels, { 'kubernetes.io/kops/role': 'public' }) });
-  const route = new RouteTask('0.0.0.0/0', { routeTable: publicTable, cidr: '0.0.0.0/0', target: igw });
-  const tasks: AnyTask[] = [vpc, ...subnetTasks, igw, publicTable, route];
-  for (const subnet of subnetTasks) {
-    if (subnet.desired.type === 'Public' || subnet.desired.type === 'Utility') tasks.push(new RouteTableAssociationTask(subnet.name, { routeTable: publicTable, subnet }));
+  const vpc = spec.networkID
+    ? new VpcTask(name, { cidr: spec.networkCIDR, tags: sharedTags(name), shared: { id: spec.networkID, field: `${object} spec.networkID`, cidrField: `${object} spec.networkCIDR` } })
+    : new VpcTask(name, { cidr: spec.networkCIDR, tags: clusterTags(name, name, labels) });
+  const subnetTasks = subnets.map((s, i) => subnetTask(name, s, vpc, labels, s.id ? { id: s.id, allIds: sharedIds, field: `${object} spec.subnets[${i}]` } : undefined));
+  const tasks: AnyTask[] = [vpc, ...subnetTasks];
+  const made = subnetTasks.filter((t) => !t.desired.shared);
+  const madePublic = made.filter((t) => t.desired.type === 'Public' || t.desired.type === 'Utility');
+  if (!spec.networkID || madePublic.length > 0) {
+    const igw = new InternetGatewayTask(name, spec.networkID ? { vpc, tags: {}, shared: { field: `${object} spec.networkID` } } : { vpc, tags: clusterTags(name, name, labels) });
+    const publicTable = new RouteTableTask(name, { vpc, tags: clusterTags(name, name, labels, { 'kubernetes.io/kops/role': 'public' }) });
+    tasks.push(igw, publicTable, new RouteTask('0.0.0.0/0', { routeTable: publicTable, cidr: '0.0.0.0/0', target: igw }));
+    for (const subnet of madePublic) tasks.push(new RouteTableAssociationTask(subnet.name, { routeTable: publicTable, subnet }));
   }
-  // Private subnets leave through their zone's NAT gateway: one per zone, as kops does.
-  const privateZones = [...new Set(subnetTasks.filter((t) => t.desired.type === 'Private').map((t) => t.desired.zone))];
+  // Private subnets kforge makes leave through their zone's NAT gateway: one per zone, as kops does.
+  const privateZones = [...new Set(made.filter((t) => t.desired.type === 'Private').map((t) => t.desired.zone))];
   for (const zone of privateZones) {
-    const utility = subnetTasks.find((t) => t.desired.type === 'Utility' && t.desired.zone === zone) as SubnetTask;
+    const zoneSubnets = subnets.map((s, i) => ({ s, i })).filter(({ s }) => s.type === 'Private' && !s.id && s.zone === zone);
+    const egresses = [...new Set(zoneSubnets.map(({ s }) => s.egress ?? ''))];
+    if (egresses.length > 1) {
+      const { i } = zoneSubnets.find(({ s }) => (s.egress ?? '') !== egresses[0]) as { i: number };
+      throw new UnsupportedModelError(`spec.subnets[${i}].egress`, `private subnets of one zone (${zone}) with different egress (${egresses.map((e) => e || 'unset').join(', ')})`);
+    }
+    const egress = egresses[0];
+    // External: the subnets keep the VPC's main route table; the cluster adds no route.
+    if (egress === EGRESS_EXTERNAL) continue;
     const zoneName = `${zone}.${name}`;
-    const eip = new ElasticIpTask(zoneName, { tags: clusterTags(name, zoneName, labels) });
-    const nat = new NatGatewayTask(zoneName, { subnet: utility, elasticIp: eip, tags: clusterTags(name, zoneName, labels) });
+    let nat: NatGatewayTask;
+    if (egress) {
+      nat = new NatGatewayTask(zoneName, { shared: { id: egress, allIds: natIds, vpc, field: `${object} spec.subnets[${zoneSubnets[0].i}].egress` } });
+      tasks.push(nat);
+    } else {
+      const utility = subnetTasks.find((t) => t.desired.type === 'Utility' && t.desired.zone === zone) as SubnetTask;
+      const eip = new ElasticIpTask(zoneName, { tags: clusterTags(name, zoneName, labels) });
+      nat = new NatGatewayTask(zoneName, { subnet: utility, elasticIp: eip, tags: clusterTags(name, zoneName, labels) });
+      tasks.push(eip, nat);
+    }
     const tableName = `private-${zone}.${name}`;
     const table = new RouteTableTask(tableName, { vpc, tags: clusterTags(name, tableName, labels, { 'kubernetes.io/kops/role': `private-${zone}` }) });
-    tasks.push(eip, nat, table, new RouteTask(`private-${zone}-0.0.0.0/0`, { routeTable: table, cidr: '0.0.0.0/0', target: nat }));
-    for (const subnet of subnetTasks.filter((t) => t.desired.type === 'Private' && t.desired.zone === zone)) {
+    tasks.push(table, new RouteTask(`private-${zone}-0.0.0.0/0`, { routeTable: table, cidr: '0.0.0.0/0', target: nat }));
+    for (const subnet of made.filter((t) => t.desired.type === 'Private' && t.desired.zone === zone)) {
       tasks.push(new RouteTableAssociationTask(`private-${subnet.name}`, { routeTable: table, subnet }));
     }
   }
   return { vpc, subnets: subnetTasks, tasks };
 }
 
-function subnetTask(cluster: string, s: ClusterSubnetSpec, vpc: VpcTask, labels: TagMap): SubnetTask {
+function subnetTask(cluster: string, s: ClusterSubnetSpec, vpc: VpcTask, labels: TagMap, shared: SubnetTask['desired']['shared']): SubnetTask {
   const type = s.type ?? 'Public';
+  const name = `${s.name}.${cluster}`;
+  // An existing subnet is only tagged as the cluster's shared one: its other tags and settings are its owner's.
+  if (shared) return new SubnetTask(name, { vpc, cidr: s.cidr as string, zone: s.zone as string, type, tags: sharedTags(cluster), shared });
   // Load balancers find their subnets by these role tags (kops sets them unless disableSubnetTags).
   const role: TagMap = type === 'Private' ? { 'kubernetes.io/role/internal-elb': '1' } : { 'kubernetes.io/role/elb': '1' };
-  const name = `${s.name}.${cluster}`;
   // Instances in public and utility subnets reach the internet through the gateway only: they need a public address.
   const mapPublicIpOnLaunch = type === 'Public' || type === 'Utility';
   return new SubnetTask(name, { vpc, cidr: s.cidr as string, zone: s.zone as string, type, mapPublicIpOnLaunch, tags: clusterTags(cluster, name, labels, { SubnetType: type, ...role }) });

@@ -1,4 +1,5 @@
 import { AutoScalingGroupTask } from '../../cloud/aws/tasks/auto-scaling-group-task';
+import type { SharedTerraformValue } from '../../cloud/aws/tasks/shared-resource';
 import type { AnyTask } from '../../tasks/task';
 import { HclExpression, HclValue } from '../../tasks/terraform-target';
 import type { TerraformWriter } from './terraform-writer';
@@ -15,7 +16,7 @@ function asgRole(task: AnyTask): 'master' | 'node' | 'bastion' | undefined {
 
 /**
  * kops's outputs (also written as locals of the same names), so that downstream Terraform that reads a kops
- * cluster's outputs keeps working: cluster_name, region, vpc_id, vpc_cidr_block, subnet_<name>_id,
+ * cluster's outputs keeps working: cluster_name, region, vpc_id, vpc_cidr_block, subnet_<name>_id, subnet_ids (shared subnets only),
  * node_subnet_ids, route_table_public_id, route_table_private-<zone>_id, <role>_security_group_ids,
  * <role>_autoscaling_group_ids, masters_role_arn/_name, bastions_role_arn/_name and, when the nodes have one
  * role, nodes_role_arn/_name (kforge gives each node group its own role, listed in node_role_arns/_names).
@@ -35,7 +36,9 @@ export function addKopsOutputs(writer: TerraformWriter, cluster: string, region:
     writer.addOutput('vpc_cidr_block', ref(vpc, 'cidr_block'));
   }
   const subnets = of('Subnet');
-  // No `subnet_ids`: kops writes it only for shared subnets (which Terraform does not own), and kforge has none.
+  // `subnet_ids` as kops writes it: only the shared subnets (which Terraform does not own), by their literal ids.
+  const shared = subnets.filter((s) => (s as AnyTask & Partial<SharedTerraformValue>).terraformValue?.('id') !== undefined);
+  if (shared.length > 0) writer.addOutput('subnet_ids', list(shared, 'id'));
   for (const s of subnets) writer.addOutput(`subnet_${short(s.name)}_id`, ref(s, 'id'));
   for (const rt of of('RouteTable')) writer.addOutput(rt.name === cluster ? 'route_table_public_id' : `route_table_${short(rt.name)}_id`, ref(rt, 'id'));
 

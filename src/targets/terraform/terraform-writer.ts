@@ -1,3 +1,4 @@
+import type { SharedTerraformValue } from '../../cloud/aws/tasks/shared-resource';
 import { taskKey } from '../../tasks/task';
 import { HclBlock, HclBody, HclExpression, HclValue, TerraformOwner, TerraformTarget } from '../../tasks/terraform-target';
 import { topLevelBlock } from './hcl-format';
@@ -60,6 +61,9 @@ export class TerraformWriter implements TerraformTarget {
   }
 
   reference(task: TerraformOwner, attribute: string): HclExpression {
+    // A shared resource (an existing VPC, subnet, NAT gateway) renders no resource: it says what to write.
+    const own = (task as TerraformOwner & Partial<SharedTerraformValue>).terraformValue?.(attribute);
+    if (own) return own;
     const from = this.current;
     return new HclExpression(() => {
       const address = this.owners.get(taskKey(task));

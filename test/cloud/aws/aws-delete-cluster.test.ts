@@ -268,7 +268,10 @@ describe('delete cluster on AWS (moto)', () => {
     });
     // Sorted by type, deterministic.
     expect([...types].sort()).toEqual(types);
-    for (const id of Object.values(lookalikes)) expect(r.stdout).not.toContain(id);
+    // The subnet tagged `shared` for this cluster is listed apart, as left alone; no other look-alike at all.
+    const [listing, sharedPart] = r.stdout.split('\nShared resources, left alone');
+    for (const id of Object.values(lookalikes)) expect(listing).not.toContain(id);
+    expect(sharedPart.split('\n').filter((l) => l.includes(lookalikes.subnet))).toEqual([expect.stringMatching(/^subnet +subnet-\w+ +subnet-\w+ +shared$/)]);
     expect(r.stdout).not.toContain('api.keep');
     expect(r.stdout).not.toContain('bastions.');
     expect(r.stdout).toContain(`${name}/config`);
@@ -281,7 +284,10 @@ describe('delete cluster on AWS (moto)', () => {
     const r = cli(['delete', 'cluster', name, '--yes', '--verbose', '--state', store]);
     expect(r.stderr).not.toMatch(/Error/);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^Deleted 23 cloud resources of "${name.replace(/\./g, '\\.')}"\nDeleted cluster: "${name.replace(/\./g, '\\.')}" \\(\\d+ state objects\\)\n$`));
+    // The `shared` look-alike subnet is reported as left alone (its shared tag removed, as kops does).
+    expect(r.stdout).toMatch(
+      new RegExp(`^Deleted 23 cloud resources of "${name.replace(/\./g, '\\.')}"\nLeft 1 shared resources alone .*\nTYPE .*\nsubnet +${lookalikes.subnet} .* removed\nDeleted cluster: "${name.replace(/\./g, '\\.')}" \\(\\d+ state objects\\)\n$`),
+    );
     expect(r.stderr).toMatch(/^round 1: deleted \d+, \d+ waiting$/m);
     expect(r.stderr).toMatch(/AWS API: \d+ calls \(0 throttled, 0 retried\) in \d+\.\d s\n( {2}\w+ \d+\n)+$/);
     expect(r.stderr).toMatch(/^ {2}DeleteVpc 1$/m);

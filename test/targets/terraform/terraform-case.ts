@@ -13,6 +13,8 @@ export const TERRAFORM_CASES: Array<[string, NewClusterOptions]> = [
   ['dns', { name: 'dns.example.com', zones: ['us-east-1a'], cloud: 'aws', dnsZone: 'example.com' }],
   // A DNS zone and an API load balancer: the API records are aliases to it.
   ['dns-lb', { name: 'lb.example.com', zones: ['us-east-1a', 'us-east-1b'], cloud: 'aws', dnsZone: 'example.com', apiLoadBalancerType: 'public' }],
+  // In an existing VPC and subnets (kops's shared VPC): they are no resources, only their ids.
+  ['shared-vpc', { name: 'shared-vpc.example.com', zones: ['us-east-1a', 'us-east-1b'], cloud: 'aws', dns: 'none', vpc: 'vpc-12345678', networkCidr: '10.0.0.0/16', subnets: ['subnet-12345678', 'subnet-abcdef12'] }],
 ];
 
 /** A fake SSH key (no real key material is needed to render one). */

@@ -1,4 +1,5 @@
-import type { TerraformTarget } from '../../../tasks/terraform-target';
+import type { HclExpression, TerraformTarget } from '../../../tasks/terraform-target';
+import { SharedResourceError } from '../../../errors/shared-resource-error';
 import { diffFields } from '../../../tasks/diff-fields';
 import { taskKey } from '../../../tasks/task';
 import type { AnyTask, Change } from '../../../tasks/task';
@@ -8,6 +9,8 @@ import { tagMap, TagMap } from '../aws-tags';
 import { AwsTask, pickByName } from './aws-task';
 import type { ElasticIpTask } from './elastic-ip-task';
 import type { SubnetTask } from './subnet-task';
+import type { VpcTask } from './vpc-task';
+import { hclLiteral, SharedTerraformValue } from './shared-resource';
 
 /** The actual state of a NAT gateway. */
 export interface NatGatewayActual {
@@ -22,8 +25,21 @@ export interface NatGatewayActual {
 const AVAILABLE_TIMEOUT_MS = 10 * 60_000;
 const POLL_MS = 5_000;
 
-/** A zone's NAT gateway in its utility subnet, with the zone's Elastic IP (private topology). */
-export class NatGatewayTask extends AwsTask<NatGatewayActual> {
+/** An existing NAT gateway (`spec.subnets[i].egress: nat-…`): its id, every shared one of the model (one load), the cluster's VPC, and where the spec names it. */
+export interface SharedNatGatewaySpec {
+  id: string;
+  allIds: readonly string[];
+  vpc: VpcTask;
+  /** `Cluster/<c> spec.subnets[i].egress`, for errors. */
+  field: string;
+}
+
+/**
+ * A zone's NAT gateway in its utility subnet, with the zone's Elastic IP (private topology). With `shared`
+ * it is an existing gateway (kops's `egress: nat-…`), found by id in the cluster's VPC and never created,
+ * modified, tagged or deleted: the zone's private route table only points at it.
+ */
+export class NatGatewayTask extends AwsTask<NatGatewayActual> implements SharedTerraformValue {
   readonly kind = 'NatGateway';
   /** The gateway id, once it exists. */
   readonly id = new TaskOutput<string>(`NatGateway/${this.name} id`);
@@ -34,21 +50,29 @@ export class NatGatewayTask extends AwsTask<NatGatewayActual> {
 
   constructor(
     name: string,
-    readonly desired: { subnet: SubnetTask; elasticIp: ElasticIpTask; tags: TagMap },
+    readonly desired: { subnet: SubnetTask; elasticIp: ElasticIpTask; tags: TagMap } | { shared: SharedNatGatewaySpec },
   ) {
     super(name);
   }
 
   override dependencies(): readonly AnyTask<AwsCloud>[] {
-    return [this.desired.subnet, this.desired.elasticIp];
+    const d = this.desired;
+    return 'shared' in d ? [d.shared.vpc] : [d.subnet, d.elasticIp];
+  }
+
+  terraformValue(attribute: string): HclExpression | undefined {
+    return 'shared' in this.desired && attribute === 'id' ? hclLiteral(this.desired.shared.id) : undefined;
   }
 
   renderTerraform(t: TerraformTarget): void {
     const d = this.desired;
+    // A shared gateway is no resource of the cluster: the route names its id.
+    if ('shared' in d) return;
     t.addResource(this, 'aws_nat_gateway', { allocation_id: t.reference(d.elasticIp, 'id'), subnet_id: t.reference(d.subnet, 'id'), tags: d.tags });
   }
 
   async find(cloud: AwsCloud): Promise<NatGatewayActual | undefined> {
+    if ('shared' in this.desired) return this.findShared(cloud, this.desired.shared);
     // Deleted and failed gateways stay visible for an hour; they are not ours any more.
     const live = (await cloud.inventory.natGateways()).filter((g) => g.State !== 'deleted' && g.State !== 'deleting' && g.State !== 'failed');
     const g = pickByName(live, this.name, (x) => x.NatGatewayId);
@@ -57,12 +81,28 @@ export class NatGatewayTask extends AwsTask<NatGatewayActual> {
     return { id: g.NatGatewayId, subnetId: g.SubnetId, allocationId: g.NatGatewayAddresses?.[0]?.AllocationId, state: g.State, tags: tagMap(g.Tags) };
   }
 
+  /** The existing gateway by id, checked: it must be live and in the cluster's VPC. */
+  private async findShared(cloud: AwsCloud, shared: SharedNatGatewaySpec): Promise<NatGatewayActual> {
+    const g = (await cloud.inventory.sharedNatGateways(shared.allIds)).find((x) => x.NatGatewayId === shared.id);
+    if (!g?.NatGatewayId || g.State === 'deleted' || g.State === 'deleting' || g.State === 'failed') {
+      throw new SharedResourceError(shared.field, `NAT gateway ${shared.id} does not exist in ${cloud.region}${g?.State ? ` (it is ${g.State})` : ''}`);
+    }
+    const vpcId = shared.vpc.id.peek();
+    if (g.VpcId !== vpcId) throw new SharedResourceError(shared.field, `NAT gateway ${shared.id} is in VPC ${g.VpcId}, not in the cluster's VPC ${vpcId ?? '(none)'}`);
+    this.id.set(g.NatGatewayId);
+    return { id: g.NatGatewayId, subnetId: g.SubnetId, allocationId: g.NatGatewayAddresses?.[0]?.AllocationId, state: g.State, tags: tagMap(g.Tags) };
+  }
+
   diff(actual: NatGatewayActual | undefined): Change[] {
     const d = this.desired;
+    // A shared gateway is used as it is.
+    if ('shared' in d) return [];
     return diffFields(actual as unknown as Record<string, unknown>, { subnetId: d.subnet.id.peek(), allocationId: d.elasticIp.allocationId.peek(), tags: d.tags });
   }
 
   async apply(cloud: AwsCloud, actual: NatGatewayActual | undefined, changes: readonly Change[]): Promise<void> {
+    const d = this.desired;
+    if ('shared' in d) return;
     if (actual) {
       await this.updateTags(cloud, actual.id, changes);
       if (actual.state === 'pending') await this.waitAvailable(cloud, actual.id);
@@ -71,10 +111,10 @@ export class NatGatewayTask extends AwsTask<NatGatewayActual> {
     const { sdk, client } = await cloud.ec2();
     const out = await client.send(
       new sdk.CreateNatGatewayCommand({
-        SubnetId: this.desired.subnet.id.get(),
-        AllocationId: this.desired.elasticIp.allocationId.get(),
+        SubnetId: d.subnet.id.get(),
+        AllocationId: d.elasticIp.allocationId.get(),
         ClientToken: cloud.clientToken(taskKey(this)),
-        TagSpecifications: this.tagSpec('natgateway', this.desired.tags),
+        TagSpecifications: this.tagSpec('natgateway', d.tags),
       }),
     );
     const id = out.NatGateway?.NatGatewayId;

@@ -1,4 +1,5 @@
-import type { TerraformTarget } from '../../../tasks/terraform-target';
+import type { HclExpression, TerraformTarget } from '../../../tasks/terraform-target';
+import { SharedResourceError } from '../../../errors/shared-resource-error';
 import { diffFields } from '../../../tasks/diff-fields';
 import type { AnyTask, Change } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
@@ -6,6 +7,7 @@ import type { AwsCloud } from '../aws-cloud';
 import { tagMap, TagMap } from '../aws-tags';
 import { AwsTask, pickByName } from './aws-task';
 import type { VpcTask } from './vpc-task';
+import { hclLiteral, SharedTerraformValue } from './shared-resource';
 
 /** The actual state of a security group (its rules are SecurityGroupRule tasks). */
 export interface SecurityGroupActual {
@@ -16,8 +18,20 @@ export interface SecurityGroupActual {
   tags: TagMap;
 }
 
-/** A security group in the cluster's VPC, named like kops's (`masters.<cluster>`, `nodes.<cluster>`). */
-export class SecurityGroupTask extends AwsTask<SecurityGroupActual> {
+/** An existing security group (an instance group's `spec.securityGroupOverride`): its id, every one of the model (one load), and where the spec names it. */
+export interface SharedSecurityGroupSpec {
+  id: string;
+  allIds: readonly string[];
+  /** `InstanceGroup/<ig> spec.securityGroupOverride`, for errors. */
+  field: string;
+}
+
+/**
+ * A security group in the cluster's VPC, named like kops's (`masters.<cluster>`, `nodes.<cluster>`). With
+ * `shared` it is an existing group (kops's `Shared: true`), found by id in the cluster's VPC and never
+ * created, modified, tagged or deleted; no rule is added to it.
+ */
+export class SecurityGroupTask extends AwsTask<SecurityGroupActual> implements SharedTerraformValue {
   readonly kind = 'SecurityGroup';
   /** The group id, once it exists. */
   readonly id = new TaskOutput<string>(`SecurityGroup/${this.name} id`);
@@ -29,9 +43,13 @@ export class SecurityGroupTask extends AwsTask<SecurityGroupActual> {
 
   constructor(
     name: string,
-    readonly desired: { vpc: VpcTask; description: string; tags: TagMap },
+    readonly desired: { vpc: VpcTask; description: string; tags: TagMap; shared?: SharedSecurityGroupSpec },
   ) {
     super(name);
+  }
+
+  terraformValue(attribute: string): HclExpression | undefined {
+    return this.desired.shared && attribute === 'id' ? hclLiteral(this.desired.shared.id) : undefined;
   }
 
   override dependencies(): readonly AnyTask<AwsCloud>[] {
@@ -40,10 +58,21 @@ export class SecurityGroupTask extends AwsTask<SecurityGroupActual> {
 
   renderTerraform(t: TerraformTarget): void {
     const d = this.desired;
+    // A shared group is no resource of the cluster: launch templates name its id.
+    if (d.shared) return;
     t.addResource(this, 'aws_security_group', { description: d.description, name: this.name, tags: d.tags, vpc_id: t.reference(d.vpc, 'id') });
   }
 
   async find(cloud: AwsCloud): Promise<SecurityGroupActual | undefined> {
+    const shared = this.desired.shared;
+    if (shared) {
+      const g = (await cloud.inventory.sharedSecurityGroups(shared.allIds)).find((x) => x.GroupId === shared.id);
+      if (!g?.GroupId) throw new SharedResourceError(shared.field, `security group ${shared.id} does not exist in ${cloud.region} (or this account cannot see it)`);
+      const vpcId = this.desired.vpc.id.peek();
+      if (g.VpcId !== vpcId) throw new SharedResourceError(shared.field, `security group ${shared.id} is in VPC ${g.VpcId}, not in the cluster's VPC ${vpcId ?? '(none)'}`);
+      this.id.set(g.GroupId);
+      return { id: g.GroupId, groupName: g.GroupName, description: g.Description, vpcId: g.VpcId, tags: tagMap(g.Tags) };
+    }
     const g = pickByName(await cloud.inventory.securityGroups(), this.name, (x) => x.GroupId);
     if (!g?.GroupId) return undefined;
     this.id.set(g.GroupId);
@@ -52,10 +81,13 @@ export class SecurityGroupTask extends AwsTask<SecurityGroupActual> {
 
   diff(actual: SecurityGroupActual | undefined): Change[] {
     const d = this.desired;
+    // A shared group is used as it is.
+    if (d.shared) return [];
     return diffFields(actual as unknown as Record<string, unknown>, { groupName: this.name, description: d.description, vpcId: d.vpc.id.peek(), tags: d.tags });
   }
 
   async apply(cloud: AwsCloud, actual: SecurityGroupActual | undefined, changes: readonly Change[]): Promise<void> {
+    if (this.desired.shared) return;
     if (actual) {
       await this.updateTags(cloud, actual.id, changes);
       return;
