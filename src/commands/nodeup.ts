@@ -63,7 +63,10 @@ export default class Nodeup extends BaseCommand {
       assets = await installAssets(nodeAssets(config.Assets, arch), flags.root, { backoffMs: Number(process.env.KFORGE_TEST_ASSET_BACKOFF_MS) || undefined });
       stage('assets-installed');
     }
-    const certificates = await issueNodeCertificates(config, keysets, flags.root);
+    const { kubeletNodeName } = await import('../nodeup/kubelet-node-name');
+    const os = await import('node:os');
+    // The machine's hostname is read here, so the renderer and the certificate requests stay pure.
+    const certificates = await issueNodeCertificates(config, keysets, flags.root, kubeletNodeName(config, os.hostname()));
     const files = renderNodeFiles(config, { source: flags.conf, pki: { keysets, certificates }, etcHosts: readEtcHosts(flags.root) });
     if (flags['install-systemd-unit']) {
       const { nodeupUnitFile } = await import('../nodeup/nodeup-unit-file');

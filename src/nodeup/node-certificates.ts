@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
+import * as yaml from 'js-yaml';
 import type { NodeupConfig } from '../model/nodeup-config-builder';
 import type { CertificateSubject, CertificateUsage } from '../pki/certificate-builder';
 import { ISSUED_VALIDITY_MS } from '../pki/cluster-pki';
@@ -11,8 +12,11 @@ import type { NodeKeysets } from './node-keysets';
 import { NodeupPkiError } from './nodeup-pki-error';
 import { isControlPlaneConfig } from './parse-nodeup-config';
 
-/** A certificate a node issues itself from a CA of the keystore, and where kube-apiserver's flags want it. */
-export interface NodeCertificateRequest {
+/** Where an issued certificate goes: a certificate file and a key file, or both embedded in a kubeconfig (kubelet's). */
+export type NodeCertificateTarget = { certPath: string; keyPath: string } | { kubeconfigPath: string };
+
+/** A certificate a node issues itself from a CA of the keystore, and where the flags want it. */
+export type NodeCertificateRequest = NodeCertificateTarget & {
   /** Short name for messages, e.g. `kube-apiserver serving`. */
   name: string;
   /** The keyset whose key signs it. */
@@ -21,9 +25,7 @@ export interface NodeCertificateRequest {
   usage: CertificateUsage;
   dnsNames?: string[];
   ipAddresses?: string[];
-  certPath: string;
-  keyPath: string;
-}
+};
 
 /** A certificate ready to be written: reused from disk or newly issued with a key generated here. */
 export interface NodeCertificate {
@@ -47,8 +49,13 @@ const APISERVER_CERTIFICATES: Array<{ cert: string; key: string; name: string; c
 /** What a certificate must have left of its life to be kept: a third, as kops renews well before expiry. */
 const MIN_REMAINING_FRACTION = 1 / 3;
 
-/** The certificates a control-plane node issues for kube-apiserver, at the paths its rendered flags name; none on other nodes. */
-export function nodeCertificateRequests(config: NodeupConfig): NodeCertificateRequest[] {
+/**
+ * The certificates a control-plane node issues: kube-apiserver's, at the paths its rendered flags name, and
+ * kubelet's client certificate for `system:node:<nodeName>` (group `system:nodes`, what the Node authorizer
+ * admits) embedded in its `--kubeconfig`, unless kubelet bootstraps through `--bootstrap-kubeconfig`. None
+ * on other nodes: a worker's kubelet gets its certificate through a CSR.
+ */
+export function nodeCertificateRequests(config: NodeupConfig, nodeName: string): NodeCertificateRequest[] {
   if (!isControlPlaneConfig(config)) return [];
   const flags = componentFlagValues(config, 'kube-apiserver');
   const out: NodeCertificateRequest[] = [];
@@ -60,6 +67,12 @@ export function nodeCertificateRequests(config: NodeupConfig): NodeCertificateRe
     if (c.serving && !sans) throw new NodeupPkiError('APIServerConfig.ServingSANs: missing from the control-plane nodeup config; run "kforge update cluster --yes" to rewrite it');
     out.push({ name: c.name, ca: c.ca, subject: c.subject, usage: c.usage, dnsNames: sans?.dnsNames, ipAddresses: sans?.ipAddresses, certPath, keyPath });
   }
+  const kubelet = componentFlagValues(config, 'kubelet');
+  const kubeconfigPath = kubelet.get('kubeconfig');
+  // The control-plane kubelet starts the static pods before any API server could sign a CSR, so its identity is issued here.
+  if (kubeconfigPath && !kubelet.get('bootstrap-kubeconfig')) {
+    out.push({ name: 'kubelet client', ca: 'kubernetes-ca', subject: { commonName: `system:node:${nodeName}`, organization: ['system:nodes'] }, usage: 'client', kubeconfigPath });
+  }
   return out;
 }
 
@@ -67,11 +80,12 @@ export function nodeCertificateRequests(config: NodeupConfig): NodeCertificateRe
  * Issues, under `root`, the node's own certificates from the keystore's CAs, each with a key generated
  * here. A certificate already on disk is kept when its key matches it, it is signed by the CA key in use,
  * has the wanted subject, SANs and usage, and more than a third of its life left; otherwise it is
- * re-issued with a new key. Keeping it is what makes a second run change nothing.
+ * re-issued with a new key. Keeping it is what makes a second run change nothing. `nodeName` is kubelet's
+ * (`kubeletNodeName`), read by the caller so this stays free of the machine's identity.
  */
-export async function issueNodeCertificates(config: NodeupConfig, keysets: NodeKeysets, root: string, now: Date = new Date()): Promise<NodeCertificate[]> {
+export async function issueNodeCertificates(config: NodeupConfig, keysets: NodeKeysets, root: string, nodeName: string, now: Date = new Date()): Promise<NodeCertificate[]> {
   return Promise.all(
-    nodeCertificateRequests(config).map(async (request) => {
+    nodeCertificateRequests(config, nodeName).map(async (request) => {
       const ca = keysets[request.ca]?.use;
       if (!ca) throw new NodeupPkiError(`keyset "${request.ca}" was not read; it signs the ${request.name} certificate`);
       const existing = readPair(root, request);
@@ -84,10 +98,21 @@ export async function issueNodeCertificates(config: NodeupConfig, keysets: NodeK
 
 function readPair(root: string, request: NodeCertificateRequest): { cert: string; key: string } | undefined {
   try {
+    if ('kubeconfigPath' in request) return kubeconfigPair(fs.readFileSync(path.join(root, request.kubeconfigPath), 'utf8'));
     return { cert: fs.readFileSync(path.join(root, request.certPath), 'utf8'), key: fs.readFileSync(path.join(root, request.keyPath), 'utf8') };
   } catch {
     return undefined;
   }
+}
+
+/** The client certificate and key embedded in a kubeconfig nodeup wrote; undefined for anything else. */
+function kubeconfigPair(text: string): { cert: string; key: string } | undefined {
+  const doc = yaml.load(text) as { users?: Array<{ user?: Record<string, unknown> }> } | undefined;
+  const user = doc?.users?.[0]?.user;
+  const cert = user?.['client-certificate-data'];
+  const key = user?.['client-key-data'];
+  if (typeof cert !== 'string' || typeof key !== 'string') return undefined;
+  return { cert: Buffer.from(cert, 'base64').toString('utf8'), key: Buffer.from(key, 'base64').toString('utf8') };
 }
 
 /** Whether a certificate and key on disk may be kept (see issueNodeCertificates). Exported for tests. */

@@ -6,7 +6,7 @@ import type { Keypair } from '../pki/keypair';
  * certificate and key embedded, and the context joining them, so the file alone lets the component in.
  * Deterministic for the same inputs, so a rerun rewrites nothing.
  */
-export function nodeKubeconfig(user: string, server: string, caBundle: string, keypair: Keypair): string {
+export function nodeKubeconfig(user: string, server: string, caBundle: string, keypair: Pick<Keypair, 'certificatePem' | 'privateKeyPem'>): string {
   const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
   const doc = {
     apiVersion: 'v1',

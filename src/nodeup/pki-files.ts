@@ -22,12 +22,13 @@ const KUBECONFIG_FLAGS: Array<{ component: string; flags: string[]; keyset: stri
 ];
 
 /**
- * Pure: the node's PKI files at the paths the rendered flags name. Every node: kubelet's kubeconfig with
- * the shared `kubelet-bootstrap` identity (at `--bootstrap-kubeconfig` when kubelet has it, kubelet then
- * writes `--kubeconfig` itself after its CSR; else at `--kubeconfig`), kube-proxy's kubeconfig. The control
- * plane also: kube-apiserver's certificates and keys, the service-account public keys and signing key,
- * kube-controller-manager's signing CA key, and the controller manager's and scheduler's kubeconfigs.
- * Private keys and kubeconfigs are 0600, certificates 0644.
+ * Pure: the node's PKI files at the paths the rendered flags name. Every node: kubelet's identity, and
+ * kube-proxy's kubeconfig. kubelet: with `--bootstrap-kubeconfig` (workers by default), the shared
+ * `kubelet-bootstrap` identity there and nothing at `--kubeconfig`, which kubelet writes itself once its CSR
+ * is signed; without it, on the control plane, the `system:node:<name>` certificate issued on the node,
+ * embedded in `--kubeconfig`. The control plane also: kube-apiserver's certificates and keys, the
+ * service-account public keys and signing key, kube-controller-manager's signing CA key, and the controller
+ * manager's and scheduler's kubeconfigs. Private keys and kubeconfigs are 0600, certificates 0644.
  */
 export function pkiFiles(config: NodeupConfig, pki: NodePki): NodeFile[] {
   const files = new Map<string, NodeFile>();
@@ -49,8 +50,15 @@ export function pkiFiles(config: NodeupConfig, pki: NodePki): NodeFile[] {
   const server = cp ? `https://127.0.0.1${securePort === 443 ? '' : `:${securePort}`}` : `https://${config.APIInternalName}`;
 
   const kubelet = componentFlagValues(config, 'kubelet');
-  const kubeletPath = kubelet.get('bootstrap-kubeconfig') ?? kubelet.get('kubeconfig');
-  if (kubeletPath) add(kubeletPath, nodeKubeconfig('kubelet-bootstrap', server, caBundle, keypair('kubelet-bootstrap').use), 0o600, 'kubelet');
+  const bootstrapPath = kubelet.get('bootstrap-kubeconfig');
+  if (bootstrapPath) add(bootstrapPath, nodeKubeconfig('kubelet-bootstrap', server, caBundle, keypair('kubelet-bootstrap').use), 0o600, 'kubelet --bootstrap-kubeconfig');
+  // A worker cannot issue itself a node certificate (it holds no CA key), and the bootstrap identity at
+  // --kubeconfig could never register the node, so a worker without the bootstrap flag is refused.
+  else if (!cp && kubelet.get('kubeconfig')) {
+    throw new NodeupConfigError(
+      'ComponentFlags.kubelet: a worker\'s kubelet needs --bootstrap-kubeconfig to request its node certificate; run "kforge update cluster --yes" to rewrite the config, and do not set spec.kubelet.bootstrapKubeconfig to an empty value',
+    );
+  }
   for (const k of KUBECONFIG_FLAGS) {
     const flags = componentFlagValues(config, k.component);
     for (const f of k.flags) {
@@ -59,6 +67,10 @@ export function pkiFiles(config: NodeupConfig, pki: NodePki): NodeFile[] {
     }
   }
   for (const c of pki.certificates) {
+    if ('kubeconfigPath' in c.request) {
+      add(c.request.kubeconfigPath, nodeKubeconfig('kubelet', server, caBundle, c), 0o600, c.request.name);
+      continue;
+    }
     add(c.request.certPath, c.certificatePem, 0o644, c.request.name);
     add(c.request.keyPath, c.privateKeyPem, 0o600, c.request.name);
   }

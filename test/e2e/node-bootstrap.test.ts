@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
@@ -134,7 +135,10 @@ describe.each([
   });
 
   it("kubelet's kubeconfig names the API and carries the cluster CA, and its client certificate verifies against it", () => {
-    const kc = yaml.load(fs.readFileSync(path.join(root, 'var/lib/kubelet/kubeconfig'), 'utf8')) as { clusters: Array<{ cluster: { server: string; 'certificate-authority-data': string } }>; users: Array<{ user: Record<string, string> }> };
+    // The control plane's kubelet runs with a node certificate nodeup issued; a worker's has only the shared
+    // bootstrap identity, and writes --kubeconfig itself once its CSR is signed.
+    const file = role === 'ControlPlane' ? 'var/lib/kubelet/kubeconfig' : 'var/lib/kubelet/bootstrap-kubeconfig';
+    const kc = yaml.load(fs.readFileSync(path.join(root, file), 'utf8')) as { clusters: Array<{ cluster: { server: string; 'certificate-authority-data': string } }>; users: Array<{ user: Record<string, string> }> };
     const cluster = kc.clusters[0]?.cluster;
     expect(cluster?.server).toBe(role === 'ControlPlane' ? 'https://127.0.0.1' : `https://api.internal.${CLUSTER}`);
     const ca = Buffer.from(cluster?.['certificate-authority-data'] ?? '', 'base64').toString('utf8');
@@ -142,6 +146,11 @@ describe.each([
     expect(ca.trim()).toBe(fs.readFileSync(path.join(root, 'srv/kubernetes/ca.crt'), 'utf8').trim());
     const cert = new X509Certificate(Buffer.from(kc.users[0]?.user['client-certificate-data'] ?? '', 'base64'));
     expect(cert.verify(new X509Certificate(ca).publicKey)).toBe(true);
+    expect(cert.checkPrivateKey(createPrivateKey(Buffer.from(kc.users[0]?.user['client-key-data'] ?? '', 'base64')))).toBe(true);
+    // The chroot shares the machine's hostname, which is the name kubelet registers under (no --hostname-override).
+    const subject = role === 'ControlPlane' ? `O=system:nodes\nCN=system:node:${os.hostname().trim().toLowerCase()}` : 'O=system:bootstrappers\nCN=kubelet-bootstrap';
+    expect(cert.subject).toBe(subject);
+    if (role !== 'ControlPlane') expect(fs.existsSync(path.join(root, 'var/lib/kubelet/kubeconfig'))).toBe(false);
   });
 
   it("the static pods' commands are exactly the flags rendered from the completed spec in the store", async () => {

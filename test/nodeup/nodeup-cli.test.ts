@@ -77,7 +77,8 @@ const CP_SECRETS = [
   'var/lib/kube-scheduler/kubeconfig',
   'var/lib/kubelet/kubeconfig',
 ];
-const NODE_SECRETS = ['var/lib/kube-proxy/kubeconfig', 'var/lib/kubelet/kubeconfig'];
+// A worker's kubelet gets the bootstrap identity; it writes --kubeconfig itself once its CSR is signed.
+const NODE_SECRETS = ['var/lib/kube-proxy/kubeconfig', 'var/lib/kubelet/bootstrap-kubeconfig'];
 const CP_FILES = [
   'etc/containerd/config.toml',
   // The cluster is nodeup.k8s.local: no DNS, so the control plane maps the API's names to itself.

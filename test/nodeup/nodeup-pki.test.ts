@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { createPrivateKey, createPublicKey, KeyObject, X509Certificate } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import type { NodeupConfig } from '../../src/model/nodeup-config-builder';
@@ -20,6 +21,7 @@ import { splitStages, STATUS_FILE } from './stage-lines';
 // nodeup's PKI against a store made by the real pipeline (create, then what `update cluster --yes` writes):
 // the certificates a control-plane node issues itself, checked with openssl; the kubeconfigs; that a
 // worker gets no CA key; reuse and re-issue of certificates; /etc/hosts; the recorded stages; --state.
+// kubelet's identity (node certificate, bootstrap kubeconfig) is tested in kubelet-identity.test.ts.
 
 const NAME = 'pki.k8s.local';
 const ZONE = 'us-east-1a';
@@ -178,7 +180,8 @@ describe('control-plane PKI', () => {
     ['var/lib/kube-controller-manager/kubeconfig', 'system:kube-controller-manager'],
     ['var/lib/kube-scheduler/kubeconfig', 'system:kube-scheduler'],
     ['var/lib/kube-proxy/kubeconfig', 'system:kube-proxy'],
-    ['var/lib/kubelet/kubeconfig', 'kubelet-bootstrap'],
+    // kubelet's own identity, issued on the node for the name kubelet registers (see kubelet-identity.test.ts).
+    ['var/lib/kubelet/kubeconfig', `system:node:${os.hostname().toLowerCase()}`],
   ])('%s parses as a kubeconfig for https://127.0.0.1 trusting kubernetes-ca, as %s', (file, cn) => {
     const kc = yaml.load(fs.readFileSync(path.join(cpRoot, file), 'utf8')) as Record<string, never>;
     expect(kc).toMatchObject({ apiVersion: 'v1', kind: 'Config', 'current-context': 'service-account-context' });
@@ -197,7 +200,7 @@ describe('control-plane PKI', () => {
 
 describe('worker PKI', () => {
   it("holds kubelet's and kube-proxy's kubeconfigs for the API's internal name, and no private key of any CA", () => {
-    for (const file of ['var/lib/kubelet/kubeconfig', 'var/lib/kube-proxy/kubeconfig']) {
+    for (const file of ['var/lib/kubelet/bootstrap-kubeconfig', 'var/lib/kube-proxy/kubeconfig']) {
       const kc = yaml.load(fs.readFileSync(path.join(nodeRoot, file), 'utf8')) as { clusters: Array<{ cluster: { server: string } }> };
       expect(kc.clusters[0].cluster.server).toBe(`https://api.internal.${NAME}`);
     }
@@ -212,7 +215,7 @@ describe('worker PKI', () => {
       }
     }
     // The scan sees keys: the two client keys, and nothing else.
-    expect(found.sort()).toEqual(['var/lib/kube-proxy/kubeconfig', 'var/lib/kubelet/kubeconfig']);
+    expect(found.sort()).toEqual(['var/lib/kube-proxy/kubeconfig', 'var/lib/kubelet/bootstrap-kubeconfig']);
     // The control plane root does hold the kubernetes-ca key (the scan would catch it there).
     const cpHits = listFiles(cpRoot).filter((f) =>
       privateKeysIn(fs.readFileSync(path.join(cpRoot, f), 'utf8')).some((pem) => [...cas.values()].some((ca) => createPublicKey(createPrivateKey(pem)).export({ type: 'spki', format: 'der' }).equals(ca.export({ type: 'spki', format: 'der' })))),
@@ -244,12 +247,13 @@ describe('certificates on disk are reused while good, re-issued otherwise', () =
 
   it('keeps every certificate of an installed root', async () => {
     const { root, config, keysets } = await setup('reuse-all');
-    const certs = await issueNodeCertificates(config, keysets, root);
+    const certs = await issueNodeCertificates(config, keysets, root, os.hostname().toLowerCase());
     expect(certs.map((c) => [c.request.name, c.reused])).toEqual([
       ['kube-apiserver serving', true],
       ['kube-apiserver kubelet client', true],
       ['kube-apiserver etcd client', true],
       ['aggregator proxy client', true],
+      ['kubelet client', true],
     ]);
   });
 
@@ -272,7 +276,7 @@ describe('certificates on disk are reused while good, re-issued otherwise', () =
   ])('re-issues kubelet-api.crt %s, and keeps the others', async (what, damage) => {
     const { root, config, keysets } = await setup(`reissue-${what.replace(/\W+/g, '-')}`);
     await damage(root, keysets['kubernetes-ca'].use);
-    const certs = await issueNodeCertificates(config, keysets, root);
+    const certs = await issueNodeCertificates(config, keysets, root, os.hostname().toLowerCase());
     expect(certs.filter((c) => !c.reused).map((c) => c.request.name)).toEqual(['kube-apiserver kubelet client']);
     const fresh = certs.find((c) => !c.reused);
     expect(new X509Certificate(fresh?.certificatePem as string).checkIssued(keysets['kubernetes-ca'].use.certificate)).toBe(true);
@@ -354,18 +358,6 @@ describe('stage recording', () => {
     const ok = run(['--conf', conf, '--root', root, '--state', store]);
     expect(ok.status).toBe(0);
     expect(JSON.parse(fs.readFileSync(path.join(root, STATUS_FILE), 'utf8'))).toMatchObject({ stage: 'done' });
-    expect(fs.readFileSync(path.join(root, 'var/lib/kubelet/kubeconfig'), 'utf8')).toBe(fs.readFileSync(path.join(nodeRoot, 'var/lib/kubelet/kubeconfig'), 'utf8'));
-  });
-});
-
-describe("kubelet's kubeconfig follows its flags", () => {
-  it('with --bootstrap-kubeconfig, the bootstrap identity goes there and --kubeconfig is left for kubelet to write after its CSR', () => {
-    const config = readConfig(nodeConf);
-    config.ComponentFlags.kubelet = [...config.ComponentFlags.kubelet, '--bootstrap-kubeconfig=/var/lib/kubelet/bootstrap-kubeconfig'];
-    const root = path.join(work, 'bootstrap-kubeconfig');
-    expect(run(['--conf', writeConfig(config, 'bootstrap.yaml'), '--root', root]).status).toBe(0);
-    const kc = yaml.load(fs.readFileSync(path.join(root, 'var/lib/kubelet/bootstrap-kubeconfig'), 'utf8')) as { users: Array<{ name: string }> };
-    expect(kc.users[0].name).toBe('kubelet-bootstrap');
-    expect(fs.existsSync(path.join(root, 'var/lib/kubelet/kubeconfig'))).toBe(false);
+    expect(fs.readFileSync(path.join(root, 'var/lib/kubelet/bootstrap-kubeconfig'), 'utf8')).toBe(fs.readFileSync(path.join(nodeRoot, 'var/lib/kubelet/bootstrap-kubeconfig'), 'utf8'));
   });
 });

@@ -4,6 +4,9 @@ import { isControlPlane } from '../expand-context';
 import { clusterDnsIp } from './network-defaults';
 import { isKubernetesGTE } from '../version-gate';
 
+/** Where a worker's kubelet finds the shared `kubelet-bootstrap` identity it requests its own certificate with. */
+export const BOOTSTRAP_KUBECONFIG = '/var/lib/kubelet/bootstrap-kubeconfig';
+
 /** Taint that keeps ordinary workloads off control-plane nodes. */
 export const CONTROL_PLANE_TAINT = 'node-role.kubernetes.io/control-plane=:NoSchedule';
 
@@ -39,7 +42,8 @@ export function expandKubelet(spec: ClusterSpec, ctx: ExpandContext): void {
 
 /**
  * The kubelet settings of one instance group: cluster `kubelet`, then `masterKubelet` for the control
- * plane, then the group's own `kubelet`, later ones winning; plus the group's labels and taints.
+ * plane, then the group's own `kubelet`, later ones winning; plus the group's labels and taints, and for
+ * worker groups the TLS bootstrap defaults (`bootstrapKubeconfig`, `rotateCertificates`) where none is set.
  */
 export function instanceGroupKubelet(spec: ClusterSpec, ig: InstanceGroup): KubeletConfigSpec {
   const cp = isControlPlane(ig);
@@ -56,5 +60,13 @@ export function instanceGroupKubelet(spec: ClusterSpec, ig: InstanceGroup): Kube
   const taints = [...(merged.taints ?? []), ...(ig.spec.taints ?? [])];
   if (cp && !taints.includes(CONTROL_PLANE_TAINT)) taints.push(CONTROL_PLANE_TAINT);
   if (taints.length > 0) merged.taints = taints;
+  // Workers use TLS bootstrapping: the shared bootstrap identity asks for a system:node:<name> certificate
+  // through a CSR, and kubelet renews it the same way before it expires. Set here, after the merge, so a
+  // value from kubelet, masterKubelet or the group wins, and never for the control plane: its kubelet starts
+  // the static pods before any API server exists, so nodeup issues its certificate on the node instead.
+  if (ig.spec.role === 'Node') {
+    merged.bootstrapKubeconfig ??= BOOTSTRAP_KUBECONFIG;
+    merged.rotateCertificates ??= true;
+  }
   return merged;
 }
