@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `build-nodeup.js`: builds the nodeup artifact, dist/nodeup/nodeup: ONE self-contained JavaScript file
 // that the pinned Node.js runtime runs on a node (user-data installs the runtime under /opt/kforge/node,
-// hence the shebang). It holds `kforge nodeup` and everything it loads, the AWS SDK (S3 and the
-// credential providers: the instance role) and the GCS client included: nothing is left for a node to
+// hence the shebang). It holds `kforge nodeup` and `kforge protokube` (one download and one hash for
+// both: `nodeup protokube …` runs protokube, anything else is nodeup's arguments, as user-data passes
+// them) and everything they load, the AWS SDK (S3, EC2 and Route 53 for protokube, the credential
+// providers: the instance role) and the GCS client included: nothing is left for a node to
 // find in a node_modules. The build is deterministic (paths relative to the package root, no
 // timestamps, no legal comments), so the same sources give the same bytes and the same sha256, which it
 // writes to dist/nodeup/nodeup-artifact.json for src/model/nodeup-artifacts.ts to put into user-data.
@@ -22,9 +24,12 @@ const outfile = path.join(outDir, 'nodeup');
 /** Where user-data puts the runtime: the shebang names it, so the artifact runs as /opt/kforge/bin/nodeup. */
 const RUNTIME = '/opt/kforge/node/bin/node';
 
+/** The commands the artifact holds: the node's own. */
+const NODE_COMMANDS = ['nodeup', 'protokube'];
+
 /**
- * The CLI's command table and oclif snapshot, cut down to the nodeup command: dist/cli/main.js and
- * oclif-options.js load both, and the full ones would pull every command (and with them EC2, IAM and the
+ * The CLI's command table and oclif snapshot, cut down to NODE_COMMANDS: dist/cli/main.js and
+ * oclif-options.js load both, and the full ones would pull every command (and with them IAM, ELB and the
  * other SDKs) into the artifact. The manifest (flags, help) stays the build's own.
  */
 const nodeupOnly = {
@@ -33,8 +38,9 @@ const nodeupOnly = {
     build.onResolve({ filter: /^\.\.\/commands\/index$/ }, (args) => (args.importer.endsWith(path.join('dist', 'cli', 'main.js')) ? { path: 'commands', namespace: 'nodeup-only' } : undefined));
     build.onResolve({ filter: /^\.\/oclif-snapshot$/ }, (args) => (args.importer.endsWith(path.join('dist', 'cli', 'oclif-options.js')) ? { path: 'snapshot', namespace: 'nodeup-only' } : undefined));
     build.onLoad({ filter: /.*/, namespace: 'nodeup-only' }, (args) => {
-      const nodeup = JSON.stringify(path.join(root, 'dist', 'commands', 'nodeup.js'));
-      let contents = `exports.COMMANDS = { nodeup: require(${nodeup}).default };`;
+      const file = (id) => JSON.stringify(path.join(root, 'dist', 'commands', `${id}.js`));
+      const table = (value) => `{ ${NODE_COMMANDS.map((id) => `${id}: ${value(file(id))}`).join(', ')} }`;
+      let contents = `exports.COMMANDS = ${table((f) => `require(${f}).default`)};`;
       if (args.path === 'snapshot') {
         // The snapshot's data only: its module also holds a loader, and so a require, for every command.
         // oclif's default help: kforge's help class is a file of dist/, which a node does not have.
@@ -42,10 +48,27 @@ const nodeupOnly = {
         const oclif = { ...SNAPSHOT.pjson.oclif };
         delete oclif.helpClass;
         const snapshot = { ...SNAPSHOT, pjson: { ...SNAPSHOT.pjson, oclif } };
-        contents = `exports.SNAPSHOT = JSON.parse(${JSON.stringify(JSON.stringify(snapshot))});\nexports.COMMAND_LOADERS = { nodeup: () => require(${nodeup}).default };`;
+        contents = `exports.SNAPSHOT = JSON.parse(${JSON.stringify(JSON.stringify(snapshot))});\nexports.COMMAND_LOADERS = ${table((f) => `() => require(${f}).default`)};`;
       }
       return { contents, loader: 'js', resolveDir: root };
     });
+  },
+};
+
+/**
+ * AwsCloud (src/cloud/aws/aws-cloud.ts), which protokube uses for EC2 and Route 53, can also load the IAM,
+ * Auto Scaling and ELBv2 clients that only `update cluster` and `delete cluster` call. They would add
+ * about 0.6 MB; here each is a module that fails loudly if anything ever loads it.
+ */
+const UNUSED_SDKS = /^@aws-sdk\/client-(iam|auto-scaling|elastic-load-balancing-v2)$/;
+const withoutUnusedSdks = {
+  name: 'without-unused-sdks',
+  setup(build) {
+    build.onResolve({ filter: UNUSED_SDKS }, (args) => ({ path: args.path, namespace: 'unused-sdk' }));
+    build.onLoad({ filter: /.*/, namespace: 'unused-sdk' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not in the nodeup artifact (scripts/build-nodeup.js): nodeup and protokube never call it`)});`,
+      loader: 'js',
+    }));
   },
 };
 
@@ -57,7 +80,10 @@ async function buildNodeup() {
       contents: [
         // The pinned AWS SDK's notice that its future releases need Node 22 says nothing to a node.
         "process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';",
-        "require('./dist/cli/main').main(['nodeup', ...process.argv.slice(2)]);",
+        // One file, two commands: `nodeup protokube …` (kforge-protokube.service) runs protokube; any other
+        // arguments are nodeup's, as user-data and kforge-nodeup.service pass them.
+        "const args = process.argv.slice(2);",
+        "require('./dist/cli/main').main(args[0] === 'protokube' ? args : ['nodeup', ...args]);",
       ].join('\n'),
       resolveDir: root,
       sourcefile: 'nodeup-entry.js',
@@ -71,7 +97,7 @@ async function buildNodeup() {
     format: 'cjs',
     // @oclif/core can load typescript for development setups; kforge never does, and a node has none.
     external: ['typescript'],
-    plugins: [nodeupOnly],
+    plugins: [nodeupOnly, withoutUnusedSdks],
     banner: { js: `#!${RUNTIME}` },
     logLevel: 'warning',
     legalComments: 'none',

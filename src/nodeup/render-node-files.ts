@@ -7,6 +7,7 @@ import { kubeletFiles } from './kubelet-files';
 import type { NodeFile } from './node-file';
 import { NodeupConfigError } from './nodeup-config-error';
 import { NodePki, pkiFiles } from './pki-files';
+import { protokubeUnitFiles } from './protokube-unit-file';
 import { staticPodManifests } from './static-pod-manifests';
 
 /** Inputs of renderNodeFiles besides the config, each read or made beforehand so the renderer stays pure. */
@@ -21,13 +22,14 @@ export interface RenderNodeFilesOptions {
 
 /**
  * Pure: a parsed nodeup config in, the files of the node out (sorted by path): containerd's config and
- * unit, kubelet's unit, the CA certificates, static pod manifests, sysctls and kernel modules; with
+ * unit, kubelet's unit, the CA certificates, static pod manifests, sysctls and kernel modules, and on the
+ * control plane protokube's unit; with
  * `pki`, the keys, certificates and kubeconfigs the flags name; with `etcHosts`, /etc/hosts. CA bundles
  * from the config are checked to hold certificates only; private keys come only from `pki`.
  */
 export function renderNodeFiles(config: NodeupConfig, options: RenderNodeFilesOptions = {}): NodeFile[] {
   try {
-    const files = [...containerdFiles(config), ...kubeletFiles(config), ...caFiles(config), ...staticPodManifests(config), ...kernelSettingsFiles(config)];
+    const files = [...containerdFiles(config), ...kubeletFiles(config), ...caFiles(config), ...staticPodManifests(config), ...kernelSettingsFiles(config), ...protokubeUnitFiles(config)];
     if (options.pki) files.push(...pkiFiles(config, options.pki));
     if (options.etcHosts !== undefined) {
       const hosts = etcHostsFile(config, options.etcHosts === 'absent' ? undefined : options.etcHosts);

@@ -30,9 +30,9 @@ import { releaseFiles } from './release-files';
 // hashes of what the server serves, and the new config's hash replaces the user-data's NodeupConfigHash
 // line: the only change made to the launch templates' user-data.
 //
-// The chroot gets only endpoint overrides: AWS_ENDPOINT_URL_S3 and AWS_EC2_METADATA_SERVICE_ENDPOINT (both
-// moto, which answers the instance-metadata paths, IMDSv2 token included, with an instance role's
-// credentials), and PATH. No static key: nodeup reads the store as the instance. Each root's
+// The chroot gets only endpoint overrides: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL_EC2 (protokube) and
+// AWS_EC2_METADATA_SERVICE_ENDPOINT (all moto, which answers the instance-metadata paths, IMDSv2 token
+// included, with an instance role's credentials), and PATH. No static key: nodeup reads the store as the instance. Each root's
 // /sys/class/dmi/id/sys_vendor says "Amazon EC2", as on an instance: kforge asks the metadata service
 // for credentials only where the firmware says it can be there.
 
@@ -69,8 +69,12 @@ export interface BootstrapHarness {
   freshRoot(name: string): string;
   /** Unmounts and deletes a root freshRoot made. */
   removeRoot(root: string): void;
-  /** Runs argv in the root with chroot and only the endpoint overrides. */
-  inRoot(root: string, argv: string[]): Promise<RootRun>;
+  /**
+   * Runs argv in the root with chroot and only the endpoint overrides. With `devices`, in a mount namespace
+   * of its own where the root has the host's /dev (loop devices) and a /proc, as a booted machine has: its
+   * mounts (and the loop devices under them) go when it exits, so nothing outlives the run.
+   */
+  inRoot(root: string, argv: string[], options?: { devices?: boolean }): Promise<RootRun>;
   /** Runs a group's user-data in the root, as cloud-init does (as root, with bash). */
   bootstrap(root: string, group: string): Promise<RootRun>;
   stop(): Promise<void>;
@@ -179,9 +183,14 @@ export async function startBootstrapHarness(work: string): Promise<BootstrapHarn
     ec2.destroy();
   }
 
-  const inRoot = (root: string, argv: string[]): Promise<RootRun> => {
-    const env = ['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', `AWS_ENDPOINT_URL_S3=${moto.endpoint}`, `AWS_EC2_METADATA_SERVICE_ENDPOINT=${moto.endpoint}`];
-    const child = spawn('chroot', [root, '/usr/bin/env', '-i', ...env, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const inRoot = (root: string, argv: string[], options: { devices?: boolean } = {}): Promise<RootRun> => {
+    // EC2's endpoint is for protokube (volumes, instances); nodeup calls only S3.
+    const env = ['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', `AWS_ENDPOINT_URL_S3=${moto.endpoint}`, `AWS_ENDPOINT_URL_EC2=${moto.endpoint}`, `AWS_EC2_METADATA_SERVICE_ENDPOINT=${moto.endpoint}`];
+    const chroot = ['chroot', root, '/usr/bin/env', '-i', ...env, ...argv];
+    const command = options.devices
+      ? ['unshare', '--mount', '--propagation', 'private', 'sh', '-c', 'mount -t proc proc "$1/proc" && mount --rbind /dev "$1/dev" && shift && exec "$@"', 'sh', root, ...chroot]
+      : chroot;
+    const child = spawn(command[0] as string, command.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));

@@ -14,6 +14,7 @@ import { StatePaths } from '../../src/state/state-paths';
 import { ensureAptTool } from '../helpers/apt-tool';
 import { tempDir } from '../helpers/cli';
 import { BootstrapHarness, BUCKET, CLUSTER, GROUPS, RootRun, sha256, startBootstrapHarness } from './bootstrap-harness';
+import { protokubeInRootSuite } from './protokube-in-root';
 
 // The node bootstrap end to end, in a real Debian 12 root (debootstrap, cached across runs under
 // ${XDG_CACHE_HOME:-~/.cache}/kforge-test): kforge create cluster + update cluster --yes against moto (S3
@@ -48,6 +49,8 @@ function expectNothingInstalled(root: string): void {
 }
 
 const UNITS = ['containerd.service', 'kubelet.service', 'kforge-nodeup.service'];
+/** The units of a role's root: protokube's on the control plane only. */
+const unitsOf = (role: string): string[] => (role === 'ControlPlane' ? [...UNITS, 'kforge-protokube.service'] : UNITS);
 
 /** Every file under `dir` (recursively), as paths relative to it; symlinks are not followed. */
 function filesUnder(dir: string, rel = ''): string[] {
@@ -116,7 +119,7 @@ describe.each([
 
   it('systemd-analyze verify accepts every unit nodeup wrote, with no output on stderr', () => {
     const written = fs.readdirSync(path.join(root, 'etc/systemd/system')).filter((f) => f.endsWith('.service'));
-    expect(written.sort()).toEqual([...UNITS].sort());
+    expect(written.sort()).toEqual(unitsOf(role).sort());
     for (const unit of written) {
       const r = spawnSync('systemd-analyze', ['verify', '--man=no', `--root=${root}`, `/etc/systemd/system/${unit}`], { encoding: 'utf8' });
       expect([unit, r.status, r.stderr]).toEqual([unit, 0, '']);
@@ -204,6 +207,10 @@ describe.each([
     expect(again.out).toContain('already installed');
     expect(h.requests.slice(before)).toEqual([]);
   });
+});
+
+describe('protokube in the control-plane root, as kforge-protokube.service runs it', () => {
+  protokubeInRootSuite(() => h);
 });
 
 describe('a flaky asset server', () => {

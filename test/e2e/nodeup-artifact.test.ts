@@ -41,8 +41,23 @@ it('requires no package a node lacks: every module it loads is inside it', () =>
   // The SDKs nodeup loads lazily are inside: S3 and the instance-metadata credential provider.
   expect(text).toContain('GetObjectCommand');
   expect(text).toContain('/latest/api/token');
-  // Only the nodeup command: no other command, and none of the SDKs only they use.
+  // protokube's SDKs are inside too: EC2 (volumes, instances) and Route 53 (names).
+  expect(text).toContain('AttachVolumeCommand');
+  expect(text).toContain('ChangeResourceRecordSetsCommand');
+  // Only the nodeup and protokube commands: no other command, and none of the SDKs only they use.
   expect(text).not.toContain('dist/commands/update/cluster.js');
-  expect(text).not.toContain('EC2Client');
-  expect(fs.statSync(built.path).size).toBeLessThan(6 * 1024 * 1024);
+  expect(text).not.toContain('CreateRoleCommand');
+  expect(text).not.toContain('CreateAutoScalingGroupCommand');
+  expect(text).not.toContain('CreateLoadBalancerCommand');
+  expect(fs.statSync(built.path).size).toBeLessThan(8 * 1024 * 1024);
+});
+
+it('dispatches on its first argument: `protokube …` runs protokube, anything else is nodeup’s (as user-data passes it)', () => {
+  // The host's node stands in for the pinned runtime the shebang names.
+  const run = (args: string[]) => execFileSync(process.execPath, [built.path, ...args], { encoding: 'utf8' });
+  expect(run(['--help'])).toMatch(/^USAGE\n {2}\$ kforge nodeup --conf <value>/m);
+  expect(run(['protokube', '--help'])).toMatch(/^USAGE\n {2}\$ kforge protokube --conf <value>/m);
+  const commands = ['nodeup', 'protokube'];
+  for (const c of commands) expect(text).toContain(`dist/commands/${c}.js`);
+  expect([...new Set([...text.matchAll(/dist\/commands\/([a-z/-]+)\.js/g)].map((m) => m[1]))].sort()).toEqual(commands);
 });

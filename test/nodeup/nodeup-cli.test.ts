@@ -90,6 +90,8 @@ const CP_FILES = [
   'etc/modules-load.d/k8s.conf',
   'etc/sysctl.d/99-k8s-general.conf',
   'etc/systemd/system/containerd.service',
+  // Control plane only: protokube claims the etcd volumes and writes the etcd members.
+  'etc/systemd/system/kforge-protokube.service',
   'etc/systemd/system/kubelet.service',
   'srv/kubernetes/ca.crt',
   'srv/kubernetes/kube-apiserver/apiserver-aggregator-ca.crt',
@@ -231,11 +233,12 @@ describe('systemd-analyze verify accepts the units', () => {
     return copy;
   }
 
-  it('containerd.service and kubelet.service verify with no output on stderr', () => {
+  it('containerd.service, kubelet.service and (control plane) kforge-protokube.service verify with no output on stderr', () => {
     expect(spawnSync('sh', ['-c', 'command -v systemd-analyze']).status).toBe(0);
-    for (const root of [cpRoot, nodeRoot]) {
-      const copy = verifiableRoot(root);
-      for (const unit of ['containerd.service', 'kubelet.service']) {
+    for (const [root, units] of [[cpRoot, ['containerd.service', 'kubelet.service', 'kforge-protokube.service']], [nodeRoot, ['containerd.service', 'kubelet.service']]] as const) {
+      const copy = dir('kforge-nodeup-systemd-');
+      makeVerifiableRoot(root, copy, [...units]);
+      for (const unit of units) {
         const r = verify(copy, unit);
         expect({ unit, status: r.status, stderr: r.stderr }).toEqual({ unit, status: 0, stderr: '' });
       }
@@ -280,6 +283,17 @@ describe('systemd-analyze verify accepts the units', () => {
     const r = verify(copy, 'kubelet.service');
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/kubelet is not executable/);
+  });
+
+  it('kforge-protokube.service (control plane only) runs protokube from the nodeup artifact with the boot config, after containerd and the network, and always restarts', () => {
+    const unit = fs.readFileSync(path.join(cpRoot, 'etc/systemd/system/kforge-protokube.service'), 'utf8');
+    // The artifact dispatches on its first argument (scripts/build-nodeup.js); user-data writes the boot config there.
+    expect(execCommands(unit)).toEqual([['/opt/kforge/bin/nodeup', 'protokube', '--conf=/opt/kforge/conf/kube_env.yaml']]);
+    expect(unit).toMatch(/^After=network-online\.target containerd\.service kforge-nodeup\.service$/m);
+    expect(unit).toMatch(/^Wants=network-online\.target$/m);
+    expect(unit).toMatch(/^Restart=always$/m);
+    expect(unit).toMatch(/^WantedBy=multi-user\.target$/m);
+    expect(fs.existsSync(path.join(nodeRoot, 'etc/systemd/system/kforge-protokube.service'))).toBe(false);
   });
 
   it("kubelet's ExecStart is exactly the rendered argv of the config", () => {

@@ -76,6 +76,13 @@ describe('renderNodeFiles', () => {
     ]);
   });
 
+  it('writes kforge-protokube.service for the ControlPlane role only (an APIServer group holds no etcd member)', () => {
+    const unit = '/etc/systemd/system/kforge-protokube.service';
+    expect(renderNodeFiles(cp).filter((f) => f.path === unit)).toHaveLength(1);
+    expect(renderNodeFiles({ ...cp, InstanceGroupRole: 'APIServer' }).some((f) => f.path === unit)).toBe(false);
+    expect(renderNodeFiles(node).some((f) => f.path === unit)).toBe(false);
+  });
+
   it("sets the kernel settings kubelet's --protect-kernel-defaults checks, and loads overlay and br_netfilter", () => {
     const files = Object.fromEntries(renderNodeFiles(node).map((f) => [f.path, f.content]));
     expect(files['/etc/sysctl.d/99-k8s-general.conf']).toMatch(/^vm\.overcommit_memory = 1$/m);
