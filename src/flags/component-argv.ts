@@ -1,4 +1,5 @@
 import type { ClusterSpec, KubeletConfigSpec } from '../api/types';
+import { KUBELET_CONFIG_PATH, kubeletConfigFile } from './kubelet-config-file';
 import { renderFlags } from './render-flags';
 
 /** A component's start command: binary path and sorted flags. */
@@ -43,7 +44,7 @@ export type ArgvComponent = keyof typeof COMPONENT_DEFINITIONS;
 export function componentCommand(component: ArgvComponent, config: object | undefined): ComponentCommand {
   const fromSpec = renderFlags(config, COMPONENT_DEFINITIONS[component]);
   const specNames = new Set(fromSpec.map(flagName));
-  const fixed = (FIXED_FLAGS[component] ?? []).filter((f) => !specNames.has(flagName(f)));
+  const fixed = [...(FIXED_FLAGS[component] ?? []), ...fileFlags(component, config)].filter((f) => !specNames.has(flagName(f)));
   const flags = [...fromSpec, ...fixed].sort((a, b) => flagName(a).localeCompare(flagName(b)) || a.localeCompare(b));
   return { component, argv: [`/usr/local/bin/${component}`, ...flags] };
 }
@@ -62,6 +63,13 @@ export function nodeCommands(spec: ClusterSpec, kubelet: KubeletConfigSpec): Com
   const out = [componentCommand('kubelet', kubelet)];
   if (spec.kubeProxy?.enabled !== false) out.push(componentCommand('kube-proxy', spec.kubeProxy));
   return out;
+}
+
+// kubelet reads the settings it has no flag for from the file nodeup writes (kops's --config); only when
+// there is one, so a spec without such settings starts kubelet exactly as before.
+function fileFlags(component: ArgvComponent, config: object | undefined): string[] {
+  if (component !== 'kubelet' || kubeletConfigFile(config as KubeletConfigSpec | undefined) === undefined) return [];
+  return [`--config=${KUBELET_CONFIG_PATH}`];
 }
 
 function flagName(arg: string): string {

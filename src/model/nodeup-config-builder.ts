@@ -4,6 +4,7 @@ import { remapFileUrl } from '../expand/components/images';
 import { instanceGroupKubelet } from '../expand/components/kubelet';
 import { isControlPlane, normalizedRole } from '../expand/expand-context';
 import { controlPlaneCommands, nodeCommands } from '../flags/component-argv';
+import { kubeletConfigFile } from '../flags/kubelet-config-file';
 import { etcdClientUrl } from '../expand/components/etcd';
 import { apiServerSans, ServingSans } from '../pki/api-server-sans';
 import type { ClusterCertificates } from '../pki/cluster-certificates';
@@ -22,6 +23,8 @@ export interface NodeupConfig {
   UpdatePolicy: string;
   Networking: { nonMasqueradeCIDR: string; serviceClusterIPRange: string; podCIDR: string; clusterDNS: string };
   KubeletConfig: object;
+  /** kubelet's KubeletConfiguration YAML (settings without a flag), written where `ComponentFlags.kubelet`'s `--config` names; absent when empty. */
+  KubeletConfigFile?: string;
   KubeProxy?: object;
   containerdConfig: object;
   /** argv of each component this node starts, by component name. */
@@ -89,6 +92,8 @@ export function buildNodeupConfig(completed: Cluster, ig: InstanceGroup, certifi
     Images: images,
     channels: [`${spec.configBase}/addons/bootstrap-channel.yaml`],
   };
+  const kubeletFile = kubeletConfigFile(kubelet);
+  if (kubeletFile !== undefined) config.KubeletConfigFile = kubeletFile;
   if (spec.kubeProxy?.enabled !== false) config.KubeProxy = spec.kubeProxy ?? {};
   if (usesNoneDns(completed)) {
     config.UsesNoneDNS = true;

@@ -1,5 +1,6 @@
 import type { NodeupConfig } from '../model/nodeup-config-builder';
 import type { NodeFile } from './node-file';
+import { NodeupConfigError } from './nodeup-config-error';
 import { systemdExecLine } from './systemd-exec-line';
 
 /**
@@ -30,6 +31,23 @@ export function kubeletFiles(config: NodeupConfig): NodeFile[] {
     'WantedBy=multi-user.target',
     '',
   ].join('\n');
-  return [{ path: '/etc/systemd/system/kubelet.service', mode: 0o644, content: unit }];
+  return [{ path: '/etc/systemd/system/kubelet.service', mode: 0o644, content: unit }, ...kubeletConfigFiles(config)];
+}
+
+/**
+ * kubelet's KubeletConfiguration file (kops's /var/lib/kubelet/kubelet.conf), written at the path the argv's
+ * `--config` names so the two cannot disagree. Either without the other is refused: kubelet would fail to
+ * start on a missing file, or silently drop the file's settings.
+ */
+function kubeletConfigFiles(config: NodeupConfig): NodeFile[] {
+  const flag = config.ComponentFlags.kubelet.find((a) => a.startsWith('--config='));
+  const configPath = flag?.slice('--config='.length);
+  const content = config.KubeletConfigFile;
+  if (content === undefined && configPath === undefined) return [];
+  if (content === undefined) throw new NodeupConfigError(`ComponentFlags.kubelet: names --config=${configPath}, but the nodeup config has no KubeletConfigFile to write there`);
+  if (configPath === undefined || !configPath.startsWith('/')) {
+    throw new NodeupConfigError('KubeletConfigFile: is set, but ComponentFlags.kubelet has no --config=<absolute path> that names where kubelet reads it');
+  }
+  return [{ path: configPath, mode: 0o644, content }];
 }
 

@@ -102,6 +102,8 @@ const CP_FILES = [
   'srv/kubernetes/kube-apiserver/server.crt',
   'srv/kubernetes/kube-apiserver/service-account.pub',
   'srv/kubernetes/kube-controller-manager/ca.crt',
+  // kubelet's KubeletConfiguration file (settings without a flag), where its --config points.
+  'var/lib/kubelet/kubelet.conf',
   ...CP_SECRETS,
 ].sort();
 const NODE_FILES = [
@@ -112,6 +114,7 @@ const NODE_FILES = [
   'etc/systemd/system/containerd.service',
   'etc/systemd/system/kubelet.service',
   'srv/kubernetes/ca.crt',
+  'var/lib/kubelet/kubelet.conf',
   ...NODE_SECRETS,
 ].sort();
 /** What a root holds after a run: the files, and the status file that records the stage. */

@@ -68,6 +68,7 @@ describe('renderNodeFiles', () => {
       '/etc/systemd/system/containerd.service',
       '/etc/systemd/system/kubelet.service',
       '/srv/kubernetes/ca.crt',
+      '/var/lib/kubelet/kubelet.conf',
     ]);
     expect(renderNodeFiles(cp).filter((f) => f.path.startsWith('/etc/kubernetes/manifests/')).map((f) => path.basename(f.path))).toEqual([
       'kube-apiserver.manifest',
