@@ -9,6 +9,7 @@ import { clusterNameProblem, etcdClusterNameProblem, instanceGroupNameProblem, q
 import { checkRefusedFields } from './field-support';
 import { checkIpv6 } from './check-ipv6';
 import { checkIssuerDiscovery } from './check-issuer-discovery';
+import { checkKubeletShutdown } from './check-kubelet-shutdown';
 import { isControlPlane } from '../expand/expand-context';
 import { validateFlagSupport } from './validate-flags';
 
@@ -45,6 +46,7 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
   checkAdditionalSans(cluster, err);
   append(errors, checkIssuerDiscovery(cluster));
   append(errors, checkDnsNames(cluster));
+  append(errors, checkKubeletShutdown(cluster, igs));
   const subnetNames = new Set((spec.subnets ?? []).map((s) => s.name));
   (spec.subnets ?? []).forEach((s, i) => {
     if ((spec.subnets ?? []).findIndex((o) => o.name === s.name) !== i) err(`spec.subnets[${i}].name`, `duplicate subnet name "${s.name}"`);

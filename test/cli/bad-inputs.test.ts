@@ -331,6 +331,11 @@ const cases: BadInput[] = [
   { name: '--dns-zone with --dns none', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--dns-zone', 'example.com', '--dns', 'none'], expect: ['--dns-zone: cannot be used with --dns none'] },
   { name: '--dry-run without -o', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--dry-run'], expect: ['--dry-run needs --output'] },
   { name: '-o without --dry-run', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '-o', 'yaml'], expect: ['--output is only used with --dry-run'] },
+  {
+    name: '--set a critical-pods shutdown period longer than the whole period (kubelet would refuse to start)',
+    args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--set', 'spec.kubelet.shutdownGracePeriodCriticalPods=1m'],
+    expect: ['spec.kubelet.shutdownGracePeriodCriticalPods: shutdownGracePeriodCriticalPods (1m) must not exceed shutdownGracePeriod (30s)'],
+  },
   { name: '--set with an unknown field', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--set', 'spec.fooBar=1'], expect: ['--set spec.fooBar: unknown field "fooBar"'] },
   { name: '--set with a bad value type', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--set', 'spec.kubelet.maxPods=lots'], expect: ['--set spec.kubelet.maxPods: "lots" is not a number'] },
   { name: '--set without =', args: ['create', 'cluster', 'x.example.com', '--zones', 'us-east-1a', '--set', 'spec.kubelet.maxPods'], expect: ['--set spec.kubelet.maxPods: expected path=value'] },

@@ -200,6 +200,14 @@ describe.each([
     }
   });
 
+  it("kubelet's config file is where its --config flag points, with the settings that have no flag", () => {
+    const unit = fs.readFileSync(path.join(root, 'etc/systemd/system/kubelet.service'), 'utf8');
+    const flag = /--config=(\S+)/.exec(unit)?.[1];
+    expect(flag).toBe('/var/lib/kubelet/kubelet.conf');
+    const conf = yaml.load(fs.readFileSync(path.join(root, flag as string), 'utf8')) as Record<string, unknown>;
+    expect(conf).toEqual(expect.objectContaining({ apiVersion: 'kubelet.config.k8s.io/v1beta1', kind: 'KubeletConfiguration', shutdownGracePeriod: '30s', shutdownGracePeriodCriticalPods: '10s' }));
+  });
+
   it('a second run of the user-data downloads nothing and nodeup reports no changes', async () => {
     const before = h.requests.length;
     const again = await h.bootstrap(root, group);
