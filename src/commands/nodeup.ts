@@ -71,7 +71,7 @@ export default class Nodeup extends BaseCommand {
     if (flags['install-systemd-unit']) {
       const { nodeupUnitFile } = await import('../nodeup/nodeup-unit-file');
       const path = await import('node:path');
-      files.push(nodeupUnitFile(path.resolve(flags.conf)));
+      files.push(nodeupUnitFile(path.resolve(flags.conf), { assets: flags.assets }));
     }
     const report = applyNodeFiles(files, flags.root, { dryRun: flags['dry-run'] });
     stage('files-written');

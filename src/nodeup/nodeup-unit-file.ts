@@ -7,9 +7,11 @@ export const NODEUP_BINARY = '/opt/kforge/bin/nodeup';
 /**
  * `/etc/systemd/system/kforge-nodeup.service` (kops's kops-configuration.service): runs nodeup again at
  * every boot with the same boot config, so a rebooted machine brings its files up to date (and fetches a
- * nodeup config that changed, if its hash is still the one the machine was launched with).
+ * nodeup config that changed, if its hash is still the one the machine was launched with). With `assets`
+ * (the install run had `--assets`, as user-data's does) the boot run downloads and checks the assets too,
+ * so an asset the config changed is fetched; cached ones cost nothing.
  */
-export function nodeupUnitFile(confPath: string): NodeFile {
+export function nodeupUnitFile(confPath: string, options: { assets?: boolean } = {}): NodeFile {
   const content = [
     '# Written by kforge nodeup --install-systemd-unit; changes are overwritten.',
     '[Unit]',
@@ -19,7 +21,7 @@ export function nodeupUnitFile(confPath: string): NodeFile {
     '',
     '[Service]',
     'Type=oneshot',
-    `ExecStart=${systemdExecLine([NODEUP_BINARY, `--conf=${confPath}`])}`,
+    `ExecStart=${systemdExecLine([NODEUP_BINARY, `--conf=${confPath}`, ...(options.assets ? ['--assets'] : [])])}`,
     '',
     '[Install]',
     'WantedBy=multi-user.target',

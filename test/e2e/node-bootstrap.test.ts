@@ -12,6 +12,7 @@ import { builtNodeupArtifact } from '../../src/model/nodeup-artifacts';
 import { KeysetYaml } from '../../src/pki/keyset-yaml';
 import { StatePaths } from '../../src/state/state-paths';
 import { ensureAptTool } from '../helpers/apt-tool';
+import { execCommands } from '../helpers/systemd-unit';
 import { tempDir } from '../helpers/cli';
 import { BootstrapHarness, BUCKET, CLUSTER, GROUPS, RootRun, sha256, startBootstrapHarness } from './bootstrap-harness';
 import { protokubeInRootSuite } from './protokube-in-root';
@@ -198,6 +199,11 @@ describe.each([
       }
       expect(found).toEqual([]);
     }
+  });
+
+  it('kforge-nodeup.service reruns nodeup at boot as user-data ran it: the same boot config, with --assets', () => {
+    const unit = fs.readFileSync(path.join(root, 'etc/systemd/system/kforge-nodeup.service'), 'utf8');
+    expect(execCommands(unit)).toEqual([['/opt/kforge/bin/nodeup', '--conf=/opt/kforge/conf/kube_env.yaml', '--assets']]);
   });
 
   it("kubelet's config file is where its --config flag points, with the settings that have no flag", () => {
