@@ -1,6 +1,7 @@
 import type { AwsCloud } from '../aws-cloud';
 import { allPages } from './all-pages';
 import type { ClusterResource } from './cluster-resource';
+import { classifyAwsError } from '../aws-errors';
 import { ownedByCluster } from '../owned-by-cluster';
 
 /**
@@ -31,8 +32,16 @@ export async function listAutoScalingGroups(cloud: AwsCloud): Promise<ClusterRes
         if (!started) {
           const exists = ((await client.send(new sdk.DescribeAutoScalingGroupsCommand({ AutoScalingGroupNames: [groupName] }))).AutoScalingGroups ?? []).length > 0;
           // Auto Scaling answers a missing group with a generic ValidationError: ask first instead of guessing from it.
-          if (exists) await client.send(new sdk.DeleteAutoScalingGroupCommand({ AutoScalingGroupName: groupName, ForceDelete: true }));
-          started = true;
+          // Only the group's own absence (the Describe below) says it is gone: a not-found answer to the delete
+          // may name something else (moto answers TargetGroupNotFound when the group's target group went first).
+          const accepted = !exists || (await client.send(new sdk.DeleteAutoScalingGroupCommand({ AutoScalingGroupName: groupName, ForceDelete: true })).then(
+            () => true,
+            (e: unknown) => {
+              if (classifyAwsError(e) !== 'not-found') throw e;
+              return false;
+            },
+          ));
+          if (accepted) started = true;
         }
         if (((await client.send(new sdk.DescribeAutoScalingGroupsCommand({ AutoScalingGroupNames: [groupName] }))).AutoScalingGroups ?? []).length > 0) return 'pending';
         const ec2 = await cloud.ec2();

@@ -17,7 +17,8 @@ const BLOCKED_BY: Record<string, readonly string[]> = {
   'launch-template': ['autoscaling-group', 'instance'],
   'load-balancer-listener': [],
   'load-balancer': ['load-balancer-listener'],
-  'target-group': ['load-balancer-listener', 'load-balancer'],
+  // An Auto Scaling group registers its instances with the target group; the group goes first.
+  'target-group': ['load-balancer-listener', 'load-balancer', 'autoscaling-group'],
   'nat-gateway': [],
   'elastic-ip': ['nat-gateway', 'instance', 'autoscaling-group', 'load-balancer'],
   volume: ['instance', 'autoscaling-group'],
