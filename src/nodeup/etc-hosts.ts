@@ -1,4 +1,5 @@
 import type { NodeupConfig } from '../model/nodeup-config-builder';
+import { withMarkedBlock } from '../util/with-marked-block';
 import type { NodeFile } from './node-file';
 import { isControlPlaneConfig } from './parse-nodeup-config';
 
@@ -27,19 +28,8 @@ export function etcHostsRecords(config: NodeupConfig): Array<{ address: string; 
  * and nodeup has no block (the file is not nodeup's to write). `existing` is the current file, if any.
  */
 export function etcHostsFile(config: NodeupConfig, existing?: { content: string; mode: number }): NodeFile | undefined {
-  const records = etcHostsRecords(config);
-  const current = existing?.content ?? '';
-  const block = records.length === 0 ? '' : `${ETC_HOSTS_BEGIN}\n${records.map((r) => `${r.address}\t${r.name}`).join('\n')}\n${ETC_HOSTS_END}\n`;
-  const start = current.indexOf(`${ETC_HOSTS_BEGIN}\n`);
-  const endAt = start < 0 ? -1 : current.indexOf(`${ETC_HOSTS_END}\n`, start);
-  let content: string;
-  if (start >= 0 && endAt >= 0) {
-    content = current.slice(0, start) + block + current.slice(endAt + ETC_HOSTS_END.length + 1);
-  } else {
-    if (block === '') return undefined;
-    // Appended, as kops does; a file whose last line has no newline gets the block first instead, so that
-    // not one byte outside the block differs from what was there.
-    content = current === '' || current.endsWith('\n') ? current + block : block + current;
-  }
+  const lines = etcHostsRecords(config).map((r) => `${r.address}\t${r.name}`);
+  const content = withMarkedBlock(existing?.content ?? '', ETC_HOSTS_BEGIN, ETC_HOSTS_END, lines);
+  if (content === undefined) return undefined;
   return { path: ETC_HOSTS_PATH, mode: existing ? existing.mode & 0o7777 : 0o644, content };
 }

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { AwsCloud } from '../cloud/aws/aws-cloud';
 import { awsErrorMessage } from '../cloud/aws/aws-errors';
 import { withAwsRetries } from '../cloud/aws/with-aws-retries';
+import { withMarkedBlock } from '../util/with-marked-block';
 import { ProtokubeError } from './protokube-error';
 
 /** A name and the addresses it should resolve to. */
@@ -15,17 +16,12 @@ const BEGIN = '# Begin host entries managed by kforge protokube';
 const END = '# End host entries managed by kforge protokube';
 
 /**
- * `hosts` with protokube's block (between its markers) replaced by `records`, one line per address and
- * name, sorted; the rest of the file is kept as it is. A name with several addresses gets several lines.
+ * `hosts` with protokube's block (between its markers) set to `records`, one line per address and name,
+ * sorted; every byte outside the block is kept (withMarkedBlock). A name with several addresses gets several lines.
  */
 export function withHostsBlock(hosts: string, records: readonly NameRecord[]): string {
-  const lines = hosts.split('\n');
-  const start = lines.indexOf(BEGIN);
-  const end = lines.indexOf(END);
-  const kept = start >= 0 && end > start ? [...lines.slice(0, start), ...lines.slice(end + 1)] : lines;
-  while (kept.length > 0 && kept[kept.length - 1] === '') kept.pop();
   const entries = records.flatMap((r) => r.addresses.map((a) => `${a}\t${r.name}`)).sort();
-  return [...kept, BEGIN, ...entries, END, ''].join('\n');
+  return withMarkedBlock(hosts, BEGIN, END, entries) ?? hosts;
 }
 
 /** Writes the block into `<root>/etc/hosts` (created if missing), atomically; true when it changed. */

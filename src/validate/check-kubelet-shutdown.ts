@@ -1,15 +1,6 @@
 import type { Cluster, InstanceGroup, KubeletConfigSpec } from '../api/types';
 import type { FieldError } from '../errors/field-error';
-
-const UNIT_NS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
-
-/** A Go duration (the schema's pattern: `0`, or number-unit pairs such as `1m30s`) in nanoseconds; undefined when it is not one. */
-function goDurationNs(text: string): number | undefined {
-  if (text === '0') return 0;
-  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)];
-  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) return undefined;
-  return parts.reduce((sum, p) => sum + Number(p[1]) * (UNIT_NS[p[2] as string] as number), 0);
-}
+import { goDurationNs } from '../util/go-duration';
 
 /**
  * kubelet refuses to start when shutdownGracePeriodCriticalPods exceeds shutdownGracePeriod (upstream's

@@ -29,7 +29,8 @@ it('replaces only its own block in a hosts file, sorted, and leaves the rest as 
     ].join('\n'),
   );
   const twice = withHostsBlock(`${once}10.9.9.9\tadded.later\n`, [{ name: 'etcd-b.internal.c', addresses: ['10.0.2.6'] }]);
-  expect(twice).toContain('127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost\n10.9.9.9\tadded.later\n# Begin');
+  // Replaced in place: the line someone added after the block stays where it was.
+  expect(twice).toMatch(/^127\.0\.0\.1\tlocalhost\n::1\tlocalhost ip6-localhost\n# Begin [^\n]*\n10\.0\.2\.6\tetcd-b\.internal\.c\n# End [^\n]*\n10\.9\.9\.9\tadded\.later\n$/);
   expect(twice).not.toContain('10.0.2.5');
   const root = tempDir('kforge-protokube-hosts-');
   try {
