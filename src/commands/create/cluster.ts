@@ -35,7 +35,7 @@ export default class CreateCluster extends BaseCommand {
     'kubernetes-version': Flags.string({ description: 'Kubernetes version; default: the one the channel recommends' }),
     channel: Flags.string({ description: 'Channel whose recommended Kubernetes version is used when --kubernetes-version is not given: stable or alpha', default: 'stable' }),
     'network-cidr': Flags.string({ description: 'Network (VPC) range; default: 172.20.0.0/16. With --vpc: that VPC\'s range (required)' }),
-    vpc: Flags.string({ description: 'An existing VPC to build the cluster in (needs --network-cidr, its range); never modified or deleted' }),
+    'network-id': Flags.string({ aliases: ['vpc'], description: 'An existing VPC to build the cluster in (kops\'s name; --vpc also works; needs --network-cidr, its range); never modified or deleted' }),
     subnets: Flags.string({ description: 'Existing subnets, one per zone in the order of --zones (needs --vpc); never modified or deleted', delimiter: ',', multiple: true, multipleNonGreedy: true }),
     'utility-subnets': Flags.string({ description: 'Existing utility subnets for --topology private, one per zone (needs --vpc)', delimiter: ',', multiple: true, multipleNonGreedy: true }),
     'ssh-public-key': Flags.string({ description: 'SSH public key file to install for the admin user' }),
@@ -45,8 +45,13 @@ export default class CreateCluster extends BaseCommand {
     'admin-access': Flags.string({ description: 'CIDRs allowed to reach the Kubernetes API, comma-separated; default: 0.0.0.0/0,::/0', delimiter: ',', multiple: true, multipleNonGreedy: true }),
     'ssh-access': Flags.string({ description: 'CIDRs allowed to SSH to the instances, comma-separated; default: the --admin-access ones', delimiter: ',', multiple: true, multipleNonGreedy: true }),
     image: Flags.string({ description: 'Machine image of every instance group; default: chosen by update' }),
+    'node-image': Flags.string({ description: 'Machine image of the node groups; takes precedence over --image' }),
+    'control-plane-image': Flags.string({ aliases: ['master-image'], description: 'Machine image of the control-plane groups; takes precedence over --image' }),
+    'bastion-image': Flags.string({ description: 'Machine image of the bastion group; takes precedence over --image' }),
     'node-volume-size': Flags.integer({ description: 'Root volume size of nodes, in GB; default: 128' }),
     'control-plane-volume-size': Flags.integer({ aliases: ['master-volume-size'], description: 'Root volume size of control-plane nodes, in GB; default: 64' }),
+    'node-volume-type': Flags.string({ description: 'Root volume type of nodes (e.g. gp3, gp2, io1); default: gp3' }),
+    'control-plane-volume-type': Flags.string({ aliases: ['master-volume-type'], description: 'Root volume type of control-plane nodes (e.g. gp3, gp2, io1); default: gp3' }),
     'associate-public-ip': Flags.boolean({ description: 'Give control-plane and node instances public IPs (--no-associate-public-ip: none); default: yes in public subnets', allowNo: true }),
     'api-loadbalancer-type': Flags.string({ description: 'Put the API behind a load balancer of this type; default: public when DNS alone does not serve the API', options: ['public', 'internal'] }),
     'dry-run': Flags.boolean({ description: 'Print the objects instead of writing them (needs -o)' }),
@@ -81,11 +86,16 @@ export default class CreateCluster extends BaseCommand {
       adminAccess: flags['admin-access'],
       sshAccess: flags['ssh-access'],
       image: flags.image,
+      nodeImage: flags['node-image'],
+      controlPlaneImage: flags['control-plane-image'],
+      bastionImage: flags['bastion-image'],
+      nodeVolumeType: flags['node-volume-type'],
+      controlPlaneVolumeType: flags['control-plane-volume-type'],
       nodeVolumeSize: flags['node-volume-size'],
       controlPlaneVolumeSize: flags['control-plane-volume-size'],
       associatePublicIp: flags['associate-public-ip'],
       apiLoadBalancerType: flags['api-loadbalancer-type'] as 'public' | 'internal' | undefined,
-      vpc: flags.vpc,
+      vpc: flags['network-id'],
       subnets: flags.subnets,
       utilitySubnets: flags['utility-subnets'],
     };
@@ -101,6 +111,10 @@ export default class CreateCluster extends BaseCommand {
     this.out(`Created cluster ${name} in state store ${vfs.url}`);
     this.out(`  ${result.written.length} objects written under ${vfs.url.replace(/\/+$/, '')}/${name}/`);
     this.out(`  instance groups: ${result.instanceGroups.map((ig) => `${ig.metadata.name} (${ig.spec.role}, ${ig.spec.minSize}..${ig.spec.maxSize})`).join(', ')}`);
+    if (result.cluster.spec.cloudProvider !== 'aws') {
+      // Said at create, not first discovered at update: the spec is complete and usable, the cloud side is not built yet.
+      this.status(`Note: kforge creates and deletes cloud resources on AWS only so far; for a ${String(result.cluster.spec.cloudProvider)} cluster "update cluster" refuses, and "delete cluster" deletes only the state. Its spec can be reviewed, edited and expanded.`);
+    }
     this.out('');
     this.out('Next steps:');
     this.out(`  kforge get cluster ${name} --full -o yaml    # review the complete configuration`);
