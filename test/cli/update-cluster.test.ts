@@ -15,6 +15,7 @@ import { DescribeLoadBalancersCommand, ElasticLoadBalancingV2Client } from '@aws
 import { GetRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as yaml from 'js-yaml';
 import { CliResult, runCli, tempDir } from '../helpers/cli';
 import { AWS_NO_CREDENTIALS, MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer } from '../helpers/moto-server';
 
@@ -123,6 +124,9 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     expect(applied.status).toBe(0);
     expect(applied.stdout).toContain(`Cluster "${LIFE}" updated.`);
     expect(applied.stderr).toMatch(/apply\.\.\.\n {2}\[1\/\d+\] /);
+    // kops's first-run report: the kubeconfig is written, then what to do next.
+    expect(applied.stdout).toContain(`\nCluster is starting. It should be ready in a few minutes.\n\nSuggestions:\n * validate cluster: kforge validate cluster ${LIFE} --wait 10m\n`);
+    expect(applied.stderr).toContain('Warning: exported kubeconfig with no user authentication');
 
     const vpcs = (await ec2.send(new DescribeVpcsCommand({ Filters: tagged(LIFE) }))).Vpcs ?? [];
     expect(vpcs).toHaveLength(1);
@@ -167,6 +171,42 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     expect(again.stdout).toMatch(/^No changes/);
     expect(Object.keys(operations(again)).filter((op) => !/^(Describe|Get|List)/.test(op))).toEqual([]);
     expect((await ec2.send(new DescribeVpcsCommand({ Filters: tagged(LIFE) }))).Vpcs).toHaveLength(1);
+  });
+
+  it('--yes writes the kubeconfig as kops does: the API load balancer\'s DNS name for a --dns none cluster, an admin certificate with --admin', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'config');
+    const elbv2 = new ElasticLoadBalancingV2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS });
+    let dnsName: string | undefined;
+    try {
+      dnsName = (await elbv2.send(new DescribeLoadBalancersCommand({}))).LoadBalancers?.[0]?.DNSName;
+    } finally {
+      elbv2.destroy();
+    }
+    expect(dnsName).toMatch(/\.elb\.amazonaws\.com$/);
+    const r = kforge(['update', 'cluster', LIFE, '--yes', '--admin=1h'], { KUBECONFIG: file });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`kforge has set your kubectl context to ${LIFE} (server https://${dnsName}) in ${file}`);
+    expect(r.stdout).toMatch(/The admin certificate expires at /);
+    expect(r.stderr).not.toContain('no user authentication');
+    const kc = yaml.load(fs.readFileSync(file, 'utf8')) as { clusters: Array<{ cluster: { server: string } }>; users: Array<{ user: Record<string, string> }> };
+    expect(kc.clusters.map((c) => c.cluster.server)).toEqual([`https://${dnsName}`]);
+    expect(Object.keys(kc.users[0].user).sort()).toEqual(['client-certificate-data', 'client-key-data']);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    // export kubeconfig finds the same load balancer; --internal keeps the internal name.
+    const other = path.join(dir, 'other');
+    expect(kforge(['export', 'kubeconfig', LIFE, '--kubeconfig', other]).status).toBe(0);
+    expect((yaml.load(fs.readFileSync(other, 'utf8')) as typeof kc).clusters[0].cluster.server).toBe(`https://${dnsName}`);
+    expect(kforge(['export', 'kubeconfig', LIFE, '--internal', '--kubeconfig', other]).status).toBe(0);
+    expect((yaml.load(fs.readFileSync(other, 'utf8')) as typeof kc).clusters[0].cluster.server).toBe(`https://api.internal.${LIFE}`);
+    // --no-create-kube-config leaves the file alone; with --admin it is a usage error.
+    const before = fs.readFileSync(file, 'utf8');
+    expect(kforge(['update', 'cluster', LIFE, '--yes', '--no-create-kube-config'], { KUBECONFIG: file }).status).toBe(0);
+    expect(fs.readFileSync(file, 'utf8')).toBe(before);
+    const both = kforge(['update', 'cluster', LIFE, '--yes', '--no-create-kube-config', '--admin'], { KUBECONFIG: file });
+    expect(both.status).not.toBe(0);
+    expect(both.stderr).toContain('--admin, --user and --internal write the kubeconfig; drop --no-create-kube-config');
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('an edit shows as per-file diffs of the managed files and a new launch template version; --yes applies it', async () => {
