@@ -63,6 +63,8 @@ export interface NewClusterOptions {
   subnets?: string[];
   /** Existing utility subnets, one per zone (kops --utility-subnets; private topology). */
   utilitySubnets?: string[];
+  /** A public store for the OIDC discovery documents (kops --discovery-store); the cluster's are under `<store>/<name>`. Default: none published. */
+  discoveryStore?: string;
 }
 
 /** A new cluster's objects, before expansion. */
@@ -144,6 +146,8 @@ export function newCluster(o: NewClusterOptions): NewCluster {
     ...(o.cloudLabels && Object.keys(o.cloudLabels).length > 0 ? { cloudLabels: o.cloudLabels } : {}),
     ...(o.dnsZone ? { dnsZone: o.dnsZone } : {}),
     ...(o.vpc ? { networkID: o.vpc } : {}),
+    // kops also turns on enableAWSOIDCProvider and useServiceAccountExternalPermissions here; kforge publishes the documents but builds no IAM OIDC provider yet (docs/differences-from-kops.md).
+    ...(o.discoveryStore ? { serviceAccountIssuerDiscovery: { discoveryStore: `${o.discoveryStore.replace(/\/+$/, '')}/${o.name}` } } : {}),
     etcdClusters: [],
     iam: { allowContainerRegistry: true, legacy: false },
     kubernetesApiAccess: adminAccess,

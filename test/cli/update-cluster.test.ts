@@ -336,3 +336,45 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     expect(r.stdout).toBe('');
   });
 });
+
+describe('create cluster --yes and --target terraform run update, as kops\'s create does', () => {
+  const QUICK = 'quick.example.com';
+
+  it('create cluster --yes creates the cloud resources and an admin kubeconfig in one command; delete --yes removes them', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'config');
+    const r = kforge(['create', 'cluster', QUICK, '--zones', 'us-east-1a', '--dns', 'none', '--yes'], { KUBECONFIG: file });
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`Created cluster ${QUICK} in state store ${STORE}`);
+    expect(r.stdout).toContain(`Cluster "${QUICK}" updated.`);
+    expect(r.stdout).toMatch(/The admin certificate expires at /);
+    const asgs = (await autoScaling.send(new DescribeAutoScalingGroupsCommand({}))).AutoScalingGroups?.filter((g) => g.Tags?.some((t) => t.Key === 'KubernetesCluster' && t.Value === QUICK)) ?? [];
+    expect(asgs.map((g) => g.AutoScalingGroupName).sort()).toEqual([`control-plane-us-east-1a.${QUICK}`, `nodes-us-east-1a.${QUICK}`]);
+    const kc = yaml.load(fs.readFileSync(file, 'utf8')) as { users: Array<{ user: Record<string, string> }> };
+    expect(Object.keys(kc.users[0].user).sort()).toEqual(['client-certificate-data', 'client-key-data']);
+    expect(kforge(['delete', 'cluster', QUICK, '--yes']).status).toBe(0);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('create cluster --target terraform --out writes kubernetes.tf and makes no mutating call', async () => {
+    const out = tempDir();
+    const r = kforge(['create', 'cluster', 'tf.example.com', '--zones', 'us-east-1a', '--dns', 'none', '--target', 'terraform', '--out', out, '--verbose']);
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`Terraform output written to ${out}: kubernetes.tf`);
+    expect(fs.readFileSync(path.join(out, 'kubernetes.tf'), 'utf8')).toContain('resource "aws_autoscaling_group"');
+    expect(Object.keys(operations(r)).filter((op) => !/^(Describe|Get|List)/.test(op))).toEqual([]);
+    const bad = kforge(['create', 'cluster', 'tf2.example.com', '--zones', 'us-east-1a', '--out', out]);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('--out is for --target terraform');
+    fs.rmSync(out, { recursive: true, force: true });
+  });
+
+  it('--discovery-store puts the cluster\'s discovery documents under <store>/<cluster>', () => {
+    const r = kforge(['create', 'cluster', 'oidc.example.com', '--zones', 'us-east-1a', '--discovery-store', 's3://public-oidc/', '--dry-run', '-o', 'yaml']);
+    expect(r.status).toBe(0);
+    const cluster = (yaml.loadAll(r.stdout) as Array<{ kind: string; spec: { serviceAccountIssuerDiscovery?: object } }>).find((d) => d.kind === 'Cluster');
+    expect(cluster?.spec.serviceAccountIssuerDiscovery).toEqual({ discoveryStore: 's3://public-oidc/oidc.example.com' });
+  });
+});

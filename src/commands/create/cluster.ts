@@ -8,14 +8,16 @@ import { UsageError } from '../../errors/usage-error';
 export default class CreateCluster extends BaseCommand {
   static override summary = 'Create a cluster spec in the state store (no cloud resources yet).';
   static override description =
-    'Builds a Cluster and its InstanceGroups from flags using kops\'s defaults, validates it by expanding it into the complete configuration of every component, and writes the Cluster, its InstanceGroups and the SSH public key to the state store. As in kops, the PKI and the derived files (completed spec, node configs) are written by the first "update cluster". Makes no cloud API calls and needs no credentials.';
+    'Builds a Cluster and its InstanceGroups from flags using kops\'s defaults, validates it by expanding it into the complete configuration of every component, and writes the Cluster, its InstanceGroups and the SSH public key to the state store. As in kops, the PKI and the derived files (completed spec, node configs) are written by the first "update cluster". Makes no cloud API calls and needs no credentials, unless --yes or --target terraform, which then run "update cluster" as kops does.';
   static override examples = [
     '<%= config.bin %> create cluster demo.k8s.local --zones us-east-1a',
     '<%= config.bin %> create cluster x.example.com --zones us-east-1a,us-east-1b,us-east-1c --control-plane-zones us-east-1a,us-east-1b,us-east-1c --state file:///tmp/s',
     '<%= config.bin %> create cluster private.example.com --zones us-east-1a --topology private --bastion --networking calico',
     '<%= config.bin %> create cluster demo.k8s.local --zones us-east-1a --set spec.kubelet.maxPods=200 --dry-run -o yaml',
     '<%= config.bin %> create cluster x.example.com --zones us-east-1a --admin-access 203.0.113.0/24 --node-volume-size 50 --api-loadbalancer-type internal',
-    '<%= config.bin %> create cluster x.example.com --zones us-east-1a,us-east-1b --vpc vpc-0abc --network-cidr 10.0.0.0/16 --subnets subnet-0aaa,subnet-0bbb',
+    '<%= config.bin %> create cluster x.example.com --zones us-east-1a --state s3://my-kforge-state --yes   # and create it in AWS, with an admin kubeconfig',
+    '<%= config.bin %> create cluster x.example.com --zones us-east-1a --target terraform --out tf/',
+    '<%= config.bin %> create cluster x.example.com --zones us-east-1a,us-east-1b --network-id vpc-0abc --network-cidr 10.0.0.0/16 --subnets subnet-0aaa,subnet-0bbb',
   ];
   static override args = { name: Args.string({ description: 'Cluster name, a DNS name such as demo.example.com (or demo.k8s.local for no DNS)' }) };
   static override flags = {
@@ -54,6 +56,10 @@ export default class CreateCluster extends BaseCommand {
     'control-plane-volume-type': Flags.string({ aliases: ['master-volume-type'], description: 'Root volume type of control-plane nodes (e.g. gp3, gp2, io1); default: gp3' }),
     'associate-public-ip': Flags.boolean({ description: 'Give control-plane and node instances public IPs (--no-associate-public-ip: none); default: yes in public subnets', allowNo: true }),
     'api-loadbalancer-type': Flags.string({ description: 'Put the API behind a load balancer of this type; default: public when DNS alone does not serve the API', options: ['public', 'internal'] }),
+    'discovery-store': Flags.string({ description: 'A public store (s3://…) where update publishes the OIDC discovery documents, under <store>/<cluster>: spec.serviceAccountIssuerDiscovery.discoveryStore' }),
+    yes: Flags.boolean({ char: 'y', description: 'Then create the cloud resources at once, as "update cluster --yes --admin" does (needs AWS credentials)' }),
+    target: Flags.string({ description: 'With terraform: then write the cloud resources as Terraform, as "update cluster --target terraform" does', options: ['direct', 'terraform'], default: 'direct' }),
+    out: Flags.string({ description: 'Directory of the Terraform output (with --target terraform); default out/terraform' }),
     'dry-run': Flags.boolean({ description: 'Print the objects instead of writing them (needs -o)' }),
     output: Flags.string({ char: 'o', description: 'Output format for --dry-run', options: ['yaml', 'json'] }),
   };
@@ -63,6 +69,8 @@ export default class CreateCluster extends BaseCommand {
     const name = this.clusterName(args.name, flags.name);
     if (flags['dry-run'] && !flags.output) throw new UsageError('--dry-run needs --output (-o yaml or -o json)');
     if (flags.output && !flags['dry-run']) throw new UsageError('--output is only used with --dry-run');
+    if (flags['dry-run'] && (flags.yes || flags.target === 'terraform')) throw new UsageError('--dry-run writes nothing: it cannot be combined with --yes or --target terraform');
+    if (flags.out !== undefined && flags.target !== 'terraform') throw new UsageError('--out is for --target terraform');
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const vfs = openVfs(this.stateUrl(flags));
     const options = {
@@ -98,6 +106,7 @@ export default class CreateCluster extends BaseCommand {
       vpc: flags['network-id'],
       subnets: flags.subnets,
       utilitySubnets: flags['utility-subnets'],
+      discoveryStore: flags['discovery-store'],
     };
     const sshKey = flags['ssh-public-key'] ? await (await import('../../create/ssh-public-key')).readSshPublicKey(flags['ssh-public-key']) : undefined;
     if (flags['dry-run']) {
@@ -115,10 +124,18 @@ export default class CreateCluster extends BaseCommand {
       // Said at create, not first discovered at update: the spec is complete and usable, the cloud side is not built yet.
       this.status(`Note: kforge creates and deletes cloud resources on AWS only so far; for a ${String(result.cluster.spec.cloudProvider)} cluster "update cluster" refuses, and "delete cluster" deletes only the state. Its spec can be reviewed, edited and expanded.`);
     }
+    const terraform = flags.target === 'terraform';
+    if (flags.yes || terraform) {
+      // As kops's create cluster: the same run as "update cluster", with an 18h admin credential in the kubeconfig on --yes.
+      this.out('');
+      const argv = [name, '--state', vfs.url, ...(flags.yes && !terraform ? ['--yes', '--admin'] : []), ...(terraform ? ['--target', 'terraform'] : []), ...(flags.out ? ['--out', flags.out] : []), ...(flags.verbose ? ['--verbose'] : [])];
+      await this.config.runCommand('update:cluster', argv);
+      return;
+    }
     this.out('');
     this.out('Next steps:');
     this.out(`  kforge get cluster ${name} --full -o yaml    # review the complete configuration`);
     this.out(`  kforge edit cluster ${name}                  # change the spec`);
-    this.out(`  kforge update cluster ${name} --yes          # create its PKI, node configs and cloud resources`);
+    this.out(`  kforge update cluster ${name} --yes --admin  # create its PKI, node configs and cloud resources, and a kubeconfig`);
   }
 }
