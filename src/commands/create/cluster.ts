@@ -8,7 +8,7 @@ import { UsageError } from '../../errors/usage-error';
 export default class CreateCluster extends BaseCommand {
   static override summary = 'Create a cluster spec in the state store (no cloud resources yet).';
   static override description =
-    'Builds a Cluster and its InstanceGroups from flags using kops\'s defaults, validates it by expanding it into the complete configuration of every component, and writes the Cluster, its InstanceGroups and the SSH public key to the state store. As in kops, the PKI and the derived files (completed spec, node configs) are written by the first "update cluster". Makes no cloud API calls and needs no credentials, unless --yes or --target terraform, which then run "update cluster" as kops does.';
+    'Builds a Cluster and its InstanceGroups from flags using kops\'s defaults, validates it by expanding it into the complete configuration of every component, and writes the Cluster, its InstanceGroups and the SSH public key to the state store. As in kops, the PKI and the derived files (completed spec, node configs) are written by the first "update cluster". Makes no cloud API calls and needs no credentials, unless --yes or --target terraform, which then run "update cluster" as kops does, or --dns public|private without --dns-zone, which finds the Route 53 zone by walking up the cluster name as kops does.';
   static override examples = [
     '<%= config.bin %> create cluster demo.k8s.local --zones us-east-1a',
     '<%= config.bin %> create cluster x.example.com --zones us-east-1a,us-east-1b,us-east-1c --control-plane-zones us-east-1a,us-east-1b,us-east-1c --state file:///tmp/s',
@@ -111,7 +111,7 @@ export default class CreateCluster extends BaseCommand {
     const sshKey = flags['ssh-public-key'] ? await (await import('../../create/ssh-public-key')).readSshPublicKey(flags['ssh-public-key']) : undefined;
     if (flags['dry-run']) {
       const { planNewCluster } = await import('../../ops/create-cluster');
-      const planned = planNewCluster(vfs, options, flags.set ?? []);
+      const planned = await planNewCluster(vfs, options, flags.set ?? []);
       this.out(renderObjects(flags.output as 'yaml' | 'json', [planned.cluster, ...planned.instanceGroups], true));
       return;
     }
