@@ -10,6 +10,7 @@ import { checkRefusedFields } from './field-support';
 import { checkIpv6 } from './check-ipv6';
 import { checkIssuerDiscovery } from './check-issuer-discovery';
 import { checkKubeletShutdown } from './check-kubelet-shutdown';
+import { checkInstanceGroupAws } from './check-instance-group-aws';
 import { isControlPlane } from '../expand/expand-context';
 import { validateFlagSupport } from './validate-flags';
 
@@ -47,6 +48,7 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
   append(errors, checkIssuerDiscovery(cluster));
   append(errors, checkDnsNames(cluster));
   append(errors, checkKubeletShutdown(cluster, igs));
+  append(errors, checkInstanceGroupAws(cluster, igs));
   const subnetNames = new Set((spec.subnets ?? []).map((s) => s.name));
   (spec.subnets ?? []).forEach((s, i) => {
     if ((spec.subnets ?? []).findIndex((o) => o.name === s.name) !== i) err(`spec.subnets[${i}].name`, `duplicate subnet name "${s.name}"`);
