@@ -130,7 +130,7 @@ describe('throttling of the cloud calls', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).not.toContain('    at ');
     // After the progress lines of the steps before the check.
-    expect(r.stderr).toMatch(/^Error: AWS throttled STS GetCallerIdentity in us-east-1 on all 5 attempts \(Throttling: Rate exceeded\)/);
+    expect(r.stderr).toMatch(/^Error: AWS throttled STS GetCallerIdentity in us-east-1 on all 5 attempts \(Throttling: Rate exceeded\)/m);
     expect(r.stderr).not.toContain('AWS_ENDPOINT_URL');
     expect(proxy.applied).toHaveLength(5);
   }, 60_000);
