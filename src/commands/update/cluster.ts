@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand, lockFlags } from '../../cli/base-command';
 import { UsageError } from '../../errors/usage-error';
+import { TaskFailedError } from '../../tasks/task-failed-error';
 
 /** `kforge update cluster [C] [--yes] [--target terraform --out DIR]`: plans, and with --yes creates (or writes as Terraform), the cluster's cloud resources. */
 export default class UpdateCluster extends BaseCommand {
@@ -57,6 +58,10 @@ export default class UpdateCluster extends BaseCommand {
     let result;
     try {
       result = await updateCluster(vfs, name, { yes: flags.yes, lock: this.lockOptions(flags), progress, target, outDir: flags.out, lifecycles });
+    } catch (e) {
+      // A script reading -o json learns which task failed and every task that did not run; the error is still reported on stderr.
+      if (flags.output === 'json' && e instanceof TaskFailedError) this.out(JSON.stringify({ cluster: name, applied: false, failed: taskFailure(e) }, null, 2));
+      throw e;
     } finally {
       progress.stop();
     }
@@ -78,4 +83,9 @@ export default class UpdateCluster extends BaseCommand {
     this.status(formatCallSummary(result.cloud.calls, Date.now() - started, flags.verbose ?? false));
     if (flags['detailed-exitcode'] && !tf && report.hasChanges && !result.applied) this.exit(2);
   }
+}
+
+/** The `failed` object of `-o json` when a task stopped the run: the task, its error, and what did not run (sorted). */
+function taskFailure(e: TaskFailedError): { task: string; phase: string; attempts: number; code: string; message: string; notRun: string[] } {
+  return { task: e.taskKey, phase: e.phase, attempts: e.attempts, code: e.code, message: e.message, notRun: [...e.notRun].sort() };
 }
