@@ -66,9 +66,14 @@ export function updatePlanReport(
   };
 }
 
-/** A cloud task as a plan resource: its action, the changes of an update, and what its lifecycle holds back. */
+// Fields a create shows with their values, so that what costs money is seen before --yes (a mistyped size).
+const SHOWN_AT_CREATE: Readonly<Record<string, readonly string[]>> = { AutoScalingGroup: ['minSize', 'maxSize'] };
+
+/** A cloud task as a plan resource: its action, the changes of an update (a few fields of a create), and what its lifecycle holds back. */
 function cloudResource(e: PlannedTask): PlanResource {
-  const changes = e.action === 'update' || e.held === 'update' ? { changes: e.changes.map(jsonChange) } : {};
+  const shown = e.action === 'create' && e.held === undefined ? (SHOWN_AT_CREATE[e.task.kind] ?? []) : [];
+  const created = shown.flatMap((f) => e.changes.filter((c) => c.field === f)).map(jsonChange);
+  const changes = e.action === 'update' || e.held === 'update' ? { changes: e.changes.map(jsonChange) } : created.length > 0 ? { changes: created } : {};
   return { type: e.task.kind, name: e.task.name, action: e.action, ...changes, ...(e.lifecycle ? { lifecycle: e.lifecycle } : {}), ...(e.held ? { held: e.held } : {}) };
 }
 
@@ -93,7 +98,7 @@ export function renderUpdatePlan(report: UpdatePlanReport): string {
     }
     out.push('');
   };
-  section('Will create resources', 'create', () => []);
+  section('Will create resources', 'create', (r) => valueLines(r.changes ?? []));
   section('Will modify resources', 'update', (r) => (r.diff ? r.diff.replace(/\n+$/, '').split('\n') : fieldLines(r.changes ?? [])));
   section('Will delete resources', 'delete', () => []);
   section('Will not modify resources (lifecycle overrides)', 'held', (r) => fieldLines(r.changes ?? []), (r) => `${r.name}  (${r.lifecycle ?? 'Sync'}: ${HELD_REASON[r.held ?? 'update']})`);
@@ -114,6 +119,12 @@ const HELD_REASON: Readonly<Record<NonNullable<PlanResource['held']>, string>> =
 function fieldLines(changes: NonNullable<PlanResource['changes']>): string[] {
   const width = Math.max(0, ...changes.map((c) => c.field.length));
   return changes.map((c) => `${c.field.padEnd(width)}  ${show(c.from)} -> ${show(c.to)}`);
+}
+
+/** A create's shown fields, `field  value`. */
+function valueLines(changes: NonNullable<PlanResource['changes']>): string[] {
+  const width = Math.max(0, ...changes.map((c) => c.field.length));
+  return changes.map((c) => `${c.field.padEnd(width)}  ${show(c.to)}`);
 }
 
 function jsonChange(c: Change): { field: string; from?: unknown; to?: unknown } {

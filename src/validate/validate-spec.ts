@@ -11,6 +11,7 @@ import { checkIpv6 } from './check-ipv6';
 import { checkIssuerDiscovery } from './check-issuer-discovery';
 import { checkKubeletShutdown } from './check-kubelet-shutdown';
 import { checkInstanceGroupAws } from './check-instance-group-aws';
+import { checkGroupSize } from './check-group-size';
 import { isControlPlane } from '../expand/expand-context';
 import { validateFlagSupport } from './validate-flags';
 
@@ -204,6 +205,7 @@ function checkInstanceGroup(ig: InstanceGroup, subnets: Set<string>, clusterName
   if (minSize !== undefined && minSize < 0) err('spec.minSize', `must be ≥ 0, got ${minSize}`);
   if (maxSize !== undefined && maxSize < 0) err('spec.maxSize', `must be ≥ 0, got ${maxSize}`);
   if (minSize !== undefined && maxSize !== undefined && minSize > maxSize) err('spec.minSize', `minSize ${minSize} is greater than maxSize ${maxSize}`);
+  append(errors, checkGroupSize(ig));
   const igSubnets = ig.spec.subnets ?? [];
   if (igSubnets.length === 0) err('spec.subnets', 'at least one subnet is required');
   igSubnets.forEach((s, i) => {

@@ -102,7 +102,8 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
   it('plans without changing anything: kops-style sections, the --yes hint, the call summary, exit 2 with --detailed-exitcode', async () => {
     const plan = kforge(['update', 'cluster', LIFE]);
     expect(plan.status).toBe(0);
-    expect(plan.stdout).toMatch(/^Will create resources:\n {2}AutoScalingGroup\n {4}control-plane-us-east-1a\.life\.example\.com\n {4}nodes-us-east-1a\.life\.example\.com\n/);
+    // Each group's sizes are shown before --yes.
+    expect(plan.stdout).toMatch(/^Will create resources:\n {2}AutoScalingGroup\n {4}control-plane-us-east-1a\.life\.example\.com\n {6}minSize {2}1\n {6}maxSize {2}1\n {4}nodes-us-east-1a\.life\.example\.com\n {6}minSize {2}\d+\n {6}maxSize {2}\d+\n/);
     expect(plan.stdout).toContain('\n  VPC\n    life.example.com\n');
     expect(plan.stdout).toMatch(/\d+ to create, 0 to modify, 0 to delete, \d+ unchanged\nMust specify --yes to apply changes\n$/);
     expect(apiCalls(plan)).toBeGreaterThan(0);

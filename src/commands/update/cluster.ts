@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand, lockFlags } from '../../cli/base-command';
 import { UsageError } from '../../errors/usage-error';
+import { TaskFailedError } from '../../tasks/task-failed-error';
 
 const DEFAULT_ADMIN = '18h';
 
@@ -71,6 +72,10 @@ export default class UpdateCluster extends BaseCommand {
     let result;
     try {
       result = await updateCluster(vfs, name, { yes: flags.yes, lock: this.lockOptions(flags), progress, target, outDir: flags.out, lifecycles });
+    } catch (e) {
+      // A script reading -o json learns which task failed and every task that did not run; the error is still reported on stderr.
+      if (flags.output === 'json' && e instanceof TaskFailedError) this.out(JSON.stringify({ cluster: name, applied: false, failed: taskFailure(e) }, null, 2));
+      throw e;
     } finally {
       progress.stop();
     }
@@ -102,4 +107,9 @@ export default class UpdateCluster extends BaseCommand {
     }
     if (flags['detailed-exitcode'] && !tf && report.hasChanges && !result.applied) this.exit(2);
   }
+}
+
+/** The `failed` object of `-o json` when a task stopped the run: the task, its error, and what did not run (sorted). */
+function taskFailure(e: TaskFailedError): { task: string; phase: string; attempts: number; code: string; message: string; notRun: string[] } {
+  return { task: e.taskKey, phase: e.phase, attempts: e.attempts, code: e.code, message: e.message, notRun: [...e.notRun].sort() };
 }
