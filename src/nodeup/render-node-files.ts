@@ -9,6 +9,7 @@ import { NodeupConfigError } from './nodeup-config-error';
 import { NodePki, pkiFiles } from './pki-files';
 import { protokubeUnitFiles } from './protokube-unit-file';
 import { staticPodManifests } from './static-pod-manifests';
+import { UnsafeNodeValueError } from './unsafe-node-value-error';
 
 /** Inputs of renderNodeFiles besides the config, each read or made beforehand so the renderer stays pure. */
 export interface RenderNodeFilesOptions {
@@ -43,6 +44,7 @@ export function renderNodeFiles(config: NodeupConfig, options: RenderNodeFilesOp
     return files.sort((a, b) => a.path.localeCompare(b.path));
   } catch (e) {
     if (e instanceof NodeupConfigError && options.source) throw new NodeupConfigError(`${options.source}: ${e.message}`);
+    if (e instanceof UnsafeNodeValueError && options.source) throw new UnsafeNodeValueError(`${options.source}: ${e.message}`);
     throw e;
   }
 }
