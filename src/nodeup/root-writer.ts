@@ -85,7 +85,8 @@ export class RootWriter {
           if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw writeError(shown, e);
         }
         // Checked again: what is there now (ours, or a racer's) must pass like anything else.
-        st = lstat(next, shown) as fs.Stats;
+        st = lstat(next, shown);
+        if (!st) throw new NodeRootError(`${shown}: vanished right after nodeup made it; is something else changing the root?`);
       }
       if (st.isSymbolicLink()) {
         real = this.followInside(next, shown);
