@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import type { Cluster } from '../api/types';
 import { AwsCloud } from '../cloud/aws/aws-cloud';
@@ -8,6 +7,7 @@ import { KforgeError } from '../errors/kforge-error';
 import { UsageError } from '../errors/usage-error';
 import { applyNodeFiles } from '../nodeup/apply-node-files';
 import { BootConfig, parseBootConfig } from '../nodeup/boot-config';
+import { RootWriter } from '../nodeup/root-writer';
 import { KeysetYaml } from '../pki/keyset-yaml';
 import type { Keyset } from '../pki/keyset';
 import { openVfs } from '../state/vfs/open-vfs';
@@ -104,6 +104,7 @@ async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport
   const members: EtcdMemberReport[] = [];
   const files: { path: string; action: string }[] = [];
   const etcds = spec.etcdClusters ?? [];
+  const writer = new RootWriter(options.root);
   for (const [index, etcd] of etcds.entries()) {
     // A machine that could not get a member of the first etcd cluster (main) claims no other one, so the
     // members of one control-plane machine stay together, and a lost race leaves the loser nothing.
@@ -116,13 +117,14 @@ async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport
     const { volume, device: attached } = mine;
     const device = await waitForDevice(volume.id, { deviceDir: options.deviceDir ?? '/dev/disk/by-id', attachDevice: attached, timeoutMs: options.deviceTimeoutMs ?? 120_000 });
     const mountPath = `/mnt/master-${volume.id}`;
-    const mount = ensureMounted(device, path.join(options.root, mountPath));
+    // The mount point is made through the RootWriter: mount follows symlinks, so a planted one would put the volume outside the root.
+    const mount = ensureMounted(device, writer.dir(mountPath) as string);
     const peersCa = await readKeyset(vfs, boot, `etcd-peers-ca-${etcd.name}`);
     const dir = etcdPkiDir(etcd.name);
     const existing = new Map<string, string>();
     for (const f of ['server.crt', 'server.key', 'peer.crt', 'peer.key']) {
-      const file = path.join(options.root, dir, f);
-      if (fs.existsSync(file)) existing.set(`${dir}/${f}`, fs.readFileSync(file, 'utf8'));
+      const file = writer.readFile(`${dir}/${f}`);
+      if (file) existing.set(`${dir}/${f}`, file.data.toString('utf8'));
     }
     const memberFiles = await etcdMemberFiles({ clusterName: boot.ClusterName, spec, etcdName: etcd.name, memberName: volume.memberName, internalIp: identity.internalIp, mountPath, clientsCa, peersCa, existing });
     const applied = applyNodeFiles(memberFiles, options.root);
