@@ -19,6 +19,10 @@ export const StatePaths = {
   igconfigPrefix: (cluster: string): string => `${cluster}/igconfig/`,
   /** What the node bootstrapper reads for one instance group; `role` is the lower-cased IG role, as kops does. */
   nodeupConfig: (cluster: string, role: string, ig: string): string => `${cluster}/igconfig/${role.toLowerCase()}/${ig}/nodeupconfig.yaml`,
+  /** The nodeup bundle of one build, content-addressed by its sha256: written once by `update cluster`, read by user-data with the instance role. */
+  nodeupArtifact: (cluster: string, sha256: string): string => `${cluster}/assets/nodeup/${sha256}/nodeup`,
+  /** Prefix of the nodeup bundles of a cluster. */
+  nodeupArtifactPrefix: (cluster: string): string => `${cluster}/assets/nodeup/`,
   /** A keyset with its private keys: readable only by the control plane and admins. */
   privateKeyset: (cluster: string, name: string): string => `${cluster}/pki/private/${name}/keyset.yaml`,
   /** A keyset's certificates only, for readers who must not see keys. */
