@@ -149,7 +149,9 @@ async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport
 /**
  * The volume of etcd cluster `etcdName` this machine holds: one already attached to it (a restart), else
  * the first free one in its zone it wins, preferring the member it holds in another etcd cluster
- * (`preferMember` false: claim nothing new).
+ * (`preferMember` false: claim nothing new). A member with more than one volume (in any zone) is never
+ * claimed, formatted or mounted, not even one this machine holds: which one has the member's data is not
+ * for protokube to guess, so it waits until the extra volumes are gone and says so.
  */
 async function holdVolume(
   cloud: AwsCloud,
@@ -159,11 +161,14 @@ async function holdVolume(
   device: string,
   preferMember: string | undefined | false,
 ): Promise<{ volume: EtcdVolume; device: string } | { waiting: string }> {
+  const duplicated = duplicatedMembers(volumes.filter((v) => v.etcdName === etcdName));
   const ofEtcd = volumes.filter((v) => v.etcdName === etcdName && v.zone === identity.zone);
   const held = ofEtcd.find((v) => v.attachedTo === identity.instanceId);
-  if (held) return { volume: held, device: held.device ?? device };
+  if (held) return duplicated.has(held.memberName) ? { waiting: duplicateReason(etcdName, held.memberName, duplicated) } : { volume: held, device: held.device ?? device };
   if (preferMember === false) return { waiting: 'this machine holds no member of the first etcd cluster, so it claims no other' };
-  const free = ofEtcd.filter((v) => !v.attachedTo).sort((a, b) => Number(b.memberName === preferMember) - Number(a.memberName === preferMember));
+  const free = ofEtcd
+    .filter((v) => !v.attachedTo && !duplicated.has(v.memberName))
+    .sort((a, b) => Number(b.memberName === preferMember) - Number(a.memberName === preferMember));
   const lost: string[] = [];
   for (const v of free) {
     const claim = await claimVolume(cloud, v, identity.instanceId, device);
@@ -171,7 +176,22 @@ async function holdVolume(
     lost.push(claim.reason);
   }
   if (ofEtcd.length === 0) return { waiting: `no etcd ${etcdName} volume of this cluster in zone ${identity.zone}` };
+  const skipped = [...new Set(ofEtcd.filter((v) => !v.attachedTo && duplicated.has(v.memberName)).map((v) => v.memberName))].sort();
+  if (skipped.length > 0) return { waiting: [...skipped.map((m) => duplicateReason(etcdName, m, duplicated)), ...lost].join('; ') };
   return { waiting: lost.length > 0 ? `lost every claim: ${lost.join('; ')}` : `every etcd ${etcdName} volume in zone ${identity.zone} is attached to another instance` };
+}
+
+/** The members of one etcd cluster that more than one volume claims to be, with those volumes' ids (sorted). */
+function duplicatedMembers(ofEtcd: readonly EtcdVolume[]): Map<string, string[]> {
+  const byMember = new Map<string, string[]>();
+  for (const v of ofEtcd) byMember.set(v.memberName, [...(byMember.get(v.memberName) ?? []), v.id]);
+  return new Map([...byMember].filter(([, ids]) => ids.length > 1).map(([m, ids]) => [m, ids.sort()]));
+}
+
+/** Why a duplicated member is not claimed, in one line. */
+function duplicateReason(etcdName: string, member: string, duplicated: Map<string, string[]>): string {
+  const ids = duplicated.get(member) ?? [];
+  return `etcd ${etcdName} member ${member} has ${ids.length} volumes (${ids.join(', ')}): none is claimed, formatted or mounted until only one is left (delete the extra ones)`;
 }
 
 /** Every attached member's stable name at its instance's address, and api.internal at every control-plane address. */

@@ -33,6 +33,11 @@ export const StatePaths = {
   lock: (cluster: string): string => `${cluster}/kforge-lock.json`,
   /** Written by the first `update --yes`; after it, the PKI is in use and keys are rotated, not replaced (kops's kops-version.txt). */
   appliedMarker: (cluster: string): string => `${cluster}/kforge-version.txt`,
+  /**
+   * The UID of this life of the cluster: written create-only by the first `update --yes`, kept by every later
+   * update, removed with the rest by `delete cluster`. Salts the EC2 idempotency tokens (kforge; kops has none).
+   */
+  clusterUid: (cluster: string): string => `${cluster}/cluster-uid`,
   /** The admin SSH public key, named by its fingerprint (kops's layout). */
   sshPublicKey: (cluster: string, fingerprint: string): string => `${cluster}/pki/ssh/public/admin/${fingerprint}`,
 };

@@ -1,4 +1,5 @@
 import type { ManagedFileChange, ManagedFilesPlan } from '../ops/plan-managed-files';
+import type { DuplicateName } from '../tasks/duplicate-name';
 import type { Lifecycle } from '../tasks/lifecycle';
 import type { Change } from '../tasks/task';
 import type { PlannedTask, TaskPlan, TaskWarning } from '../tasks/task-plan';
@@ -33,6 +34,8 @@ export interface UpdatePlanReport {
   summary: { create: number; update: number; delete: number; unchanged: number };
   /** What the lifecycle overrides let pass (differences left, access denied), sorted by task; only when there is any. */
   warnings?: TaskWarning[];
+  /** Names that match more than one resource of the cluster, sorted by type then name; only when there is any. */
+  duplicates?: DuplicateName[];
 }
 
 /**
@@ -49,6 +52,7 @@ export function updatePlanReport(
   otherFiles: readonly ManagedFileChange[] = [],
   orphans: readonly { kind: string; name: string }[] = [],
   warnings: readonly TaskWarning[] = cloudPlan.warnings ?? [],
+  duplicates: readonly DuplicateName[] = [],
 ): UpdatePlanReport {
   const resources: PlanResource[] = [
     ...cloudPlan.entries.map(cloudResource),
@@ -63,6 +67,7 @@ export function updatePlanReport(
     resources,
     summary: { create: count('create'), update: count('update'), delete: count('delete'), unchanged: count('none') },
     ...(warnings.length > 0 ? { warnings: [...warnings] } : {}),
+    ...(duplicates.length > 0 ? { duplicates: duplicates.map((d) => ({ ...d, ids: [...d.ids] })) } : {}),
   };
 }
 
@@ -81,9 +86,14 @@ function cloudResource(e: PlannedTask): PlanResource {
  * The plan as kops prints it: "Will create resources:" grouped by type, "Will modify resources:" with
  * each field `old -> new` (a managed file with its changed lines), "Will delete resources:"; then what
  * `--lifecycle-overrides` holds back, "Will not modify resources (lifecycle overrides):", each with its
- * lifecycle and why; "No changes" when there is nothing to do. The caller adds the "--yes" hint.
+ * lifecycle and why; "No changes" when there is nothing to do. Last, whatever the plan, a warning lists each
+ * name that matches more than one resource, with every id. The caller adds the "--yes" hint.
  */
 export function renderUpdatePlan(report: UpdatePlanReport): string {
+  return renderChanges(report) + renderDuplicates(report.duplicates ?? []);
+}
+
+function renderChanges(report: UpdatePlanReport): string {
   const heldCount = report.resources.filter((r) => r.held !== undefined).length;
   if (!report.hasChanges && heldCount === 0) return `No changes: cluster "${report.cluster}" is up to date (${report.summary.unchanged} resources)\n`;
   const out: string[] = [];
@@ -106,6 +116,21 @@ export function renderUpdatePlan(report: UpdatePlanReport): string {
   const held = heldCount > 0 ? `, ${heldCount} not modified (lifecycle overrides)` : '';
   if (!report.hasChanges) out.push(`No changes to apply: cluster "${report.cluster}" (${s.unchanged} unchanged${held})`);
   else out.push(`${s.create} to create, ${s.update} to modify, ${s.delete} to delete, ${s.unchanged} unchanged${held}`);
+  return `${out.join('\n')}\n`;
+}
+
+/**
+ * The duplicates warning: "No changes" must not read as "exactly one of each". The extra resources are
+ * listed for the user to check and delete; update never deletes a resource it did not choose.
+ */
+function renderDuplicates(duplicates: readonly DuplicateName[]): string {
+  if (duplicates.length === 0) return '';
+  const out = ['', 'Warning: names that match more than one resource of the cluster (update uses the first and leaves the others alone):'];
+  let type = '';
+  for (const d of duplicates) {
+    if (d.type !== type) out.push(`  ${(type = d.type)}`);
+    out.push(`    ${d.name}: ${d.ids.map((id) => (id === d.used ? `${id} (used)` : id)).join(', ')}`);
+  }
   return `${out.join('\n')}\n`;
 }
 

@@ -79,7 +79,7 @@ export default class UpdateCluster extends BaseCommand {
     } finally {
       progress.stop();
     }
-    const report = updatePlanReport(name, result.cloudPlan, result.managed, result.discovery.files, result.orphans, result.warnings);
+    const report = updatePlanReport(name, result.cloudPlan, result.managed, result.discovery.files, result.orphans, result.warnings, result.duplicates);
     // On stderr, as kops prints its "did not match, problems possible": -o json keeps them in `warnings` too.
     for (const w of result.warnings) this.status(`Warning: ${w.task} (${w.lifecycle}): ${w.message}`);
     const tf = result.terraform;

@@ -18,6 +18,7 @@ import { applyPlan } from '../../../src/targets/direct-target';
 import { renderPlan } from '../../../src/targets/dry-run-target';
 import { MotoServer, startMotoServer } from '../../helpers/moto-server';
 import { losingProxy } from './losing-proxy';
+import { TEST_CLUSTER_UID } from '../../helpers/cluster-layout';
 
 const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
 // moto 5.2.1 knows no Ubuntu 24.04 image (only Canonical's 14.04 and 16.04 of 2017), so the groups name one it has.
@@ -77,7 +78,7 @@ function spec(name: string, edit: (s: Spec) => void = () => {}, extraGroups = 0)
 }
 
 function awsCloud(name: string, endpoint = moto.endpoint): AwsCloud {
-  return new AwsCloud({ clusterName: name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: endpoint }, credentials: CREDENTIALS, maxAttempts: 2 });
+  return new AwsCloud({ clusterName: name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: endpoint }, credentials: CREDENTIALS, maxAttempts: 2, clusterUid: TEST_CLUSTER_UID });
 }
 
 /** Finds, plans and (optionally) applies the whole AWS model in a fresh run, as a command would. */
