@@ -134,3 +134,29 @@ test('an injected fault answers its Status once', async () => {
   expect((await call('GET', '/api/v1/nodes')).status).toBe(503);
   expect((await call('GET', '/api/v1/nodes')).status).toBe(200);
 });
+
+test('@kubernetes/client-node works against the fake: lists, cordon in each patch strategy, eviction 429 as an ApiException', async () => {
+  const k8s = await import('@kubernetes/client-node');
+  const kc = new k8s.KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server: `https://localhost:${api.port}`, caData: Buffer.from(pki.ca.certificatePem).toString('base64') }],
+    users: [{ name: 'u', certData: Buffer.from(pki.admin.certificatePem).toString('base64'), keyData: Buffer.from(pki.admin.privateKeyPem as string).toString('base64') }],
+    contexts: [{ name: 'c', cluster: 'c', user: 'u' }],
+    currentContext: 'c',
+  });
+  const core = kc.makeApiClient(k8s.CoreV1Api);
+  api.store.put('nodes', kubeNode('n-1'));
+  api.store.put('pods', kubePod('w-1', { nodeName: 'n-1', labels: { app: 'web' } }));
+  api.store.put('poddisruptionbudgets', { metadata: { name: 'web', namespace: 'default' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } });
+  expect((await core.listNode()).items.map((n) => n.metadata?.name)).toEqual(['n-1']);
+  expect((await core.listPodForAllNamespaces({ fieldSelector: 'spec.nodeName=n-1' })).items).toHaveLength(1);
+  await core.patchNode({ name: 'n-1', body: [{ op: 'add', path: '/spec/unschedulable', value: true }] });
+  // As on a real API server, RFC 6902 'replace' of a field the node does not have yet is a 422.
+  await expect(core.patchNode({ name: 'n-1', body: [{ op: 'replace', path: '/metadata/annotations/x', value: 'y' }] })).rejects.toMatchObject({ code: 422 });
+  await core.patchNode({ name: 'n-1', body: { spec: { unschedulable: false } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch));
+  await core.patchNode({ name: 'n-1', body: { spec: { unschedulable: true } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+  expect(api.requests.filter((r) => r.verb === 'patch').map((r) => r.contentType)).toEqual(['application/json-patch+json', 'application/json-patch+json', 'application/strategic-merge-patch+json', 'application/merge-patch+json']);
+  expect(api.store.get('nodes', 'n-1').spec.unschedulable).toBe(true);
+  const evicted = core.createNamespacedPodEviction({ name: 'w-1', namespace: 'default', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'w-1', namespace: 'default' } } });
+  await expect(evicted).rejects.toMatchObject({ code: 429 });
+});

@@ -55,6 +55,8 @@ export interface FakeKubeApi {
   /** Request counts keyed `VERB PATH` (e.g. `list /api/v1/nodes`), sorted by key. */
   requestCounts(): Record<string, number>;
   resetRequests(): void;
+  /** Called with each request before it is served, so a test can change the state between requests (a flapping node). */
+  onRequest?: (r: KubeRequestRecord) => void;
   /** Makes the next `times` requests (matching `path` when given) fail with this Status. */
   injectFault(fault: { code: number; reason: string; message?: string; times?: number; path?: string }): void;
   stop(): Promise<void>;
@@ -136,7 +138,9 @@ export async function startFakeKubeApi(o: FakeKubeApiOptions): Promise<FakeKubeA
     const method = req.method ?? 'GET';
     const r = route(url.pathname);
     const verb = verbOf(method, r, query);
-    requests.push({ verb, method, path: url.pathname, query, contentType: req.headers['content-type'], user: user?.user });
+    const record: KubeRequestRecord = { verb, method, path: url.pathname, query, contentType: req.headers['content-type'], user: user?.user };
+    requests.push(record);
+    self.onRequest?.(record);
     const body = await readBody(req);
     // kube-apiserver with anonymous auth off (kops's default) answers 401 to a request without a valid client certificate.
     if (!user) throw new KubeStatusError(401, 'Unauthorized', 'Unauthorized');
@@ -220,7 +224,7 @@ export async function startFakeKubeApi(o: FakeKubeApiOptions): Promise<FakeKubeA
   );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  return {
+  const self: FakeKubeApi = {
     url: `https://127.0.0.1:${port}`,
     port,
     store,
@@ -242,6 +246,7 @@ export async function startFakeKubeApi(o: FakeKubeApiOptions): Promise<FakeKubeA
         server.closeAllConnections();
       }),
   };
+  return self;
 }
 
 function send(res: ServerResponse, code: number, body: unknown): void {
