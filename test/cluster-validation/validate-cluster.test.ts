@@ -214,3 +214,32 @@ test('without --wait the first invalid pass is the verdict (as kops)', async () 
   const r = await validateCluster(f.vfs, opts({ count: 3, intervalMs: 1 }));
   expect(r).toMatchObject({ valid: false, passes: 1, timedOut: false });
 });
+
+test('get instances: an instance from an older launch-template version, or a node annotated needs-update, needs an update', async () => {
+  const { getInstances } = await import('../../src/ops/get-instances');
+  const { CreateLaunchTemplateVersionCommand, DescribeLaunchTemplatesCommand } = await import('@aws-sdk/client-ec2');
+  const base = { cluster: f.name, server: `https://127.0.0.1:${f.api.port}`, env: { ...f.env, KUBECONFIG: path.join(tempDir(), 'none') }, credentials: CREDENTIALS };
+  const before = await getInstances(f.vfs, base);
+  expect(before.apiProblem).toBeUndefined();
+  expect(before.rows.every((r) => !r.needsUpdate && r.ready === true)).toBe(true);
+  const node = f.instances.find((i) => i.role === 'node') as ValidateFixture['instances'][number];
+  const n = f.api.store.get('nodes', `node-${node.id}`);
+  n.metadata.annotations = { 'kops.k8s.io/needs-update': '' };
+  f.api.store.put('nodes', n);
+  const ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS });
+  try {
+    const templates = await ec2.send(new DescribeLaunchTemplatesCommand({ Filters: [{ Name: 'tag:kops.k8s.io/instancegroup', Values: [node.instanceGroup] }] }));
+    const name = templates.LaunchTemplates?.[0]?.LaunchTemplateName as string;
+    await ec2.send(new CreateLaunchTemplateVersionCommand({ LaunchTemplateName: name, LaunchTemplateData: { InstanceType: 't3.large' } }));
+  } finally {
+    ec2.destroy();
+  }
+  const after = await getInstances(f.vfs, base);
+  const row = after.rows.find((r) => r.id === node.id);
+  expect(row?.needsUpdate).toBe(true);
+  expect(row?.updateReasons).toEqual(expect.arrayContaining(['node annotated kops.k8s.io/needs-update']));
+  const sameGroup = after.rows.filter((r) => r.instanceGroup === node.instanceGroup && r.id !== node.id);
+  // Launched from version 1 while the group's $Latest is now 2.
+  for (const r of sameGroup) expect(r.updateReasons).toEqual(['launch template version 1, group\'s is 2']);
+  expect(after.rows.filter((r) => r.role === 'control-plane').every((r) => !r.needsUpdate)).toBe(true);
+});
