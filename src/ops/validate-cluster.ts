@@ -1,4 +1,3 @@
-import * as os from 'node:os';
 import type { AwsCloud } from '../cloud/aws/aws-cloud';
 import { connectAwsCloud } from '../cloud/aws/connect-aws-cloud';
 import type { Lookup } from '../cluster-validation/api-reachability';
@@ -6,14 +5,11 @@ import { resolveKubeAccess } from '../cluster-validation/kube-access';
 import { validatePass } from '../cluster-validation/validate-pass';
 import type { ValidationResult } from '../cluster-validation/validation-result';
 import { NotFoundError } from '../errors/not-found-error';
-import { NotUpdatedError } from '../errors/not-updated-error';
 import { performAssignments } from '../expand/perform-assignments';
-import { adminSubject, KUBERNETES_CA } from '../pki/cluster-pki';
-import { issueKeypair } from '../pki/issue-keypair';
 import { ClusterRepository } from '../state/cluster-repository';
-import { Keystore } from '../state/keystore';
 import type { Vfs } from '../state/vfs/vfs';
 import { completeCluster } from './expand-cluster';
+import { issueAdminCredential } from './issue-admin-credential';
 
 // Long enough for a --wait of hours; the certificate lives in this process's memory only.
 const ADMIN_VALIDITY_MS = 24 * 3600 * 1000;
@@ -75,14 +71,7 @@ export async function validateCluster(vfs: Vfs, o: ValidateClusterOptions): Prom
     kubeconfig: o.kubeconfig,
     server,
     env: o.env,
-    issueAdmin: async () => {
-      const keystore = new Keystore(vfs, o.cluster);
-      const ca = await keystore.getPublic(KUBERNETES_CA);
-      if (!ca) throw new NotUpdatedError(`cluster "${o.cluster}" has no ${KUBERNETES_CA} yet: its PKI is created by the first update; run "kforge update cluster ${o.cluster} --yes" first`);
-      const signer = (await keystore.getPrivate(KUBERNETES_CA)).keyset.primary();
-      const admin = await issueKeypair({ subject: adminSubject(localUser()), usage: 'client', validityMs: ADMIN_VALIDITY_MS }, signer);
-      return { ca: ca.keyset.certificateBundle(), admin };
-    },
+    issueAdmin: () => issueAdminCredential(vfs, o.cluster, ADMIN_VALIDITY_MS),
   });
   const provider = completed.spec.cloudProvider ?? 'aws';
   const cloud: AwsCloud | undefined = provider === 'aws' ? await connectAwsCloud(stored.cluster.object, { env: o.env, credentials: o.credentials, consequence: '; the cluster was not validated' }) : undefined;
@@ -117,10 +106,3 @@ export async function validateCluster(vfs: Vfs, o: ValidateClusterOptions): Prom
   }
 }
 
-function localUser(): string {
-  try {
-    return os.userInfo().username;
-  } catch {
-    return process.env.USER ?? 'admin';
-  }
-}

@@ -67,6 +67,18 @@ test('a healthy cluster is valid, with an admin credential issued in memory, in 
   expect(f.api.requests.every((q) => q.user?.startsWith('kubecfg-'))).toBe(true);
 });
 
+test("the current kubeconfig context is used when it is the cluster's; another cluster's is not", async () => {
+  const admin = await issueKeypair({ subject: adminSubject('ctx'), usage: 'client', validityMs: DAY }, f.ca);
+  const file = kubeconfig({ server: `https://localhost:${f.api.port}`, ca: f.ca, client: admin });
+  const mine = await validateCluster(f.vfs, opts({ env: { ...f.env, KUBECONFIG: file } }));
+  expect(mine).toMatchObject({ valid: true, credentials: `kubeconfig ${file} context ${f.name}` });
+  expect(f.api.requests.every((q) => q.user === 'kubecfg-ctx')).toBe(true);
+  const other = path.join(tempDir(), 'other');
+  fs.writeFileSync(other, fs.readFileSync(file, 'utf8').replaceAll(f.name, 'other.example.com'));
+  const issued = await validateCluster(f.vfs, opts({ env: { ...f.env, KUBECONFIG: other } }));
+  expect(issued.credentials).toBe('an admin certificate issued in memory from the state store');
+});
+
 test('a machine that never joins is reported with its instance group and the cause found for it', async () => {
   const node = f.instances.find((i) => i.role === 'node') as ValidateFixture['instances'][number];
   f.api.store.delete('nodes', `node-${node.id}`, undefined);
