@@ -36,7 +36,7 @@ const opts = (extra: Partial<ValidateClusterOptions> = {}): ValidateClusterOptio
   server: `https://127.0.0.1:${f.api.port}`,
   env: { ...f.env, KUBECONFIG: path.join(tempDir(), 'none') },
   credentials: CREDENTIALS,
-  timeoutMs: 1000,
+  timeoutMs: 5000,
   ...extra,
 });
 
