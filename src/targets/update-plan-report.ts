@@ -72,7 +72,16 @@ export function updatePlanReport(
 }
 
 // Fields a create shows with their values, so that what costs money is seen before --yes (a mistyped size).
-const SHOWN_AT_CREATE: Readonly<Record<string, readonly string[]>> = { AutoScalingGroup: ['minSize', 'maxSize'] };
+// A security group rule and a route are named by what they are (ports, range); other kinds show their key fields.
+const SHOWN_AT_CREATE: Readonly<Record<string, readonly string[]>> = {
+  AutoScalingGroup: ['minSize', 'maxSize'],
+  EBSVolume: ['zone', 'size', 'volumeType'],
+  LaunchTemplate: ['instanceType', 'imageId', 'rootVolume'],
+  NetworkLoadBalancer: ['scheme'],
+  Subnet: ['zone', 'cidr'],
+  TargetGroup: ['protocol', 'port'],
+  VPC: ['cidr'],
+};
 
 /** A cloud task as a plan resource: its action, the changes of an update (a few fields of a create), and what its lifecycle holds back. */
 function cloudResource(e: PlannedTask): PlanResource {
@@ -87,13 +96,34 @@ function cloudResource(e: PlannedTask): PlanResource {
  * each field `old -> new` (a managed file with its changed lines), "Will delete resources:"; then what
  * `--lifecycle-overrides` holds back, "Will not modify resources (lifecycle overrides):", each with its
  * lifecycle and why; "No changes" when there is nothing to do. Last, whatever the plan, a warning lists each
- * name that matches more than one resource, with every id. The caller adds the "--yes" hint.
+ * name that matches more than one resource, with every id. The caller adds the "--yes" hint. With
+ * `applied` (after `--yes`) the headings and the summary say what was done ("Created resources:", "2 created").
  */
-export function renderUpdatePlan(report: UpdatePlanReport): string {
-  return renderChanges(report) + renderDuplicates(report.duplicates ?? []);
+export function renderUpdatePlan(report: UpdatePlanReport, applied = false): string {
+  return renderChanges(report, applied ? DONE : PLANNED) + renderDuplicates(report.duplicates ?? []);
 }
 
-function renderChanges(report: UpdatePlanReport): string {
+/** The words of a plan before `--yes` (kops's) and of the report after it, which says what was done. */
+interface PlanWords {
+  create: string;
+  update: string;
+  delete: string;
+  summary: (s: UpdatePlanReport['summary']) => string;
+}
+const PLANNED: PlanWords = {
+  create: 'Will create resources',
+  update: 'Will modify resources',
+  delete: 'Will delete resources',
+  summary: (s) => `${s.create} to create, ${s.update} to modify, ${s.delete} to delete, ${s.unchanged} unchanged`,
+};
+const DONE: PlanWords = {
+  create: 'Created resources',
+  update: 'Modified resources',
+  delete: 'Deleted resources',
+  summary: (s) => `${s.create} created, ${s.update} modified, ${s.delete} deleted, ${s.unchanged} unchanged`,
+};
+
+function renderChanges(report: UpdatePlanReport, words: PlanWords): string {
   const heldCount = report.resources.filter((r) => r.held !== undefined).length;
   if (!report.hasChanges && heldCount === 0) return `No changes: cluster "${report.cluster}" is up to date (${report.summary.unchanged} resources)\n`;
   const out: string[] = [];
@@ -108,14 +138,14 @@ function renderChanges(report: UpdatePlanReport): string {
     }
     out.push('');
   };
-  section('Will create resources', 'create', (r) => valueLines(r.changes ?? []));
-  section('Will modify resources', 'update', (r) => (r.diff ? r.diff.replace(/\n+$/, '').split('\n') : fieldLines(r.changes ?? [])));
-  section('Will delete resources', 'delete', () => []);
+  section(words.create, 'create', (r) => valueLines(r.changes ?? []));
+  section(words.update, 'update', (r) => (r.diff ? r.diff.replace(/\n+$/, '').split('\n') : fieldLines(r.changes ?? [])));
+  section(words.delete, 'delete', () => []);
   section('Will not modify resources (lifecycle overrides)', 'held', (r) => fieldLines(r.changes ?? []), (r) => `${r.name}  (${r.lifecycle ?? 'Sync'}: ${HELD_REASON[r.held ?? 'update']})`);
   const s = report.summary;
   const held = heldCount > 0 ? `, ${heldCount} not modified (lifecycle overrides)` : '';
   if (!report.hasChanges) out.push(`No changes to apply: cluster "${report.cluster}" (${s.unchanged} unchanged${held})`);
-  else out.push(`${s.create} to create, ${s.update} to modify, ${s.delete} to delete, ${s.unchanged} unchanged${held}`);
+  else out.push(`${words.summary(s)}${held}`);
   return `${out.join('\n')}\n`;
 }
 

@@ -116,7 +116,7 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     expect(json.status).toBe(0);
     const report = JSON.parse(json.stdout) as { cluster: string; hasChanges: boolean; applied: boolean; resources: Array<{ type: string; name: string; action: string }>; summary: Record<string, number> };
     expect(report).toMatchObject({ cluster: LIFE, hasChanges: true, applied: false });
-    expect(report.resources).toContainEqual({ type: 'VPC', name: LIFE, action: 'create' });
+    expect(report.resources).toContainEqual({ type: 'VPC', name: LIFE, action: 'create', changes: [{ field: 'cidr', to: '172.20.0.0/16' }] });
     expect(Object.keys(report.summary).sort()).toEqual(['create', 'delete', 'unchanged', 'update']);
   });
 

@@ -91,7 +91,7 @@ export default class UpdateCluster extends BaseCommand {
       this.out(`Terraform output written to ${tf.dir}: kubernetes.tf (${tf.resources.length} resources) and ${data} files under data/.`);
       this.out(`To apply it: cd ${tf.dir} && terraform init && terraform apply`);
     } else {
-      this.out(renderUpdatePlan(report));
+      this.out(renderUpdatePlan(report, result.applied));
       if (report.hasChanges) this.out(result.applied ? `Cluster "${name}" updated.` : 'Must specify --yes to apply changes');
     }
     this.status(formatCallSummary(result.cloud.calls, Date.now() - started, flags.verbose ?? false));
