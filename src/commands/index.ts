@@ -27,6 +27,7 @@ import SetCluster from './set/cluster';
 import SetInstanceGroup from './set/instancegroup';
 import UnsetCluster from './unset/cluster';
 import UnsetInstanceGroup from './unset/instancegroup';
+import RollingUpdateCluster from './rolling-update/cluster';
 import UpdateCluster from './update/cluster';
 
 /** Every command, by oclif id (`:` separates topics); loaded at once, so commands import their logic lazily. */
@@ -60,5 +61,6 @@ export const COMMANDS = {
   'set:instancegroup': SetInstanceGroup,
   'unset:cluster': UnsetCluster,
   'unset:instancegroup': UnsetInstanceGroup,
+  'rolling-update:cluster': RollingUpdateCluster,
   'update:cluster': UpdateCluster,
 };

@@ -36,14 +36,17 @@ export interface CloudInstanceGroup {
   instances: CloudInstance[];
 }
 
-// Instance states a detached instance can still be in before it is gone.
+// EC2's system tag on an instance launched from a launch template: the version it was launched from.
+const LAUNCH_TEMPLATE_VERSION_TAG = 'aws:ec2launchtemplate:version';
+
+// Instance states an instance can be in before it is gone.
 const LIVE_STATES = ['pending', 'running', 'stopping', 'stopped'];
 
 /**
  * The cluster's Auto Scaling groups by name, with members and detached instances, read fresh (not from the
- * run's inventory cache: a rolling update reads again after every change it makes). Three calls: the
- * groups (tag-filtered), their launch templates (to resolve `$Latest`/`$Default` to the number AWS reports
- * per instance, as kops compares them) and the instances tagged as detached from them.
+ * run's inventory cache: a rolling update reads again after every change it makes). Three calls however
+ * many groups: the groups (tag-filtered), their launch templates (to resolve `$Latest`/`$Default` to a
+ * version number, as kops compares them) and the cluster's live instances (detached ones, launch versions).
  */
 export async function listCloudInstanceGroups(cloud: AwsCloud): Promise<Map<string, CloudInstanceGroup>> {
   const { sdk: asgSdk, client: asg } = await cloud.autoScaling();
@@ -65,23 +68,24 @@ export async function listCloudInstanceGroups(cloud: AwsCloud): Promise<Map<stri
       if (t.LaunchTemplateName) versions.set(t.LaunchTemplateName, { latest: String(t.LatestVersionNumber ?? ''), default: String(t.DefaultVersionNumber ?? '') });
     }
   }
+  // Every live instance of the cluster, for two things the group's own listing cannot say: which instances
+  // were detached from it (by their tag), and the template version each was launched from. EC2 tags an
+  // instance launched from a template with aws:ec2launchtemplate:version; the group reports a version per
+  // member too, but moto_server reports the template's current default there, so the tag is preferred.
   const detached = new Map<string, CloudInstance[]>();
+  const launchedVersion = new Map<string, string>();
   let next: string | undefined;
   do {
     const out = await ec2.send(
-      new ec2Sdk.DescribeInstancesCommand({
-        Filters: [
-          { Name: 'tag:KubernetesCluster', Values: [name] },
-          { Name: 'tag-key', Values: [DETACHED_TAG] },
-          { Name: 'instance-state-name', Values: LIVE_STATES },
-        ],
-        NextToken: next,
-      }),
+      new ec2Sdk.DescribeInstancesCommand({ Filters: [{ Name: 'tag:KubernetesCluster', Values: [name] }, { Name: 'instance-state-name', Values: LIVE_STATES }], NextToken: next }),
     );
     for (const i of (out.Reservations ?? []).flatMap((r) => r.Instances ?? [])) {
-      const from = i.Tags?.find((t) => t.Key === DETACHED_TAG)?.Value;
-      if (!i.InstanceId || !from) continue;
-      detached.set(from, [...(detached.get(from) ?? []), { id: i.InstanceId, state: 'Detached', detached: true, needsUpdate: true }]);
+      if (!i.InstanceId) continue;
+      const tag = (key: string): string | undefined => i.Tags?.find((t) => t.Key === key)?.Value;
+      const version = tag(LAUNCH_TEMPLATE_VERSION_TAG);
+      if (version) launchedVersion.set(i.InstanceId, version);
+      const from = tag(DETACHED_TAG);
+      if (from) detached.set(from, [...(detached.get(from) ?? []), { id: i.InstanceId, state: 'Detached', detached: true, needsUpdate: true }]);
     }
     next = out.NextToken;
   } while (next);
@@ -95,7 +99,8 @@ export async function listCloudInstanceGroups(cloud: AwsCloud): Promise<Map<stri
     const members = (g.Instances ?? [])
       .filter((i) => i.InstanceId && !['Terminating', 'Terminating:Wait', 'Terminating:Proceed', 'Terminated', 'Detaching', 'Detached'].includes(i.LifecycleState ?? ''))
       .map((i): CloudInstance => {
-        const launchedFrom = i.LaunchTemplate?.LaunchTemplateName ? `${i.LaunchTemplate.LaunchTemplateName}:${i.LaunchTemplate.Version ?? ''}` : undefined;
+        const version = launchedVersion.get(i.InstanceId as string) ?? i.LaunchTemplate?.Version;
+        const launchedFrom = i.LaunchTemplate?.LaunchTemplateName ? `${i.LaunchTemplate.LaunchTemplateName}:${version ?? ''}` : undefined;
         return { id: i.InstanceId as string, launchedFrom, state: i.LifecycleState ?? 'Unknown', detached: false, needsUpdate: currentVersion !== undefined && launchedFrom !== currentVersion };
       });
     // An instance tagged as detached but still listed as a member (a run stopped between tag and detach) is a member.
