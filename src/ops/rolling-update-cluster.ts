@@ -21,7 +21,7 @@ export interface RollingUpdateClusterOptions {
   cloudOnly: boolean;
   timings: RollingUpdateTimings;
   /** Connects to the cluster's Kubernetes API (not called with `cloudOnly`). */
-  connectKube: (cluster: Cluster) => Promise<RollingUpdateKube>;
+  connectKube: (cluster: Cluster, cloud: AwsCloud) => Promise<RollingUpdateKube>;
   /** Environment of the AWS clients (AWS_ENDPOINT_URL, profiles); default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Static credentials (tests); default the SDK's standard chain. */
@@ -67,7 +67,7 @@ export async function rollingUpdateCluster(vfs: Vfs, name: string, options: Roll
   const aws = await connectAwsCloud(completed, { env: options.env, credentials: options.credentials });
   const base = awsRollingUpdateCloud(aws);
   const cloud = options.wrapCloud ? options.wrapCloud(base) : base;
-  const kube = options.cloudOnly ? undefined : await options.connectKube(completed);
+  const kube = options.cloudOnly ? undefined : await options.connectKube(completed, aws);
   const plan = async (): Promise<GroupPlan[]> => planRollingUpdate(completed, instanceGroups, await cloud.groups(), kube ? await kube.nodes() : [], options.selection);
   const groups = await plan();
   const needsUpdate = groups.some((g) => g.needUpdate.length > 0);

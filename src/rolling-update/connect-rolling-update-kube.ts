@@ -1,19 +1,39 @@
 import type { Cluster } from '../api/types';
+import type { AwsCloud } from '../cloud/aws/aws-cloud';
+import type { ValidationFailure } from '../cluster-validation/validation-result';
 import type { Vfs } from '../state/vfs/vfs';
 import { clientNodeRollingUpdateKube } from './client-node-rolling-update-kube';
-import { loadClusterKubeconfig } from './load-cluster-kubeconfig';
-import type { RollingUpdateKube, ValidationPass } from './rolling-update-kube';
+import type { RollingUpdateKube } from './rolling-update-kube';
 
 /** Where `rolling-update cluster` finds the Kubernetes API. */
 export interface ConnectRollingUpdateKubeOptions {
-  /** `--kubeconfig`; default $KUBECONFIG, else ~/.kube/config. */
+  /** `--kubeconfig`; default the user's kubeconfig context of the cluster, else an admin certificate issued in memory. */
   kubeconfig?: string;
+  /** The API URL instead of the spec's `https://api.<cluster>` (a tunnel; tests). */
+  server?: string;
   env?: NodeJS.ProcessEnv;
 }
 
-/** The cluster's Kubernetes API for a rolling update, through the kubeconfig context named after the cluster. */
-export async function connectRollingUpdateKube(_vfs: Vfs, cluster: Cluster, o: ConnectRollingUpdateKubeOptions = {}): Promise<RollingUpdateKube> {
-  const kc = await loadClusterKubeconfig(cluster.metadata.name, o.kubeconfig, o.env);
-  const validate = async (): Promise<ValidationPass> => ({ ok: true, failures: [] });
-  return clientNodeRollingUpdateKube(kc, validate);
+/** A validation failure as one line: what, where, why. */
+export function failureLine(f: ValidationFailure): string {
+  return `${f.kind} ${f.name}: ${f.message}${f.cause ? ` (${f.cause})` : ''}`;
+}
+
+/**
+ * The cluster's Kubernetes API for a rolling update, reached as `validate cluster` reaches it, and the
+ * validation pass `validate cluster` runs (API, instance groups against their cloud groups, machines
+ * without Nodes, Nodes Ready, control-plane and critical pods).
+ */
+export async function connectRollingUpdateKube(vfs: Vfs, cluster: Cluster, cloud: AwsCloud, o: ConnectRollingUpdateKubeOptions = {}): Promise<RollingUpdateKube> {
+  const { clusterKubeAccess } = await import('../ops/validate-cluster');
+  const { validatePass } = await import('../cluster-validation/validate-pass');
+  const { ClusterRepository } = await import('../state/cluster-repository');
+  const name = cluster.metadata.name;
+  const access = await clusterKubeAccess(vfs, cluster, o);
+  const instanceGroups = (await new ClusterRepository(vfs).get(name)).instanceGroups.map((v) => v.object);
+  const etcdClusters = (cluster.spec?.etcdClusters ?? []).map((e) => e.name).sort();
+  return clientNodeRollingUpdateKube(access.kc, async () => {
+    const result = await validatePass({ cluster: name, instanceGroups, etcdClusters, access, cloud });
+    return { ok: result.valid, failures: result.failures.map(failureLine) };
+  });
 }

@@ -86,7 +86,7 @@ export default class RollingUpdateCluster extends BaseCommand {
         selection: { instanceGroups: flags['instance-group'], roles: flags['instance-group-roles'], force: flags.force },
         cloudOnly: flags.cloudonly,
         timings,
-        connectKube: (cluster) => connectRollingUpdateKube(vfs, cluster, { kubeconfig: flags.kubeconfig }),
+        connectKube: (cluster, cloud) => connectRollingUpdateKube(vfs, cluster, cloud, { kubeconfig: flags.kubeconfig }),
         report: progress.report,
       });
     } finally {
