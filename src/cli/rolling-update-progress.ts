@@ -8,6 +8,8 @@ export function describeRollingUpdateEvent(e: RollingUpdateEvent): string {
       return `Rolling instance group ${e.group}: ${e.replace} to replace, surge ${e.maxSurge}, at most ${e.maxConcurrency} at a time`;
     case 'skip':
       return `Instance group ${e.group}: not replacing: ${e.reason}`;
+    case 'taint':
+      return `  tainting ${e.nodes.length} node(s) ${e.nodes.join(', ')} with kops.k8s.io/scheduled-for-update (PreferNoSchedule)`;
     case 'detach':
       return `  detaching instance ${e.instance}${on(e.node)} (surge: the group launches its replacement)`;
     case 'cordon':

@@ -5,6 +5,9 @@ import type { DrainBlocked, RollingUpdateKube, RollingUpdateNode, ValidationPass
 /** kops's annotation that asks a rolling update to replace the node whatever its version. */
 export const NEEDS_UPDATE_ANNOTATION = 'kops.k8s.io/needs-update';
 
+/** kops's taint on the nodes a rolling update will replace. */
+export const SCHEDULED_FOR_UPDATE_TAINT = 'kops.k8s.io/scheduled-for-update';
+
 /** The HTTP status of a client-node error (`ApiException.code`), if it is one. */
 function statusOf(e: unknown): number | undefined {
   const code = (e as { code?: unknown } | undefined)?.code;
@@ -101,6 +104,16 @@ export async function clientNodeRollingUpdateKube(kc: KubeConfig, validate: () =
           needsUpdate: n.metadata?.annotations?.[NEEDS_UPDATE_ANNOTATION] !== undefined,
         }))
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    taintForUpdate: async (node) => {
+      try {
+        const taints = (await core.readNode({ name: node })).spec?.taints ?? [];
+        if (taints.some((t) => t.key === SCHEDULED_FOR_UPDATE_TAINT)) return;
+        // A merge patch replaces the whole list: the node's own taints are sent back with ours.
+        await core.patchNode({ name: node, body: { spec: { taints: [...taints, { key: SCHEDULED_FOR_UPDATE_TAINT, effect: 'PreferNoSchedule' }] } } }, mergePatch);
+      } catch (e) {
+        if (statusOf(e) !== 404) throw e;
+      }
+    },
     cordon: async (node) => {
       try {
         await core.patchNode({ name: node, body: { spec: { unschedulable: true } } }, mergePatch);

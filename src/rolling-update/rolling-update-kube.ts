@@ -33,6 +33,11 @@ export interface DrainBlocked {
 export interface RollingUpdateKube {
   /** Every Node. */
   nodes(): Promise<RollingUpdateNode[]>;
+  /**
+   * Adds kops's PreferNoSchedule taint `kops.k8s.io/scheduled-for-update` (a no-op when it has it or is
+   * gone): pods evicted from the first old nodes then avoid the other old ones.
+   */
+  taintForUpdate(node: string): Promise<void>;
   /** Marks the node unschedulable (a no-op when it is gone). */
   cordon(node: string): Promise<void>;
   /**

@@ -17,6 +17,7 @@ export interface RollingUpdateCloud {
 export type RollingUpdateEvent =
   | { type: 'group'; group: string; replace: number; maxSurge: number; maxConcurrency: number }
   | { type: 'skip'; group: string; reason: string }
+  | { type: 'taint'; group: string; nodes: string[] }
   | { type: 'detach'; group: string; instance: string; node?: string }
   | { type: 'cordon' | 'drained' | 'delete-node'; group: string; instance: string; node: string }
   | { type: 'drain-blocked'; group: string; blocked: DrainBlocked }
@@ -78,7 +79,10 @@ export async function updateInstanceGroup(run: RollingUpdateRun, plan: GroupPlan
   const maxConcurrency = maxSurge + plan.settings.maxUnavailable;
   if (maxConcurrency === 0) return run.report({ type: 'skip', group, reason: 'maxSurge and maxUnavailable are both 0: rolling updates of this group are disabled' });
   run.report({ type: 'group', group, replace: update.length, maxSurge, maxConcurrency });
-  if (kube) await validate(run, kube, group, 'before updating the group');
+  if (kube) {
+    await validate(run, kube, group, 'before updating the group');
+    await taintForUpdate(run, kube, group, update);
+  }
   let noneReady = plan.ready.length === 0;
   // kops surges only with the Kubernetes API at hand: --cloudonly replaces in place.
   if (maxSurge > 0 && run.kube) {
@@ -123,6 +127,21 @@ export async function updateInstanceGroup(run: RollingUpdateRun, plan: GroupPlan
   if (running.size > 0) {
     while (running.size > 0) await settle();
     await afterRemoval(run, plan, kube, group);
+  }
+}
+
+/** kops's taintAllNeedUpdate: the soft taint on every schedulable old node; a failure counts as a drain failure. */
+async function taintForUpdate(run: RollingUpdateRun, kube: RollingUpdateKube, group: string, update: readonly PlannedInstance[]): Promise<void> {
+  const nodes = update.flatMap((u) => (u.node && !u.node.unschedulable ? [u.node.name] : []));
+  if (nodes.length === 0) return;
+  run.report({ type: 'taint', group, nodes });
+  for (const node of nodes) {
+    try {
+      await kube.taintForUpdate(node);
+    } catch (e) {
+      if (run.timings.failOnDrainError) throw e;
+      run.report({ type: 'drain-failed-ignored', group, node, message: `cannot taint it: ${e instanceof Error ? e.message : String(e)}` });
+    }
   }
 }
 

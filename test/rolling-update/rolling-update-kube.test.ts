@@ -73,6 +73,7 @@ test('a 4-node group with maxSurge 2 is replaced without ever having fewer than 
   kube.startKubelets();
   const samples: number[] = [];
   const events: RollingUpdateEvent[] = [];
+  let taintedAtSurge: string[] = [];
   const result = await rollingUpdateCluster(
     vfs,
     name,
@@ -80,6 +81,13 @@ test('a 4-node group with maxSurge 2 is replaced without ever having fewer than 
       report: (e) => {
         events.push(e);
         samples.push(kube.schedulable(NODES_IG).length);
+        if (e.type === 'detach' && taintedAtSurge.length === 0) {
+          taintedAtSurge = kube.api.store
+            .list('nodes')
+            .filter((n) => n.spec?.taints?.some((t: { key: string; effect: string }) => t.key === 'kops.k8s.io/scheduled-for-update' && t.effect === 'PreferNoSchedule'))
+            .map((n) => String(n.spec?.providerID).split('/').pop() as string)
+            .sort();
+        }
       },
     }),
   );
@@ -88,6 +96,8 @@ test('a 4-node group with maxSurge 2 is replaced without ever having fewer than 
   expect(Math.min(...samples)).toBeGreaterThanOrEqual(4);
   // The surge first: the two last old instances detached, then each old one cordoned, drained, deleted, terminated.
   const old = before.members.map((m) => m.id);
+  // kops's soft taint on every old node before anything moves, so evicted pods avoid the other old nodes.
+  expect(taintedAtSurge).toEqual(old);
   expect(events.filter((e) => e.type === 'detach').map((e) => (e as { instance: string }).instance)).toEqual([old[3], old[2]]);
   expect(events.filter((e) => e.type === 'terminate').map((e) => (e as { instance: string }).instance).sort()).toEqual(old);
   expect(events.findIndex((e) => e.type === 'cordon')).toBeGreaterThan(events.findIndex((e) => e.type === 'detach'));
