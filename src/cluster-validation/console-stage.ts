@@ -28,8 +28,9 @@ function stageIn(line: string): string | undefined {
  * and CRLF line ends, terminal escapes, prefixes such as `cloud-init[812]: `, a first line cut off by the
  * output window, and kernel messages printed into the middle of a line (the kernel ends the line, prints
  * its message, and the rest of nodeup's line follows on the next one). Kernel text is removed and a line
- * it interrupted is read together with its continuation; only a known stage is accepted, so a line cut
- * short (`failed: ASS`) or a joined line that reads as nothing is ignored.
+ * it interrupted is read together with its continuation. Only a known stage on a finished line counts:
+ * the last line, without its line end, may still be being written (`failed: ASS`), and a joined line
+ * that reads as no stage is ignored.
  */
 export function parseConsoleStage(text: string): ConsoleStage | undefined {
   const raw = text.replace(ANSI, '').replace(/\r\n?/g, '\n').split('\n');

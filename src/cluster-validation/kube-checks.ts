@@ -40,7 +40,7 @@ export function checkNodesReady(nodes: ValidatedNode[]): ValidationFailure[] {
       kind: 'Node' as const,
       name: n.name,
       ...(n.instanceGroup ? { instanceGroup: n.instanceGroup } : {}),
-      message: `${n.role} node "${n.name}" is not Ready${n.message ? `: ${n.message}` : ''}`,
+      message: `${n.role === 'control-plane' ? 'control-plane node' : 'node'} "${n.name}" is not Ready${n.message ? `: ${n.message}` : ''}`,
       cause: n.reason ?? `Ready=${n.status}`,
     }));
 }

@@ -1,19 +1,15 @@
-import * as os from 'node:os';
 import { describeClusterInstances } from '../cloud/aws/cluster-instances';
 import { connectAwsCloud } from '../cloud/aws/connect-aws-cloud';
 import { apiCallProblem, Lookup, probeApi } from '../cluster-validation/api-reachability';
 import { instanceIdOf } from '../cluster-validation/cloud-checks';
 import { loadClientNode, resolveKubeAccess } from '../cluster-validation/kube-access';
 import { NotFoundError } from '../errors/not-found-error';
-import { NotUpdatedError } from '../errors/not-updated-error';
 import { NotSupportedError } from '../errors/not-supported-error';
 import { performAssignments } from '../expand/perform-assignments';
-import { adminSubject, KUBERNETES_CA } from '../pki/cluster-pki';
-import { issueKeypair } from '../pki/issue-keypair';
 import { ClusterRepository } from '../state/cluster-repository';
-import { Keystore } from '../state/keystore';
 import type { Vfs } from '../state/vfs/vfs';
 import { completeCluster } from './expand-cluster';
+import { issueAdminCredential } from './issue-admin-credential';
 
 /** One row of `get instances`. */
 export interface InstanceRow {
@@ -71,13 +67,7 @@ export async function getInstances(vfs: Vfs, o: GetInstancesOptions): Promise<Ge
     kubeconfig: o.kubeconfig,
     server: o.server ?? `https://${completed.spec.masterPublicName ?? `api.${o.cluster}`}`,
     env: o.env,
-    issueAdmin: async () => {
-      const keystore = new Keystore(vfs, o.cluster);
-      const ca = await keystore.getPublic(KUBERNETES_CA);
-      if (!ca) throw new NotUpdatedError(`cluster "${o.cluster}" has no ${KUBERNETES_CA} yet; run "kforge update cluster ${o.cluster} --yes" first`);
-      const admin = await issueKeypair({ subject: adminSubject(os.userInfo().username), usage: 'client', validityMs: 3600 * 1000 }, (await keystore.getPrivate(KUBERNETES_CA)).keyset.primary());
-      return { ca: ca.keyset.certificateBundle(), admin };
-    },
+    issueAdmin: () => issueAdminCredential(vfs, o.cluster, 3600 * 1000),
   });
   let nodes: Array<{ name: string; instanceId?: string; ready: boolean; needsUpdate: boolean }> = [];
   let apiProblem: string | undefined;

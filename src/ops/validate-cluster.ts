@@ -1,20 +1,15 @@
-import * as os from 'node:os';
 import type { AwsCloud } from '../cloud/aws/aws-cloud';
 import { connectAwsCloud } from '../cloud/aws/connect-aws-cloud';
 import type { Lookup } from '../cluster-validation/api-reachability';
-import { KubeAccess, resolveKubeAccess } from '../cluster-validation/kube-access';
-import type { Cluster } from '../api/types';
+import { resolveKubeAccess } from '../cluster-validation/kube-access';
 import { validatePass } from '../cluster-validation/validate-pass';
 import type { ValidationResult } from '../cluster-validation/validation-result';
 import { NotFoundError } from '../errors/not-found-error';
-import { NotUpdatedError } from '../errors/not-updated-error';
 import { performAssignments } from '../expand/perform-assignments';
-import { adminSubject, KUBERNETES_CA } from '../pki/cluster-pki';
-import { issueKeypair } from '../pki/issue-keypair';
 import { ClusterRepository } from '../state/cluster-repository';
-import { Keystore } from '../state/keystore';
 import type { Vfs } from '../state/vfs/vfs';
 import { completeCluster } from './expand-cluster';
+import { issueAdminCredential } from './issue-admin-credential';
 
 // Long enough for a --wait of hours; the certificate lives in this process's memory only.
 const ADMIN_VALIDITY_MS = 24 * 3600 * 1000;
@@ -70,7 +65,14 @@ export async function validateCluster(vfs: Vfs, o: ValidateClusterOptions): Prom
   const stored = await repo.get(o.cluster);
   const igs = stored.instanceGroups.map((v) => v.object);
   const completed = completeCluster(performAssignments(stored.cluster.object), igs, vfs.url);
-  const access = await clusterKubeAccess(vfs, completed, o);
+  const server = o.server ?? `https://${completed.spec.masterPublicName ?? `api.${o.cluster}`}`;
+  const access = await resolveKubeAccess({
+    cluster: o.cluster,
+    kubeconfig: o.kubeconfig,
+    server,
+    env: o.env,
+    issueAdmin: () => issueAdminCredential(vfs, o.cluster, ADMIN_VALIDITY_MS),
+  });
   const provider = completed.spec.cloudProvider ?? 'aws';
   const cloud: AwsCloud | undefined = provider === 'aws' ? await connectAwsCloud(stored.cluster.object, { env: o.env, credentials: o.credentials, consequence: '; the cluster was not validated' }) : undefined;
   const etcdClusters = (completed.spec.etcdClusters ?? []).map((e) => e.name).sort();
@@ -104,33 +106,3 @@ export async function validateCluster(vfs: Vfs, o: ValidateClusterOptions): Prom
   }
 }
 
-/**
- * How a command reaches the cluster's API (`validate cluster`, `rolling-update cluster`): --kubeconfig, the
- * user's kubeconfig context of the cluster, else an admin certificate issued in memory from the store's CA.
- */
-export async function clusterKubeAccess(vfs: Vfs, completed: Cluster, o: { kubeconfig?: string; server?: string; env?: NodeJS.ProcessEnv }): Promise<KubeAccess> {
-  const cluster = completed.metadata.name;
-  const server = o.server ?? `https://${completed.spec?.masterPublicName ?? `api.${cluster}`}`;
-  return resolveKubeAccess({
-    cluster,
-    kubeconfig: o.kubeconfig,
-    server,
-    env: o.env,
-    issueAdmin: async () => {
-      const keystore = new Keystore(vfs, cluster);
-      const ca = await keystore.getPublic(KUBERNETES_CA);
-      if (!ca) throw new NotUpdatedError(`cluster "${cluster}" has no ${KUBERNETES_CA} yet: its PKI is created by the first update; run "kforge update cluster ${cluster} --yes" first`);
-      const signer = (await keystore.getPrivate(KUBERNETES_CA)).keyset.primary();
-      const admin = await issueKeypair({ subject: adminSubject(localUser()), usage: 'client', validityMs: ADMIN_VALIDITY_MS }, signer);
-      return { ca: ca.keyset.certificateBundle(), admin };
-    },
-  });
-}
-
-function localUser(): string {
-  try {
-    return os.userInfo().username;
-  } catch {
-    return process.env.USER ?? 'admin';
-  }
-}

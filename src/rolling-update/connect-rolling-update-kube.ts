@@ -14,22 +14,28 @@ export interface ConnectRollingUpdateKubeOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+// The in-memory admin credential lives as long as a long rolling update may (validate's is a day too).
+const ADMIN_VALIDITY_MS = 24 * 3600 * 1000;
+
 /** A validation failure as one line: what, where, why. */
 export function failureLine(f: ValidationFailure): string {
   return `${f.kind} ${f.name}: ${f.message}${f.cause ? ` (${f.cause})` : ''}`;
 }
 
 /**
- * The cluster's Kubernetes API for a rolling update, reached as `validate cluster` reaches it, and the
+ * The cluster's Kubernetes API for a rolling update, reached as `validate cluster` reaches it (`--kubeconfig`,
+ * the user's context of the cluster, else an admin certificate issued in memory), and the
  * validation pass `validate cluster` runs (API, instance groups against their cloud groups, machines
  * without Nodes, Nodes Ready, control-plane and critical pods).
  */
 export async function connectRollingUpdateKube(vfs: Vfs, cluster: Cluster, cloud: AwsCloud, o: ConnectRollingUpdateKubeOptions = {}): Promise<RollingUpdateKube> {
-  const { clusterKubeAccess } = await import('../ops/validate-cluster');
+  const { resolveKubeAccess } = await import('../cluster-validation/kube-access');
+  const { issueAdminCredential } = await import('../ops/issue-admin-credential');
   const { validatePass } = await import('../cluster-validation/validate-pass');
   const { ClusterRepository } = await import('../state/cluster-repository');
   const name = cluster.metadata.name;
-  const access = await clusterKubeAccess(vfs, cluster, o);
+  const server = o.server ?? `https://${cluster.spec?.masterPublicName ?? `api.${name}`}`;
+  const access = await resolveKubeAccess({ cluster: name, kubeconfig: o.kubeconfig, server, env: o.env, issueAdmin: () => issueAdminCredential(vfs, name, ADMIN_VALIDITY_MS) });
   const instanceGroups = (await new ClusterRepository(vfs).get(name)).instanceGroups.map((v) => v.object);
   const etcdClusters = (cluster.spec?.etcdClusters ?? []).map((e) => e.name).sort();
   return clientNodeRollingUpdateKube(access.kc, async () => {

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseConsoleStage } from '../../src/cluster-validation/console-stage';
+import { describeStage, parseConsoleStage } from '../../src/cluster-validation/console-stage';
 
 const fixture = (name: string): string => fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'console', name), 'latin1');
 
@@ -29,4 +29,14 @@ test('no stage, unknown stages and injected text are ignored', () => {
   expect(parseConsoleStage('[    0.000000] Linux version 6.8.0\n')).toBeUndefined();
   expect(parseConsoleStage('kforge-nodeup-stage: rm -rf /\nkforge-nodeup-stage: \x1b[31mdone\x1b[0m\n')).toEqual({ stage: 'done', failed: false });
   expect(parseConsoleStage('kforge-nodeup-stage: failed: lowercase words\n')).toBeUndefined();
+});
+
+test("validate's cause for a machine that never joined reads the stage", () => {
+  const cause = (name: string): string | undefined => {
+    const s = parseConsoleStage(fixture(name));
+    return s && describeStage(s);
+  };
+  expect(cause('asset-failed.txt')).toBe('nodeup failed: ASSET_FAILED');
+  expect(cause('boot-done.txt')).toBe('nodeup finished; kubelet has not registered the node (check kubelet and the API name)');
+  expect(cause('cut-short.txt')).toBe('nodeup read its keysets, then stopped reporting (installing assets)');
 });

@@ -36,7 +36,7 @@ const opts = (extra: Partial<ValidateClusterOptions> = {}): ValidateClusterOptio
   server: `https://127.0.0.1:${f.api.port}`,
   env: { ...f.env, KUBECONFIG: path.join(tempDir(), 'none') },
   credentials: CREDENTIALS,
-  timeoutMs: 1000,
+  timeoutMs: 5000,
   ...extra,
 });
 
@@ -65,6 +65,18 @@ test('a healthy cluster is valid, with an admin credential issued in memory, in 
   expect(r.result.nodes.map((n) => [n.role, n.ready])).toEqual([['control-plane', true], ['node', true], ['node', true]]);
   expect(f.api.requestCounts()).toEqual({ 'list /api/v1/nodes': 1, 'list /api/v1/pods': 1 });
   expect(f.api.requests.every((q) => q.user?.startsWith('kubecfg-'))).toBe(true);
+});
+
+test("the current kubeconfig context is used when it is the cluster's; another cluster's is not", async () => {
+  const admin = await issueKeypair({ subject: adminSubject('ctx'), usage: 'client', validityMs: DAY }, f.ca);
+  const file = kubeconfig({ server: `https://localhost:${f.api.port}`, ca: f.ca, client: admin });
+  const mine = await validateCluster(f.vfs, opts({ env: { ...f.env, KUBECONFIG: file } }));
+  expect(mine).toMatchObject({ valid: true, credentials: `kubeconfig ${file} context ${f.name}` });
+  expect(f.api.requests.every((q) => q.user === 'kubecfg-ctx')).toBe(true);
+  const other = path.join(tempDir(), 'other');
+  fs.writeFileSync(other, fs.readFileSync(file, 'utf8').replaceAll(f.name, 'other.example.com'));
+  const issued = await validateCluster(f.vfs, opts({ env: { ...f.env, KUBECONFIG: other } }));
+  expect(issued.credentials).toBe('an admin certificate issued in memory from the state store');
 });
 
 test('a machine that never joins is reported with its instance group and the cause found for it', async () => {
@@ -213,4 +225,33 @@ test('without --wait the first invalid pass is the verdict (as kops)', async () 
   f.api.store.put('pods', kubePod('coredns-abc', { namespace: 'kube-system', priorityClassName: 'system-cluster-critical', phase: 'Pending' }));
   const r = await validateCluster(f.vfs, opts({ count: 3, intervalMs: 1 }));
   expect(r).toMatchObject({ valid: false, passes: 1, timedOut: false });
+});
+
+test('get instances: an instance from an older launch-template version, or a node annotated needs-update, needs an update', async () => {
+  const { getInstances } = await import('../../src/ops/get-instances');
+  const { CreateLaunchTemplateVersionCommand, DescribeLaunchTemplatesCommand } = await import('@aws-sdk/client-ec2');
+  const base = { cluster: f.name, server: `https://127.0.0.1:${f.api.port}`, env: { ...f.env, KUBECONFIG: path.join(tempDir(), 'none') }, credentials: CREDENTIALS };
+  const before = await getInstances(f.vfs, base);
+  expect(before.apiProblem).toBeUndefined();
+  expect(before.rows.every((r) => !r.needsUpdate && r.ready === true)).toBe(true);
+  const node = f.instances.find((i) => i.role === 'node') as ValidateFixture['instances'][number];
+  const n = f.api.store.get('nodes', `node-${node.id}`);
+  n.metadata.annotations = { 'kops.k8s.io/needs-update': '' };
+  f.api.store.put('nodes', n);
+  const ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS });
+  try {
+    const templates = await ec2.send(new DescribeLaunchTemplatesCommand({ Filters: [{ Name: 'tag:kops.k8s.io/instancegroup', Values: [node.instanceGroup] }] }));
+    const name = templates.LaunchTemplates?.[0]?.LaunchTemplateName as string;
+    await ec2.send(new CreateLaunchTemplateVersionCommand({ LaunchTemplateName: name, LaunchTemplateData: { InstanceType: 't3.large' } }));
+  } finally {
+    ec2.destroy();
+  }
+  const after = await getInstances(f.vfs, base);
+  const row = after.rows.find((r) => r.id === node.id);
+  expect(row?.needsUpdate).toBe(true);
+  expect(row?.updateReasons).toEqual(expect.arrayContaining(['node annotated kops.k8s.io/needs-update']));
+  const sameGroup = after.rows.filter((r) => r.instanceGroup === node.instanceGroup && r.id !== node.id);
+  // Launched from version 1 while the group's $Latest is now 2.
+  for (const r of sameGroup) expect(r.updateReasons).toEqual(['launch template version 1, group\'s is 2']);
+  expect(after.rows.filter((r) => r.role === 'control-plane').every((r) => !r.needsUpdate)).toBe(true);
 });
