@@ -1,6 +1,7 @@
 import type { Cluster } from '../api/types';
 import type { AwsCloud } from '../cloud/aws/aws-cloud';
 import type { ValidationFailure } from '../cluster-validation/validation-result';
+import { RollingUpdateError } from '../errors/rolling-update-error';
 import type { Vfs } from '../state/vfs/vfs';
 import { clientNodeRollingUpdateKube } from './client-node-rolling-update-kube';
 import type { RollingUpdateKube } from './rolling-update-kube';
@@ -38,8 +39,16 @@ export async function connectRollingUpdateKube(vfs: Vfs, cluster: Cluster, cloud
   const access = await resolveKubeAccess({ cluster: name, kubeconfig: o.kubeconfig, server, env: o.env, issueAdmin: () => issueAdminCredential(vfs, name, ADMIN_VALIDITY_MS) });
   const instanceGroups = (await new ClusterRepository(vfs).get(name)).instanceGroups.map((v) => v.object);
   const etcdClusters = (cluster.spec?.etcdClusters ?? []).map((e) => e.name).sort();
-  return clientNodeRollingUpdateKube(access.kc, async () => {
+  const { apiCallProblem } = await import('../cluster-validation/api-reachability');
+  const kube = await clientNodeRollingUpdateKube(access.kc, async () => {
     const result = await validatePass({ cluster: name, instanceGroups, etcdClusters, access, cloud });
     return { ok: result.valid, failures: result.failures.map(failureLine) };
   });
+  // Listing the Nodes is the first call: an API that cannot be used is named with where the credentials came from.
+  const nodes = kube.nodes;
+  kube.nodes = () =>
+    nodes().catch((e: unknown) => {
+      throw new RollingUpdateError('KUBERNETES_API', `cannot list the Nodes of cluster "${name}" at ${access.server} (credentials: ${access.source}): ${apiCallProblem(e, access.source).message}; pass --cloudonly to roll without the Kubernetes API`);
+    });
+  return kube;
 }

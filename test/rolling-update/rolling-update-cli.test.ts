@@ -69,6 +69,13 @@ test('the plan is kops\'s table; --detailed-exitcode exits 2 while something nee
   const bad = await kforge(['rolling-update', 'cluster', name, '--cloudonly', '--instance-group-roles', 'Worker']);
   expect(bad.status).toBe(1);
   expect(bad.stderr).toContain('--instance-group-roles: unknown role "Worker"');
+  // An API that cannot be used is an error that says so, and how to do without it.
+  const closed = path.join(home, 'closed.kubeconfig');
+  fs.writeFileSync(closed, `apiVersion: v1\nkind: Config\ncurrent-context: ${name}\nclusters:\n- name: ${name}\n  cluster:\n    server: https://127.0.0.1:9\ncontexts:\n- name: ${name}\n  context:\n    cluster: ${name}\n    user: u\nusers:\n- name: u\n  user:\n    token: t\n`);
+  const noApi = await kforge(['rolling-update', 'cluster', name, '--kubeconfig', closed]);
+  expect(noApi.status).toBe(1);
+  expect(noApi.stderr).toContain(`cannot list the Nodes of cluster "${name}" at https://127.0.0.1:9`);
+  expect(noApi.stderr).toContain('pass --cloudonly');
   const applied = await kforge(['rolling-update', 'cluster', name, '--cloudonly', '--yes', '--node-interval', '0s', '--validation-timeout', '30s']);
   expect(applied.stderr).toContain('terminating instance');
   expect(applied.status).toBe(0);
