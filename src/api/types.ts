@@ -8,4 +8,5 @@ export type {
   InstanceGroup,
   InstanceGroupSpec,
   KubeletConfigSpec,
+  RollingUpdate,
 } from './generated/types';

@@ -28,6 +28,7 @@ import SetCluster from './set/cluster';
 import SetInstanceGroup from './set/instancegroup';
 import UnsetCluster from './unset/cluster';
 import UnsetInstanceGroup from './unset/instancegroup';
+import RollingUpdateCluster from './rolling-update/cluster';
 import UpdateCluster from './update/cluster';
 import ValidateCluster from './validate/cluster';
 
@@ -63,6 +64,7 @@ export const COMMANDS = {
   'set:instancegroup': SetInstanceGroup,
   'unset:cluster': UnsetCluster,
   'unset:instancegroup': UnsetInstanceGroup,
+  'rolling-update:cluster': RollingUpdateCluster,
   'update:cluster': UpdateCluster,
   'validate:cluster': ValidateCluster,
 };
