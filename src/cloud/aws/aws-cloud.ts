@@ -8,6 +8,7 @@ import type { STSClient } from '@aws-sdk/client-sts';
 import { ApiCallCounter } from './api-call-counter';
 import { AwsInventory } from './aws-inventory';
 import { preferCheapCredentialSources } from './prefer-cheap-credential-sources';
+import { installLockFence } from './lock-fence-middleware';
 import { installUnconfirmedCreateGuard } from './unconfirmed-create-middleware';
 
 /** The EC2 SDK module, loaded on first use. */
@@ -57,6 +58,11 @@ export class AwsCloud {
   readonly calls = new ApiCallCounter();
   /** The cluster's resources, one tag-filtered Describe per kind, cached for the run. */
   readonly inventory: AwsInventory;
+  /**
+   * The cluster lock's fence (LockFence.verify) while the command holds the lock: every mutating call
+   * awaits it first and fails with LockLostError once the lock is lost. Undefined: calls are not fenced.
+   */
+  fence?: () => Promise<void>;
   private ec2Client: Promise<{ sdk: Ec2Module; client: EC2Client }> | undefined;
   private iamClient: Promise<{ sdk: IamModule; client: IAMClient }> | undefined;
   private autoScalingClient: Promise<{ sdk: AutoScalingModule; client: AutoScalingClient }> | undefined;
@@ -129,6 +135,7 @@ export class AwsCloud {
   private instrument<T extends AnyAwsClient>(client: T): T {
     this.calls.attach(client);
     installUnconfirmedCreateGuard(client);
+    installLockFence(client, () => this.fence);
     return client;
   }
 
