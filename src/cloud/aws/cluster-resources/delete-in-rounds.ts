@@ -67,8 +67,9 @@ export async function deleteInRounds(resources: readonly ClusterResource[], opti
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < ready.length) {
-        await options.fence?.();
+        // Taken before the fence's await: another worker may take the next one meanwhile.
         const r = ready[next++];
+        await options.fence?.();
         try {
           const outcome = await r.delete();
           if (outcome === 'deleted') deleted.push(r);
