@@ -157,3 +157,38 @@ it('an update --yes whose lock is taken by --force-unlock from another process s
   expect(again.status).toBe(0);
   expect(await vpcsOf(name)).toBe(1);
 }, 120_000);
+
+it('a delete --yes whose lock is taken by --force-unlock deletes nothing more, keeps the state and exits non-zero naming the new holder', async () => {
+  const name = 'delete-takeover.example.com';
+  await newStoredCluster(name);
+  proxy.setRule(undefined);
+  expect((await startCli(['update', 'cluster', name, '--yes', '--state', store], env(proxy.endpoint)).done).status).toBe(0);
+  const arrivals: boolean[] = [];
+  let takenOver = false;
+  proxy.setRule((req) => (mutating(req) ? (arrivals.push(takenOver), 'delay') : undefined));
+  const del = startCli(['delete', 'cluster', name, '--yes', '--state', store], { ...env(proxy.endpoint), KFORGE_TEST_DELETE_PACE: '50/20' });
+  await until(() => arrivals.length >= 2 || del.finished(), 'the delete deleting');
+  expect(del.finished()).toBe(false);
+
+  const release = path.join(tempDir(), 'release');
+  const edit = startCli(['edit', 'cluster', name, '--force-unlock', '--state', store], { EDITOR: heldEditor(release) });
+  await until(() => lease(name)?.pid === edit.pid || edit.finished(), 'the takeover');
+  takenOver = true;
+  const inFlight = proxy.inFlight().filter(mutating).length;
+  const r = await del.done;
+  const after = arrivals.filter((a) => a).length;
+  proxy.setRule(undefined);
+  expect(r.status).toBe(1);
+  expect(r.stderr).toMatch(new RegExp(`\\nError: lost the cluster lock of "${escape(name)}" to .* \\(pid ${edit.pid}\\) running "kforge edit cluster ${escape(name)} --force-unlock`));
+  expect(after).toBeLessThanOrEqual(inFlight);
+  // The state is what a re-run needs: kept, as is the new holder's lease.
+  expect(fs.existsSync(path.join(store, name, 'config'))).toBe(true);
+  expect(lease(name)?.pid).toBe(edit.pid);
+
+  fs.writeFileSync(release, '');
+  expect((await edit.done).status).toBe(0);
+  const again = await startCli(['delete', 'cluster', name, '--yes', '--state', store], { ...env(proxy.endpoint), KFORGE_TEST_DELETE_PACE: '50/20' }).done;
+  expect(again.status).toBe(0);
+  expect(await vpcsOf(name)).toBe(0);
+  expect(fs.existsSync(path.join(store, name))).toBe(false);
+}, 120_000);
