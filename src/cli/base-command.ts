@@ -1,6 +1,7 @@
 import { Command, Flags, Interfaces } from '@oclif/core';
 import { UsageError } from '../errors/usage-error';
 import type { LockOptions } from '../state/lock/cluster-lock';
+import type { LockFence } from '../state/lock/lock-fence';
 import { lockTtlSeconds } from '../state/lock/lock-ttl';
 import { defaultStateStore } from '../state/vfs/open-vfs';
 import { setStoreTracing } from '../state/vfs/traced-vfs';
@@ -115,12 +116,16 @@ export abstract class BaseCommand extends Command {
     return { command: line.length > 200 ? `${line.slice(0, 197)}...` : line, forceUnlock: flags['force-unlock'] ?? false, ttlSeconds: lockTtlSeconds(process.env) };
   }
 
-  /** Runs `fn` holding the lock of `cluster` (mutating commands: edit, replace, delete, ...); by default the cluster must exist. */
+  /**
+   * Runs `fn` holding the lock of `cluster` (mutating commands: edit, replace, delete, ...); by default the
+   * cluster must exist. `fn` gets `vfs` fenced by the lock (each write and delete verifies it still holds
+   * it) and the fence itself, for the other changes it makes: a lost lock fails them with LockLostError.
+   */
   protected async withClusterLock<T>(
     vfs: Vfs,
     cluster: string,
     flags: { 'force-unlock'?: boolean },
-    fn: () => Promise<T>,
+    fn: (store: Vfs, fence: LockFence) => Promise<T>,
     options: { mustExist?: boolean } = {},
   ): Promise<T> {
     const { withClusterLocks } = await import('../state/lock/cluster-lock');
@@ -130,7 +135,7 @@ export abstract class BaseCommand extends Command {
       const { NotFoundError } = await import('../errors/not-found-error');
       throw new NotFoundError(`cluster "${cluster}" not found in state store ${vfs.url}`);
     }
-    return withClusterLocks(vfs, [cluster], this.lockOptions(flags), fn);
+    return withClusterLocks(vfs, [cluster], this.lockOptions(flags), (fence) => fn(fence.vfs(vfs), fence));
   }
 
   /** Writes text to stdout, adding a final newline when missing. */

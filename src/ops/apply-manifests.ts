@@ -39,13 +39,15 @@ export async function applyManifests(vfs: Vfs, text: string, file: string, mode:
   if (mode === 'create') await validateNewClusters(repo, set, groups, file);
   // Every cluster of the file is locked, new ones too: the lock, not the create-only write of `config`
   // (which comes last), is what serialises two creates of the same name.
-  return withClusterLocks(vfs, [...groups.keys()], lock, async () => {
+  return withClusterLocks(vfs, [...groups.keys()], lock, async (fence) => {
+    // Every write under the locks verifies them first.
+    const store = fence.vfs(vfs);
     const existing = new Set<string>();
     for (const [name, group] of groups) {
       if (await repo.exists(name)) existing.add(name);
-      else if (mode === 'create' && group.cluster) await prepareNewClusterName(vfs, name, `use "kforge replace -f ${file}" to change it`);
+      else if (mode === 'create' && group.cluster) await prepareNewClusterName(store, name, `use "kforge replace -f ${file}" to change it`);
     }
-    return applyGroups(vfs, repo, set, groups, existing, file, mode);
+    return applyGroups(store, repo, set, groups, existing, file, mode);
   });
 }
 

@@ -6,6 +6,7 @@ import { AlreadyExistsError } from '../errors/already-exists-error';
 import { ClusterRepository } from '../state/cluster-repository';
 import { removeLeftovers } from '../state/cluster-leftovers';
 import { LockOptions, withClusterLocks } from '../state/lock/cluster-lock';
+import { fencedVfs } from '../state/lock/lock-fence';
 import type { Vfs } from '../state/vfs/vfs';
 import { expandCluster } from './expand-cluster';
 import { StoreTransaction } from '../state/store-transaction';
@@ -64,11 +65,15 @@ export async function createCluster(
   const change = { cluster: planned.cluster, instanceGroups: planned.instanceGroups, extraFiles: extra };
   // Validated and expanded before the lock is taken: a spec error leaves the store untouched, the
   // lock object (and its versions, in a versioned bucket) included.
-  const tx = new StoreTransaction(vfs);
+  // The transaction writes through the lock's fence once the lock is held (nothing is written before).
+  let verify = (): Promise<void> => Promise.resolve();
+  const store = fencedVfs(vfs, () => verify());
+  const tx = new StoreTransaction(store);
   const result = await stageClusterSave(vfs, tx, change);
-  await withClusterLocks(vfs, [options.name], lock, async () => {
-    await prepareNewClusterName(vfs, options.name, `use "kforge edit cluster ${options.name}" instead`);
-    await commitClusterSaves(vfs, tx, [change]);
+  await withClusterLocks(vfs, [options.name], lock, async (fence) => {
+    verify = fence.verify;
+    await prepareNewClusterName(store, options.name, `use "kforge edit cluster ${options.name}" instead`);
+    await commitClusterSaves(store, tx, [change]);
   });
   return { ...result, ...planned };
 }

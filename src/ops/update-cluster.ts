@@ -7,6 +7,7 @@ import type { AwsModelInputs } from '../model/aws/aws-model-inputs';
 import { ClusterRepository } from '../state/cluster-repository';
 import { ensureClusterUid, readClusterUid } from '../state/cluster-uid';
 import { LockOptions, withClusterLocks } from '../state/lock/cluster-lock';
+import type { LockFence } from '../state/lock/lock-fence';
 import { StatePaths } from '../state/state-paths';
 import type { Vfs } from '../state/vfs/vfs';
 import type { StateStoreFile } from '../targets/terraform/state-store-files';
@@ -102,25 +103,28 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
   if (options.target === 'terraform' && Object.keys(options.lifecycles ?? {}).length > 0) {
     throw new UsageError('update cluster: --lifecycle-overrides applies to the direct target only; --target terraform renders every resource (drop the resources from the Terraform output or import them instead)');
   }
-  const run = async (): Promise<UpdateClusterResult> => {
+  // Under the lock, every change (a state write, a task, a cloud call) verifies the lock first (the fence).
+  const run = async (fence?: LockFence): Promise<UpdateClusterResult> => {
+    const store = fence ? fence.vfs(vfs) : vfs;
     const p = options.progress;
     p?.step('load');
-    const stored = await new ClusterRepository(vfs).get(name);
+    const stored = await new ClusterRepository(store).get(name);
     const instanceGroups = stored.instanceGroups.map((v) => v.object);
     p?.step('expand');
-    const managed = await planManagedFiles(vfs, name, stored);
+    const managed = await planManagedFiles(store, name, stored);
     const discovery = await planDiscoveryDocuments(managed.completed, managed.serviceAccountPublicKeys);
     p?.step('build');
-    const tasks = await buildTasks(managed, instanceGroups, await modelInputs(vfs, name, managed));
+    const tasks = await buildTasks(managed, instanceGroups, await modelInputs(store, name, managed));
     p?.step('connect');
     // Read only: the plan makes no token, and a plan or a failed preflight writes nothing to the store.
-    const cloud = await connect(managed, await readClusterUid(vfs, name), options);
+    const cloud = await connect(managed, await readClusterUid(store, name), options);
+    cloud.fence = fence?.verify;
     p?.step('preflight');
     const { awsPreflight } = await import('../cloud/aws/aws-preflight');
     await awsPreflight(cloud, managed.completed, instanceGroups);
-    if (options.target === 'terraform') return renderAndWriteTerraform(vfs, { cluster: name, managed, discovery, cloud, tasks }, options);
+    if (options.target === 'terraform') return renderAndWriteTerraform(store, { cluster: name, managed, discovery, cloud, tasks }, options, fence);
     p?.step('find');
-    const executor = await makeExecutor(cloud, tasks, options);
+    const executor = await makeExecutor(cloud, tasks, { ...options, fence: fence?.verify });
     const cloudPlan = await executor.plan();
     p?.step('plan');
     const { findOrphanedResources, deleteOrphanedResources } = await import('../cloud/aws/orphaned-resources');
@@ -129,8 +133,9 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     if (!options.yes || (!cloudPlan.hasChanges && !managed.hasChanges && !discovery.hasChanges && orphans.length === 0)) return result;
     p?.step('write managed files');
     // Before any create that takes a token; create-only, so this life of the cluster keeps its first UID.
-    cloud.clusterUid = await ensureClusterUid(vfs, name);
-    if (managed.hasChanges) await writeManagedFiles(vfs, managed);
+    cloud.clusterUid = await ensureClusterUid(store, name);
+    if (managed.hasChanges) await writeManagedFiles(store, managed);
+    await fence?.verify();
     await writeDiscoveryDocuments(discovery);
     p?.step('apply');
     const { applyPlan } = await import('../targets/direct-target');
@@ -139,7 +144,7 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
       p?.step('delete');
       await deleteOrphanedResources(cloud, orphans);
     }
-    await markApplied(vfs, name);
+    await markApplied(store, name);
     return { ...result, applied: true, warnings: byTask([...executor.warnings, ...kept]) };
   };
   // The terraform target writes the state store whatever `yes` says (as kops), so it takes the lock too.
@@ -156,6 +161,7 @@ async function renderAndWriteTerraform(
   vfs: Vfs,
   run: Pick<UpdateClusterResult, 'cluster' | 'managed' | 'discovery' | 'cloud' | 'tasks'>,
   options: UpdateClusterOptions,
+  fence?: LockFence,
 ): Promise<UpdateClusterResult> {
   const p = options.progress;
   p?.step('render');
@@ -165,6 +171,7 @@ async function renderAndWriteTerraform(
   const output = renderTerraformOutput(run.cluster, run.cloud.region, run.tasks);
   p?.step('write managed files');
   if (run.managed.hasChanges) await writeManagedFiles(vfs, run.managed);
+  await fence?.verify();
   await writeDiscoveryDocuments(run.discovery);
   p?.step('write terraform');
   const dir = options.outDir ?? path.join('out', 'terraform');
@@ -199,13 +206,14 @@ async function connect(managed: ManagedFilesPlan, clusterUid: string | undefined
 }
 
 /** The task executor, reporting progress. */
-async function makeExecutor(cloud: AwsCloud, tasks: AnyTask<AwsCloud>[], options: UpdateClusterOptions): Promise<TaskExecutor<AwsCloud>> {
+async function makeExecutor(cloud: AwsCloud, tasks: AnyTask<AwsCloud>[], options: UpdateClusterOptions & { fence?: () => Promise<void> }): Promise<TaskExecutor<AwsCloud>> {
   const { awsTaskExecutor } = await import('../cloud/aws/aws-task-executor');
   const { classifyAwsError } = await import('../cloud/aws/aws-errors');
   const done = { find: 0, apply: 0 };
   return awsTaskExecutor(cloud, tasks, {
     backoffMs: options.backoffMs,
     lifecycles: options.lifecycles,
+    fence: options.fence,
     isAccessDenied: (e) => classifyAwsError(e) === 'access-denied',
     onEvent: (e) => {
       options.onTaskEvent?.(e);

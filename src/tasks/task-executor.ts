@@ -28,6 +28,11 @@ export interface TaskExecutorOptions {
   lifecycles?: Readonly<Record<string, Lifecycle>>;
   /** Whether an error means the caller may not make the call (the cloud's classifier); WarnIfInsufficientAccess turns those into warnings. Default: none does. */
   isAccessDenied?: (error: unknown) => boolean;
+  /**
+   * The cluster lock's fence, awaited before every apply attempt of a task (first ones and retries): once it
+   * rejects (the lock was lost), no task starts or retries, running ones finish, and the run rejects with its error.
+   */
+  fence?: () => Promise<void>;
   /** Progress events, e.g. for a progress line or a log. */
   onEvent?: (event: { type: 'start' | 'done' | 'retry'; phase: 'find' | 'apply'; task: string; attempt: number; error?: unknown }) => void;
 }
@@ -140,8 +145,17 @@ export class TaskExecutor<C> {
     this.warned.push(w);
   }
 
-  /** Runs `fn` for every task once its dependencies are done, at most `concurrency` at a time. */
-  private run(phase: 'find' | 'apply', fn: (task: AnyTask<C>, attempt: number) => Promise<void>): Promise<void> {
+  /** Runs `fn` for every task once its dependencies are done, at most `concurrency` at a time; a lost lock's error wins over the task's. */
+  private async run(phase: 'find' | 'apply', fn: (task: AnyTask<C>, attempt: number) => Promise<void>): Promise<void> {
+    try {
+      await this.runTasks(phase, fn);
+    } catch (e) {
+      await this.options.fence?.();
+      throw e;
+    }
+  }
+
+  private runTasks(phase: 'find' | 'apply', fn: (task: AnyTask<C>, attempt: number) => Promise<void>): Promise<void> {
     const waiting = new Map(this.graph.tasks.map((t) => [t, this.graph.dependenciesOf(t).length]));
     const ready = this.graph.tasks.filter((t) => waiting.get(t) === 0);
     const finished = new Set<AnyTask<C>>();
@@ -196,6 +210,11 @@ export class TaskExecutor<C> {
     const emit = this.options.onEvent;
     const deadline = this.options.taskDeadlineMs === undefined ? Infinity : Date.now() + this.options.taskDeadlineMs;
     for (let attempt = 1; ; attempt++) {
+      try {
+        if (phase === 'apply') await this.options.fence?.();
+      } catch (error) {
+        throw { error, attempts: attempt - 1 };
+      }
       emit?.({ type: 'start', phase, task: taskKey(task), attempt });
       try {
         await fn(task, attempt);

@@ -39,6 +39,8 @@ export interface FaultProxy {
   setRule(rule: FaultRule | undefined): void;
   /** Faults applied since the last `setRule`, e.g. `PUT /b/k lose-response`. */
   readonly applied: string[];
+  /** The requests received and not answered yet (delayed, or waiting for the upstream), in arrival order. */
+  inFlight(): ProxiedRequest[];
   stop(): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ export async function startFaultProxy(upstream: string, delayMs = 300): Promise<
   let rule: FaultRule | undefined;
   let counts = new Map<string, number>();
   const applied: string[] = [];
+  const pending = new Set<ProxiedRequest>();
   const sockets = new Set<net.Socket>();
   const agent = new http.Agent({ keepAlive: false });
 
@@ -75,7 +78,10 @@ export async function startFaultProxy(upstream: string, delayMs = 300): Promise<
         const n = (counts.get(method) ?? 0) + 1;
         counts.set(method, n);
         const body = Buffer.concat(chunks).toString('utf8');
-        const fault = rule?.({ method, url: req.url ?? '/', nthOfMethod: n, headers: req.headers, body });
+        const proxied: ProxiedRequest = { method, url: req.url ?? '/', nthOfMethod: n, headers: req.headers, body };
+        const fault = rule?.(proxied);
+        pending.add(proxied);
+        res.on('close', () => pending.delete(proxied));
         if (fault) applied.push(`${method} ${req.url ?? ''} ${fault}`);
         if (fault === 'drop-before') {
           req.socket.destroy();
@@ -141,6 +147,7 @@ export async function startFaultProxy(upstream: string, delayMs = 300): Promise<
       applied.length = 0;
     },
     applied,
+    inFlight: () => [...pending],
     stop: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -3,6 +3,7 @@ import { LockedError } from '../../src/errors/locked-error';
 import { FileVfs } from '../../src/state/vfs/file-vfs';
 import { MemoryVfs } from '../../src/state/vfs/memory-vfs';
 import type { Vfs } from '../../src/state/vfs/vfs';
+import { selfIdentity, startTimeOf } from '../../src/util/process-identity';
 import { tempDir } from '../helpers/cli';
 
 const KEY = 'c.k8s.local/kforge-lock.json';
@@ -83,7 +84,7 @@ describe.each(stores)('cluster lock on a %s store', (_name, make) => {
     await new Promise((r) => setTimeout(r, 250));
     await mine.release();
     expect(JSON.parse((await vfs.read(KEY))?.data.toString() ?? '{}').command).toBe('theirs');
-    expect(warnings.join('\n')).toMatch(/taken by another command/);
+    expect(warnings.join('\n')).toMatch(/^lost the cluster lock of "c\.k8s\.local" to .* running "theirs" since \d+s ago: starting no new change$/);
     await theirs.release();
   });
 
@@ -115,13 +116,15 @@ describe('lock safety', () => {
     // A pid that existed and is gone: a child that has exited.
     const deadPid = spawnSync(process.execPath, ['-e', '0']).pid as number;
     const at = new Date().toISOString();
-    await vfs.write(KEY, JSON.stringify({ holder: localHolder(), pid: deadPid, command: 'kforge create cluster c.k8s.local', acquiredAt: at, renewedAt: at, ttlSeconds: 3600 }));
+    // Recorded as this kforge records it: same boot and pid namespace as ours, so the pid is comparable.
+    const { bootId, pidNamespace } = selfIdentity();
+    await vfs.write(KEY, JSON.stringify({ holder: localHolder(), pid: deadPid, command: 'kforge create cluster c.k8s.local', acquiredAt: at, renewedAt: at, ttlSeconds: 3600, bootId, pidNamespace, startTime: '1' }));
     const warnings: string[] = [];
     const lock = await ClusterLock.acquire(vfs, 'c.k8s.local', { command: 'mine', warn: (m) => warnings.push(m) });
     expect(warnings).toEqual([expect.stringMatching(new RegExp(`^taking over the lock of cluster "c\\.k8s\\.local" from .* \\(pid ${deadPid}\\) running "kforge create cluster c\\.k8s\\.local".*: that process is no longer running on this host$`))]);
     await lock.release();
     // The parent of this test is alive: its lease blocks for the TTL as before.
-    await vfs.write(KEY, JSON.stringify({ holder: localHolder(), pid: process.ppid, command: 'other', acquiredAt: at, renewedAt: at, ttlSeconds: 3600 }));
+    await vfs.write(KEY, JSON.stringify({ holder: localHolder(), pid: process.ppid, command: 'other', acquiredAt: at, renewedAt: at, ttlSeconds: 3600, bootId, pidNamespace, startTime: startTimeOf(process.ppid) }));
     await expect(ClusterLock.acquire(vfs, 'c.k8s.local', { command: 'mine' })).rejects.toBeInstanceOf(LockedError);
   });
 

@@ -12,6 +12,11 @@ export interface CountableClient {
 // Operations that only read; everything else counts as mutating.
 const READ_ONLY = /^(Describe|Get|List)/;
 
+/** Whether an API operation (e.g. `DescribeVpcs`, `CreateVpc`) only reads; every other one counts as mutating. */
+export function isReadOnlyOperation(op: string): boolean {
+  return READ_ONLY.test(op);
+}
+
 /**
  * Counts the API calls of a run, per operation, through a middleware on each SDK client: `calls` counts
  * operations once, `attempts` counts HTTP requests including the SDK's retries. Tests assert on it; a

@@ -9,6 +9,7 @@ import { MissingModelInputError } from '../../model/aws/missing-model-input-erro
 import { ApiCallCounter } from './api-call-counter';
 import { AwsInventory } from './aws-inventory';
 import { preferCheapCredentialSources } from './prefer-cheap-credential-sources';
+import { installLockFence } from './lock-fence-middleware';
 import { installUnconfirmedCreateGuard } from './unconfirmed-create-middleware';
 
 /** The EC2 SDK module, loaded on first use. */
@@ -65,6 +66,11 @@ export class AwsCloud {
    * token. Before a cluster's first `update --yes` there is none; `update` writes it just before applying.
    */
   clusterUid: string | undefined;
+  /**
+   * The cluster lock's fence (LockFence.verify) while the command holds the lock: every mutating call
+   * awaits it first and fails with LockLostError once the lock is lost. Undefined: calls are not fenced.
+   */
+  fence?: () => Promise<void>;
   private ec2Client: Promise<{ sdk: Ec2Module; client: EC2Client }> | undefined;
   private iamClient: Promise<{ sdk: IamModule; client: IAMClient }> | undefined;
   private autoScalingClient: Promise<{ sdk: AutoScalingModule; client: AutoScalingClient }> | undefined;
@@ -138,6 +144,7 @@ export class AwsCloud {
   private instrument<T extends AnyAwsClient>(client: T): T {
     this.calls.attach(client);
     installUnconfirmedCreateGuard(client);
+    installLockFence(client, () => this.fence);
     return client;
   }
 

@@ -41,7 +41,7 @@ export default class CreateInstanceGroup extends BaseCommand {
     const options = { cluster, name: args.group, role, subnets: flags.subnet, machineType: flags['machine-type'], minSize: flags['min-size'], maxSize: flags['max-size'], sets: flags.set ?? [] };
     const ig = flags['dry-run']
       ? await createInstanceGroup(vfs, options, true)
-      : await this.withClusterLock(vfs, cluster, flags, () => createInstanceGroup(vfs, options, false));
+      : await this.withClusterLock(vfs, cluster, flags, (store) => createInstanceGroup(store, options, false));
     if (flags['dry-run']) this.out(renderObjects(flags.output as 'yaml' | 'json', [ig]));
     else this.out(`instancegroup "${args.group}" created in cluster "${cluster}"`);
   }

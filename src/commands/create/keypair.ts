@@ -28,7 +28,7 @@ export default class CreateKeypair extends BaseCommand {
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { importKeypair } = await import('../../ops/import-keypair');
     const vfs = openVfs(this.stateUrl(flags));
-    const r = await this.withClusterLock(vfs, cluster, flags, () => importKeypair(vfs, cluster, args.keyset, keypair, flags.primary));
+    const r = await this.withClusterLock(vfs, cluster, flags, (store) => importKeypair(store, cluster, args.keyset, keypair, flags.primary));
     this.out(`keypair ${r.id} added to keyset "${args.keyset}" of cluster "${cluster}"${r.primary ? ' as primary' : ''}`);
     if (r.replaced.length > 0) this.out(`  replaced the generated key ${r.replaced.join(', ')} (the cluster has not been updated yet, so nothing used it)`);
     if (r.reissued.length > 0) this.out(`  re-issued from the new CA: ${r.reissued.join(', ')}`);

@@ -22,7 +22,7 @@ export default class CreateSshPublicKey extends BaseCommand {
     const key = await readSshPublicKey(flags['ssh-public-key']);
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const vfs = openVfs(this.stateUrl(flags));
-    const r = await this.withClusterLock(vfs, cluster, flags, () => addSshPublicKey(vfs, cluster, key));
+    const r = await this.withClusterLock(vfs, cluster, flags, (store) => addSshPublicKey(store, cluster, key));
     if (r.unchanged) this.out(`SSH public key ${key.fingerprint} of cluster "${cluster}" unchanged`);
     else this.out(`SSH public key ${key.fingerprint} stored for cluster "${cluster}"${r.replaced.length > 0 ? ` (replaced ${r.replaced.join(', ')})` : ''}`);
   }

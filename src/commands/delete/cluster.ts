@@ -76,12 +76,14 @@ export default class DeleteCluster extends BaseCommand {
       vfs,
       name,
       flags,
-      async () => {
+      async (store, fence) => {
+        // Every deletion, in the cloud and in the store, verifies the lock first: a lost lock stops the delete.
+        if (target) target.cloud.fence = fence.verify;
         // The state goes only after every cloud resource: a blocked delete throws and keeps it for a re-run.
         const cloudDeleted = target
-          ? await ops.deleteClusterCloudResources(target, { ...deletePace(), onRound: (r) => this.status(`round ${r.round}: deleted ${r.deleted.length}, ${r.waiting} waiting`) })
+          ? await ops.deleteClusterCloudResources(target, { ...deletePace(), fence: fence.verify, onRound: (r) => this.status(`round ${r.round}: deleted ${r.deleted.length}, ${r.waiting} waiting`) })
           : { deleted: [], shared: [] };
-        return { deleted: await ops.deleteClusterState(vfs, name), cloudDeleted };
+        return { deleted: await ops.deleteClusterState(store, name), cloudDeleted };
       },
       { mustExist: false },
     ).catch(async (e: unknown) => {

@@ -27,7 +27,7 @@ export default class DeleteInstanceGroup extends BaseCommand {
       this.out('Must specify --yes to delete instancegroup');
       return;
     }
-    await this.withClusterLock(vfs, cluster, flags, () => deleteInstanceGroup(vfs, cluster, args.group));
+    await this.withClusterLock(vfs, cluster, flags, (store) => deleteInstanceGroup(store, cluster, args.group));
     this.out(`InstanceGroup "${args.group}" deleted from cluster "${cluster}"`);
   }
 }

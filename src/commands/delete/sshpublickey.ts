@@ -15,7 +15,7 @@ export default class DeleteSshPublicKey extends BaseCommand {
     const cluster = this.clusterName(args.name === ADMIN_SSH_KEY ? undefined : args.name, flags.name);
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const vfs = openVfs(this.stateUrl(flags));
-    const removed = await this.withClusterLock(vfs, cluster, flags, () => deleteSshPublicKey(vfs, cluster));
+    const removed = await this.withClusterLock(vfs, cluster, flags, (store) => deleteSshPublicKey(store, cluster));
     this.out(`SSH public key ${removed.join(', ')} deleted from cluster "${cluster}"`);
   }
 }

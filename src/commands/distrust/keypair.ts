@@ -24,7 +24,7 @@ export default class DistrustKeypair extends BaseCommand {
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { distrustKeypair } = await import('../../ops/distrust-keypair');
     const vfs = openVfs(this.stateUrl(flags));
-    const results = await this.withClusterLock(vfs, cluster, flags, () => distrustKeypair(vfs, cluster, keyset, ids));
+    const results = await this.withClusterLock(vfs, cluster, flags, (store) => distrustKeypair(store, cluster, keyset, ids));
     for (const r of results) {
       if (r.unchanged) this.out(r.unchanged.replace(/^./, (c) => c.toUpperCase()));
       for (const id of r.distrusted) this.out(`Distrusted ${r.keyset} ${id}`);

@@ -16,7 +16,7 @@ export default class EditCluster extends BaseCommand {
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { editCluster } = await import('../../ops/edit-objects');
     const vfs = openVfs(this.stateUrl(flags));
-    const outcome = await this.withClusterLock(vfs, name, flags, () => editCluster(vfs, name));
+    const outcome = await this.withClusterLock(vfs, name, flags, (store) => editCluster(store, name));
     this.out(outcome.status === 'unchanged' ? 'Edit cancelled, no changes made' : `cluster "${name}" updated`);
   }
 }

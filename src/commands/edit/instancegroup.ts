@@ -17,7 +17,7 @@ export default class EditInstanceGroup extends BaseCommand {
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { editInstanceGroup } = await import('../../ops/edit-objects');
     const vfs = openVfs(this.stateUrl(flags));
-    const outcome = await this.withClusterLock(vfs, cluster, flags, () => editInstanceGroup(vfs, cluster, args.group));
+    const outcome = await this.withClusterLock(vfs, cluster, flags, (store) => editInstanceGroup(store, cluster, args.group));
     this.out(outcome.status === 'unchanged' ? 'Edit cancelled, no changes made' : `instancegroup "${args.group}" updated in cluster "${cluster}"`);
   }
 }

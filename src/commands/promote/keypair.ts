@@ -29,7 +29,7 @@ export default class PromoteKeypair extends BaseCommand {
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { promoteKeypair } = await import('../../ops/promote-keypair');
     const vfs = openVfs(this.stateUrl(flags));
-    const r = await this.withClusterLock(vfs, cluster, flags, () => promoteKeypair(vfs, cluster, args.keyset, args.id ?? flags['keypair-id']));
+    const r = await this.withClusterLock(vfs, cluster, flags, (store) => promoteKeypair(store, cluster, args.keyset, args.id ?? flags['keypair-id']));
     for (const x of r.results) this.out(x.promoted ? `Promoted ${x.keyset} ${x.promoted}` : `${x.unchanged?.replace(/^./, (c) => c.toUpperCase())}`);
     if (r.reissued.length > 0) this.out(`  re-issued from the new primary: ${r.reissued.join(', ')}`);
   }

@@ -24,7 +24,7 @@ export default class SetCluster extends BaseCommand {
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { changeFields } = await import('../../ops/change-fields');
     const vfs = openVfs(this.stateUrl(flags));
-    const status = await this.withClusterLock(vfs, name, flags, () => changeFields(vfs, { cluster: name, set: parsed.fields }));
+    const status = await this.withClusterLock(vfs, name, flags, (store) => changeFields(store, { cluster: name, set: parsed.fields }));
     this.out(`cluster "${name}" ${status}`);
   }
 }

@@ -23,7 +23,7 @@ export default class SetInstanceGroup extends BaseCommand {
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { changeFields } = await import('../../ops/change-fields');
     const vfs = openVfs(this.stateUrl(flags));
-    const status = await this.withClusterLock(vfs, cluster, flags, () => changeFields(vfs, { cluster, instanceGroup: parsed.name, set: parsed.fields }));
+    const status = await this.withClusterLock(vfs, cluster, flags, (store) => changeFields(store, { cluster, instanceGroup: parsed.name, set: parsed.fields }));
     this.out(`instance group "${parsed.name}" of cluster "${cluster}" ${status}`);
   }
 }

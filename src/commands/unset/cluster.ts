@@ -21,7 +21,7 @@ export default class UnsetCluster extends BaseCommand {
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { changeFields } = await import('../../ops/change-fields');
     const vfs = openVfs(this.stateUrl(flags));
-    const status = await this.withClusterLock(vfs, name, flags, () => changeFields(vfs, { cluster: name, unset: parsed.fields }));
+    const status = await this.withClusterLock(vfs, name, flags, (store) => changeFields(store, { cluster: name, unset: parsed.fields }));
     this.out(`cluster "${name}" ${status}`);
   }
 }

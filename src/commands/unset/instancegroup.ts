@@ -22,7 +22,7 @@ export default class UnsetInstanceGroup extends BaseCommand {
     const { openVfs } = await import('../../state/vfs/open-vfs');
     const { changeFields } = await import('../../ops/change-fields');
     const vfs = openVfs(this.stateUrl(flags));
-    const status = await this.withClusterLock(vfs, cluster, flags, () => changeFields(vfs, { cluster, instanceGroup: group, unset: fields }));
+    const status = await this.withClusterLock(vfs, cluster, flags, (store) => changeFields(store, { cluster, instanceGroup: group, unset: fields }));
     this.out(`instance group "${group}" of cluster "${cluster}" ${status}`);
   }
 }

@@ -1,9 +1,11 @@
 import { ConflictError } from '../../errors/conflict-error';
 import { LockedError } from '../../errors/locked-error';
+import { LockLostError } from '../../errors/lock-lost-error';
 import { hasForegroundChild } from '../../util/foreground-child';
 import { StatePaths } from '../state-paths';
 import type { Vfs } from '../vfs/vfs';
 import { describeLease, holderIsDeadLocalProcess, humanDuration, Lease, newLease, parseLease, remainingMs } from './lease';
+import { fencedVfs, LockFence } from './lock-fence';
 import { lockTtlSeconds } from './lock-ttl';
 
 /** How to take a cluster's lock. */
@@ -22,15 +24,20 @@ export interface LockOptions {
  * A lease object (`<cluster>/kforge-lock.json`) that serialises mutating commands on one cluster. It is
  * taken with a create-only write, refreshed with compare-and-swap while the command runs, and released
  * with a conditional delete. A lease whose holder stopped refreshing expires and may be taken over.
+ * The holder checks it still holds the lease before each change (`verify`, the fence): once another
+ * command has taken it (`--force-unlock`), or it expired because renewals failed, the lock is lost and
+ * every later `verify` rejects with LockLostError naming the new holder.
  */
 export class ClusterLock {
   private timer?: NodeJS.Timeout;
   private refreshing: Promise<void> = Promise.resolve();
-  private lost = false;
+  private verifying?: Promise<void>;
+  private lostError?: LockLostError;
   private released = false;
 
   private constructor(
     private readonly vfs: Vfs,
+    private readonly cluster: string,
     private readonly key: string,
     private lease: Lease,
     private version: string,
@@ -51,10 +58,10 @@ export class ClusterLock {
       const body = JSON.stringify(lease, null, 2);
       const current = await vfs.read(key);
       try {
-        if (!current) return new ClusterLock(vfs, key, lease, await vfs.write(key, body, { ifNotExists: true }), warn).start();
+        if (!current) return new ClusterLock(vfs, cluster, key, lease, await vfs.write(key, body, { ifNotExists: true }), warn).start();
         const held = parseLease(current.data);
         // Our own lease (a lost response to our lock write, retried by the store client) is ours to keep.
-        if (held?.token !== undefined && held.token === lease.token) return new ClusterLock(vfs, key, lease, current.version, warn).start();
+        if (held?.token !== undefined && held.token === lease.token) return new ClusterLock(vfs, cluster, key, lease, current.version, warn).start();
         const deadHolder = held !== undefined && holderIsDeadLocalProcess(held);
         if (held && remainingMs(held, now) > 0 && !options.forceUnlock && !deadHolder) {
           throw new LockedError(
@@ -66,7 +73,7 @@ export class ClusterLock {
         else if (deadHolder) warn(`taking over the lock of cluster "${cluster}" from ${describeLease(held, now)}: that process is no longer running on this host`);
         else if (remainingMs(held, now) > 0) warn(`--force-unlock: taking the lock of cluster "${cluster}" from ${describeLease(held, now)}; if that command is still running, its changes and yours may conflict`);
         else warn(`taking over the expired lock of cluster "${cluster}" from ${describeLease(held, now)} (not renewed for ${humanDuration(now - Date.parse(held.renewedAt))})`);
-        return new ClusterLock(vfs, key, lease, await vfs.write(key, body, { ifVersion: current.version }), warn).start();
+        return new ClusterLock(vfs, cluster, key, lease, await vfs.write(key, body, { ifVersion: current.version }), warn).start();
       } catch (e) {
         if (!(e instanceof ConflictError)) throw e;
       }
@@ -85,19 +92,77 @@ export class ClusterLock {
   }
 
   private async refresh(): Promise<void> {
-    if (this.lost) return;
+    if (this.lostError) return;
     const renewed: Lease = { ...this.lease, renewedAt: new Date().toISOString() };
     try {
       this.version = await this.vfs.write(this.key, JSON.stringify(renewed, null, 2), { ifVersion: this.version });
       this.lease = renewed;
     } catch (e) {
       if (e instanceof ConflictError) {
-        this.lost = true;
-        this.warn(`the lock ${this.vfs.url}/${this.key} was taken by another command (--force-unlock?); this command no longer holds it`);
+        await this.lostTo();
+      } else if (this.expired()) {
+        this.markLost(`its lease ${this.where()} could not be renewed within its TTL of ${this.lease.ttlSeconds}s (${errorText(e)}), so another command may hold it now`);
       } else {
-        this.warn(`could not renew the lock ${this.vfs.url}/${this.key}: ${e instanceof Error ? e.message : String(e)}`);
+        this.warn(`could not renew the lock ${this.where()}: ${errorText(e)}`);
       }
     }
+  }
+
+  /**
+   * The fence: resolves while this command still holds the lease, as the store says now (one read of the
+   * lease, shared by the checks made while it is under way); rejects with LockLostError once it is lost.
+   * When the store cannot be read, a lease renewed less than its TTL ago still counts as held: nobody can
+   * have taken it over as expired yet.
+   */
+  verify(): Promise<void> {
+    if (!this.lostError && this.expired()) this.markLost(`its lease ${this.where()} was not renewed within its TTL of ${this.lease.ttlSeconds}s, so another command may hold it now`);
+    if (this.lostError) return Promise.reject(this.lostError);
+    this.verifying ??= this.readHolder().finally(() => (this.verifying = undefined));
+    return this.verifying;
+  }
+
+  private async readHolder(): Promise<void> {
+    let current: Awaited<ReturnType<Vfs['read']>>;
+    try {
+      current = await this.vfs.read(this.key);
+    } catch (e) {
+      if (this.expired()) this.markLost(`its lease ${this.where()} could not be read or renewed within its TTL of ${this.lease.ttlSeconds}s (${errorText(e)})`);
+      if (this.lostError) throw this.lostError;
+      return;
+    }
+    const held = current ? parseLease(current.data) : undefined;
+    if (!held || held.token !== this.lease.token) this.markLost(held ? `to ${describeLease(held, Date.now())}` : `its lease ${this.where()} was deleted or replaced by another command`);
+    if (this.lostError) throw this.lostError;
+  }
+
+  /** Reads who holds the lease now (a renewal found it changed) and records the loss. */
+  private async lostTo(): Promise<void> {
+    const current = await this.vfs.read(this.key).catch(() => undefined);
+    const held = current ? parseLease(current.data) : undefined;
+    this.markLost(held ? `to ${describeLease(held, Date.now())}` : `its lease ${this.where()} was deleted or replaced by another command`);
+  }
+
+  /** Whether the lease has gone unrenewed for its whole TTL. */
+  private expired(): boolean {
+    return remainingMs(this.lease, Date.now()) <= 0;
+  }
+
+  private markLost(how: string): void {
+    if (this.lostError) return;
+    this.lostError = new LockLostError(
+      `lost the cluster lock of "${this.cluster}" ${how}; this command stopped: it started nothing after noticing (what it had done stays done). ` +
+        'Check what that command changes, then re-run this one.',
+    );
+    this.warn(`lost the cluster lock of "${this.cluster}" ${how}: starting no new change`);
+  }
+
+  private where(): string {
+    return `${this.vfs.url}/${this.key}`;
+  }
+
+  /** The LockLostError once the lock is lost (as seen by the last renewal or verify), else undefined. */
+  get lost(): LockLostError | undefined {
+    return this.lostError;
   }
 
   /** Stops refreshing and deletes the lease, unless someone else has taken it meanwhile. */
@@ -106,7 +171,7 @@ export class ClusterLock {
     this.released = true;
     clearInterval(this.timer);
     await this.refreshing;
-    if (this.lost) return;
+    if (this.lostError) return;
     try {
       await this.vfs.delete(this.key, { ifVersion: this.version });
     } catch (e) {
@@ -115,12 +180,22 @@ export class ClusterLock {
   }
 }
 
-/** Runs `fn` while holding the lock of every cluster in `clusters` (taken in sorted order, released in reverse). */
-export async function withClusterLocks<T>(vfs: Vfs, clusters: string[], options: LockOptions, fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` while holding the lock of every cluster in `clusters` (taken in sorted order, released in
+ * reverse). `fn` gets the fence of the locks: it verifies it before each change it makes, and stores it
+ * writes through `fence.vfs(...)` do so on every write. If a lock was lost meanwhile, the command fails
+ * with LockLostError, also when `fn` finished or failed otherwise: what it did may have raced the new holder.
+ */
+export async function withClusterLocks<T>(vfs: Vfs, clusters: string[], options: LockOptions, fn: (fence: LockFence) => Promise<T>): Promise<T> {
   const held: ClusterLock[] = [];
   const releaseAll = async () => {
     for (const l of [...held].reverse()) await l.release();
   };
+  const verify = async (): Promise<void> => {
+    for (const l of held) await l.verify();
+  };
+  const fence: LockFence = { verify, vfs: (v) => fencedVfs(v, verify) };
+  const lost = () => held.find((l) => l.lost)?.lost;
   // An interrupted command gives its lock back instead of leaving it to expire. While the editor runs,
   // Ctrl-C is the editor's; the edit loop ends normally after it and releases the lock then.
   const onSignal = (signal: NodeJS.Signals) => {
@@ -131,10 +206,22 @@ export async function withClusterLocks<T>(vfs: Vfs, clusters: string[], options:
   process.on('SIGTERM', onSignal);
   try {
     for (const c of [...new Set(clusters)].sort()) held.push(await ClusterLock.acquire(vfs, c, options));
-    return await fn();
+    let result: T;
+    try {
+      result = await fn(fence);
+    } catch (e) {
+      throw lost() ?? e;
+    }
+    const gone = lost();
+    if (gone) throw gone;
+    return result;
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
     await releaseAll();
   }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }

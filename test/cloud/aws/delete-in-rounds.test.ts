@@ -121,3 +121,33 @@ describe('formatCallSummary', () => {
     expect(formatCallSummary(calls, 60, true)).toBe('AWS API: 42 calls (3 throttled, 1 retried) in 0.1 s\n  DeleteVpc 1\n  DescribeVpcs 2');
   });
 });
+
+describe('deleteInRounds with a lock fence', () => {
+  it('deletes nothing more once the fence rejects: the deletions under way finish, then its error is thrown', async () => {
+    const { LockLostError } = await import('../../../src/errors/lock-lost-error');
+    const log: string[] = [];
+    const lost = new LockLostError('lost the cluster lock of "c" to someone');
+    // Two workers: instance-1 and instance-2 start together; the lock is lost while they run.
+    let held = true;
+    const slow = (id: string): ClusterResource => ({ ...fake(log, id, [], ['deleted']), delete: async () => (log.push(id), (held = false), await new Promise((r) => setTimeout(r, 20)), 'deleted') });
+    const resources = [slow('instance-1'), slow('instance-2'), fake(log, 'instance-3', [], ['deleted']), fake(log, 'sg-1', ['instance-1'], ['deleted'])];
+    const err = await deleteInRounds(resources, {
+      ...fast,
+      concurrency: 2,
+      fence: async () => {
+        if (!held) throw lost;
+      },
+    }).then(() => undefined, (e: unknown) => e);
+    expect(err).toBe(lost);
+    expect(log).toEqual(['instance-1', 'instance-2']);
+  });
+
+  it('a deletion whose call the fence refused stops the rounds with the fence error, not DELETE_BLOCKED', async () => {
+    const { LockLostError } = await import('../../../src/errors/lock-lost-error');
+    const log: string[] = [];
+    const lost = new LockLostError('lost');
+    const err = await deleteInRounds([fake(log, 'instance-1', [], [lost]), fake(log, 'sg-1', ['instance-1'], ['deleted'])], fast).then(() => undefined, (e: unknown) => e);
+    expect(err).toBe(lost);
+    expect(log).toEqual(['instance-1']);
+  });
+});

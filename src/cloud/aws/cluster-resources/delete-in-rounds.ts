@@ -1,4 +1,5 @@
 import { DeleteBlockedError } from '../../../errors/delete-blocked-error';
+import { LockLostError } from '../../../errors/lock-lost-error';
 import { awsErrorMessage, classifyAwsError, isRetryableAwsError } from '../aws-errors';
 import type { ClusterResource } from './cluster-resource';
 
@@ -18,6 +19,8 @@ export interface DeleteInRoundsOptions {
   timeoutMs?: number;
   /** Called after each round, e.g. to print `round 2: deleted 7, 3 waiting`. */
   onRound?: (report: RoundReport) => void;
+  /** The cluster lock's fence, awaited before each deletion: once it rejects, nothing more is deleted and its error is thrown when the deletions under way are done. */
+  fence?: () => Promise<void>;
   /** Waits between rounds; tests replace it. Default setTimeout. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -64,7 +67,9 @@ export async function deleteInRounds(resources: readonly ClusterResource[], opti
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < ready.length) {
+        // Taken before the fence's await: another worker may take the next one meanwhile.
         const r = ready[next++];
+        await options.fence?.();
         try {
           const outcome = await r.delete();
           if (outcome === 'deleted') deleted.push(r);
@@ -73,6 +78,8 @@ export async function deleteInRounds(resources: readonly ClusterResource[], opti
             lastError.set(r.id, 'deletion in progress');
           }
         } catch (e) {
+          // The lock was lost during this deletion (the fence refused one of its calls): stop, as above.
+          if (e instanceof LockLostError) throw e;
           if (classifyAwsError(e) === 'not-found') deleted.push(r);
           else {
             errors++;
@@ -82,7 +89,9 @@ export async function deleteInRounds(resources: readonly ClusterResource[], opti
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, ready.length) }, worker));
+    // Every worker ends its deletion under way before a lost lock's error is thrown.
+    const stopped = (await Promise.allSettled(Array.from({ length: Math.min(concurrency, ready.length) }, worker))).find((w) => w.status === 'rejected');
+    if (stopped) throw stopped.reason;
     // Reported in listing order, not in the order the cloud answered.
     deleted.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     for (const r of deleted) {
