@@ -10,6 +10,8 @@ export interface StoreBusyAnswer {
   errorCode: string | undefined;
   /** The HTTP status, e.g. 503. */
   httpStatus: number | undefined;
+  /** Set when the answer was not S3's at all (an HTML page of a proxy): what it was, operation and endpoint included. */
+  unreadable?: string;
   attempts: number;
   elapsedMs: number;
 }
@@ -26,10 +28,11 @@ export class StateStoreBusyError extends KforgeError {
     const status = answer.httpStatus === undefined ? '' : `HTTP ${answer.httpStatus}`;
     // An error answer to a HEAD has no body, so S3 names no code there; the status is all there is.
     const what = answer.errorCode ? `${answer.errorCode}${status ? ` (${status})` : ''}` : `${status || 'a busy answer'} without an error code`;
+    const why = answer.unreadable ? answer.unreadable : `${what}: the store is throttling or unavailable; try again later`;
     super(
       'STATE_STORE_BUSY',
       `state store ${store}: ${answer.operation} on ${answer.target} failed ${answer.attempts} times over ${Math.round(answer.elapsedMs / 1000)} s, ` +
-        `the last with ${what}: the store is throttling or unavailable; try again later`,
+        `the last with ${why}`,
     );
   }
 }

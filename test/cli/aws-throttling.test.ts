@@ -135,3 +135,22 @@ describe('throttling of the cloud calls', () => {
     expect(proxy.applied).toHaveLength(5);
   }, 60_000);
 });
+
+describe('an answer that is not AWS\'s (an HTML page from a proxy or load balancer)', () => {
+  it('at the credentials check: the operation, the endpoint and the status, not an XML parse error', async () => {
+    proxy.setRule((r) => (isSts(r) ? 'html' : undefined));
+    const r = await kforge(['update', 'cluster', NAME], { AWS_MAX_ATTEMPTS: '1' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`Error: cannot reach AWS (STS GetCallerIdentity in us-east-1): STS GetCallerIdentity to ${proxy.endpoint}: the answer (HTTP 502, text/html) is not an AWS API answer`);
+    expect(r.stderr).not.toMatch(/parse error|mismatched tags|Deserialization/i);
+    expect(r.stderr).not.toContain('    at ');
+  }, 120_000);
+
+  it('from the S3 state store: the same, naming the S3 operation', async () => {
+    proxy.setRule((r) => (isS3(r) ? 'html' : undefined));
+    const r = await kforge(['get', 'clusters'], { AWS_MAX_ATTEMPTS: '1', KFORGE_TEST_STORE_RETRY: '1/10' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`s3:ListBucket on s3://${BUCKET}/ failed 1 times over 0 s, the last with S3 ListObjectsV2 to ${proxy.endpoint.replace(/[.]/g, '\\.')}: the answer \\(HTTP 502, text/html\\) is not an AWS API answer`));
+    expect(r.stderr).not.toMatch(/parse error|mismatched tags|Deserialization/i);
+  }, 60_000);
+});

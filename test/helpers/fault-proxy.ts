@@ -10,11 +10,13 @@ import type * as net from 'node:net';
  * - `slow-down`: answers 503 as S3 does when it throttles (`SlowDown`, S3's XML; a HEAD gets no body, as from S3);
  * - `invalid-parameter`: answers without forwarding as EC2 does to a request it refuses (`InvalidParameterValue`,
  *   HTTP 400, EC2's XML): a hard error, not retried;
+ * - `html`: answers without forwarding as a proxy or load balancer in front of the wrong thing does: HTTP 502
+ *   with an HTML page (`<title>502 Bad Gateway</title>`), which no AWS parser reads;
  * - `delay`: forwards it after `delayMs`;
  * - `throttle`: answers without forwarding as AWS does when it throttles: EC2's `RequestLimitExceeded`
  *   (HTTP 503, EC2's XML) for EC2 requests, `Throttling` (HTTP 400, the query protocol's XML) for the others.
  */
-export type Fault = 'lose-response' | 'drop-before' | 'unavailable' | 'slow-down' | 'invalid-parameter' | 'delay' | 'throttle';
+export type Fault = 'lose-response' | 'drop-before' | 'unavailable' | 'slow-down' | 'invalid-parameter' | 'delay' | 'throttle' | 'html';
 
 /** A request as the fault rule sees it. */
 export interface ProxiedRequest {
@@ -102,6 +104,11 @@ export async function startFaultProxy(upstream: string, delayMs = 300): Promise<
           res.end(
             '<?xml version="1.0" encoding="UTF-8"?><Response><Errors><Error><Code>InvalidParameterValue</Code><Message>Value is not valid (fault proxy).</Message></Error></Errors><RequestID>fault-proxy</RequestID></Response>',
           );
+          return;
+        }
+        if (fault === 'html') {
+          res.writeHead(502, { 'content-type': 'text/html; charset=utf-8' });
+          res.end(method === 'HEAD' ? undefined : '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n');
           return;
         }
         if (fault === 'throttle') {

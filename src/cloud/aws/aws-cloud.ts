@@ -9,6 +9,7 @@ import { MissingModelInputError } from '../../model/aws/missing-model-input-erro
 import { ApiCallCounter } from './api-call-counter';
 import { AwsInventory } from './aws-inventory';
 import { preferCheapCredentialSources } from './prefer-cheap-credential-sources';
+import { installUnreadableAnswerMessage } from './unreadable-answer-middleware';
 import { installLockFence } from './lock-fence-middleware';
 import { installUnconfirmedCreateGuard } from './unconfirmed-create-middleware';
 
@@ -145,6 +146,7 @@ export class AwsCloud {
     this.calls.attach(client);
     installUnconfirmedCreateGuard(client);
     installLockFence(client, () => this.fence);
+    installUnreadableAnswerMessage(client);
     return client;
   }
 

@@ -144,6 +144,36 @@ interface SdkErrorShape {
   $metadata?: { httpStatusCode?: unknown };
 }
 
+/**
+ * Whether an SDK error is an answer the SDK could not read as AWS's (an HTML error page of a proxy or a
+ * load balancer, a captive portal, a server that is not the AWS API): the deserializer leaves the raw
+ * `$response` on such an error, while every error AWS itself sends is a service exception with `$fault`.
+ */
+export function isUnreadableAnswer(e: unknown): boolean {
+  if (typeof e !== 'object' || e === null || !('$response' in e)) return false;
+  // No `$fault`: the parser threw (EC2's protocol). With one, the SDK may still have made an `Unknown`
+  // service error of a body it could not read (the query protocols): AWS answers in XML or JSON only.
+  if (!('$fault' in e)) return true;
+  const type = contentType(e);
+  return type !== undefined && !/xml|json/i.test(type);
+}
+
+/** The content type of the raw answer an SDK error carries, if any. */
+function contentType(e: unknown): string | undefined {
+  const headers = (e as { $response?: { headers?: Record<string, string> } }).$response?.headers ?? {};
+  return Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1]?.split(';')[0]?.trim();
+}
+
+/**
+ * What to say instead of the SDK's parse error ("XML parse error: mismatched tags") for an unreadable
+ * answer: the operation, the endpoint, the HTTP status and the kind of body.
+ */
+export function unreadableAnswerMessage(e: unknown, operation: string, endpoint: string): string {
+  const status = (e as { $response?: { statusCode?: number } }).$response?.statusCode ?? httpStatus(e);
+  const type = contentType(e);
+  return `${operation} to ${endpoint}: the answer (HTTP ${status ?? '?'}${type ? `, ${type}` : ''}) is not an AWS API answer; is AWS_ENDPOINT_URL (or a proxy) pointing at something else?`;
+}
+
 /** Classifies an AWS SDK error by name, `Code` and HTTP status; the one place that looks inside SDK errors. */
 export function classifyAwsError(e: unknown): AwsErrorKind {
   if (typeof e !== 'object' || e === null) return 'unknown';
@@ -208,6 +238,8 @@ export function awsHttpStatus(e: unknown): number | undefined {
 export function awsErrorMessage(e: unknown): string {
   if (typeof e !== 'object' || e === null) return String(e);
   const err = e as SdkErrorShape;
+  // Its message was made to say everything (unreadable-answer-middleware.ts); the SDK's name (`Unknown`) adds nothing.
+  if (isUnreadableAnswer(e) && typeof err.message === 'string') return err.message;
   const name = typeof err.name === 'string' && err.name !== 'Error' ? err.name : undefined;
   const raw = typeof err.message === 'string' ? err.message.trim() : '';
   // The SDK says "UnknownError" for body-less error responses; the status says more.

@@ -1,6 +1,7 @@
 import * as https from 'node:https';
 import type { BucketLocationConstraint, S3Client } from '@aws-sdk/client-s3';
-import { awsErrorCode, awsErrorMessage, awsHttpStatus, classifyAwsError, isBusyAwsError } from '../../cloud/aws/aws-errors';
+import { installUnreadableAnswerMessage } from '../../cloud/aws/unreadable-answer-middleware';
+import { awsErrorCode, awsErrorMessage, awsHttpStatus, classifyAwsError, isBusyAwsError, isUnreadableAnswer } from '../../cloud/aws/aws-errors';
 import { preferCheapCredentialSources } from '../../cloud/aws/prefer-cheap-credential-sources';
 import { AlreadyExistsError } from '../../errors/already-exists-error';
 import { ConflictError } from '../../errors/conflict-error';
@@ -79,6 +80,7 @@ export class S3Vfs implements Vfs {
         // Retries share one DNS lookup (the SDK's default agent is keep-alive with 50 sockets too).
         requestHandler: { connectionTimeout: 3_000, socketTimeout: 60_000, httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 50, lookup: sharedLookup }) },
       });
+      installUnreadableAnswerMessage(client);
       return { s3, client };
     });
     return this.client;
@@ -245,7 +247,15 @@ export class S3Vfs implements Vfs {
   private send<T>(action: string, key: string | undefined, call: () => Promise<T>): Promise<T> {
     const target = key === undefined ? `s3://${this.bucket}` : this.objectUrl(key);
     const giveUp = (last: { error: unknown; attempts: number; elapsedMs: number }) =>
-      new StateStoreBusyError(this.url, { operation: action, target, errorCode: awsErrorCode(last.error), httpStatus: awsHttpStatus(last.error), attempts: last.attempts, elapsedMs: last.elapsedMs });
+      new StateStoreBusyError(this.url, {
+        operation: action,
+        target,
+        errorCode: awsErrorCode(last.error),
+        httpStatus: awsHttpStatus(last.error),
+        attempts: last.attempts,
+        elapsedMs: last.elapsedMs,
+        ...(isUnreadableAnswer(last.error) ? { unreadable: (last.error as Error).message } : {}),
+      });
     return withRetryBudget(call, isBusyAwsError, giveUp, this.retry, this.options.clock);
   }
 
