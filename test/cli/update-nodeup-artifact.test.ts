@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { builtNodeupArtifact } from '../../src/model/nodeup-artifacts';
 import { StatePaths } from '../../src/state/state-paths';
 import { CliResult, runCli, tempDir } from '../helpers/cli';
-import { MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer } from '../helpers/moto-server';
+import { MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer, cliEnvOf } from '../helpers/moto-server';
 
 // The nodeup bundle delivered through the state store (issue 18, section 3): `update cluster` plans this
 // build's bundle as a managed file at <cluster>/assets/nodeup/<sha256>/nodeup, `--yes` (and
@@ -32,14 +32,7 @@ beforeAll(async () => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   home = tempDir('kforge-nodeup-artifact-');
   env = {
-    ...moto.env,
-    AWS_EC2_METADATA_DISABLED: 'true',
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    HOME: home,
-    AWS_PROFILE: undefined,
-    AWS_SESSION_TOKEN: undefined,
-    AWS_CONFIG_FILE: path.join(home, 'no-aws-config'),
-    AWS_SHARED_CREDENTIALS_FILE: path.join(home, 'no-aws-credentials'),
+    ...cliEnvOf(moto, home),
     KFORGE_NODEUP: undefined,
     CI: 'true',
   };

@@ -151,3 +151,21 @@ export const AWS_NO_CREDENTIALS: Record<string, string | undefined> = {
   AWS_CONFIG_FILE: '/nonexistent/kforge-test/config',
   AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/kforge-test/credentials',
 };
+
+/**
+ * The environment a `kforge` child process gets in a test against `moto`: its endpoint and fake credentials,
+ * and nothing of the runner's AWS setup (no profile, session token, config or credentials file, no IMDS),
+ * with `home` as HOME. Spread it and add what a test needs (`CI`, a proxy's endpoint).
+ */
+export function cliEnvOf(moto: MotoServer, home: string): NodeJS.ProcessEnv {
+  return {
+    ...moto.env,
+    AWS_EC2_METADATA_DISABLED: 'true',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    HOME: home,
+    AWS_PROFILE: undefined,
+    AWS_SESSION_TOKEN: undefined,
+    AWS_CONFIG_FILE: path.join(home, 'no-aws-config'),
+    AWS_SHARED_CREDENTIALS_FILE: path.join(home, 'no-aws-credentials'),
+  };
+}

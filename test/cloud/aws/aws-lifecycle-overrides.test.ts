@@ -5,7 +5,7 @@ import { CreateRoleCommand, GetInstanceProfileCommand, GetRoleCommand, GetRolePo
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CliResult, runCli, tempDir } from '../../helpers/cli';
-import { MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer } from '../../helpers/moto-server';
+import { MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer, cliEnvOf } from '../../helpers/moto-server';
 
 // `update cluster --lifecycle-overrides` through the CLI against moto_server (issue 11, part 2): kops's
 // lifecycles for accounts where someone else owns IAM, or security group rules.
@@ -35,14 +35,7 @@ beforeAll(async () => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   home = tempDir('kforge-lifecycle-');
   env = {
-    ...moto.env,
-    AWS_EC2_METADATA_DISABLED: 'true',
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    HOME: home,
-    AWS_PROFILE: undefined,
-    AWS_SESSION_TOKEN: undefined,
-    AWS_CONFIG_FILE: path.join(home, 'no-aws-config'),
-    AWS_SHARED_CREDENTIALS_FILE: path.join(home, 'no-aws-credentials'),
+    ...cliEnvOf(moto, home),
     CI: 'true',
   };
   const client = { region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS };
