@@ -13,6 +13,7 @@ import { Lifecycle, lifecycleApplies, lifecycleOfKind } from '../tasks/lifecycle
 import type { AnyTask } from '../tasks/task';
 import type { TaskExecutor, TaskExecutorOptions } from '../tasks/task-executor';
 import type { TaskPlan, TaskWarning } from '../tasks/task-plan';
+import { assertNodesCanReadStore, nodeStateStoreProblem } from './node-state-store';
 import { DiscoveryDocumentsPlan, planDiscoveryDocuments, writeDiscoveryDocuments } from './plan-discovery-documents';
 import { ManagedFilesPlan, planManagedFiles, writeManagedFiles } from './plan-managed-files';
 
@@ -84,6 +85,8 @@ export interface UpdateClusterResult {
   terraform?: TerraformResult;
   /** What the lifecycle overrides let pass while planning and applying, sorted by task. */
   warnings: TaskWarning[];
+  /** Why nodes could not read the state store (a local store): a plan or Terraform output is still made, `--yes` is refused. */
+  storeWarning?: string;
 }
 
 /**
@@ -135,8 +138,16 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     await markApplied(vfs, name);
     return { ...result, applied: true, warnings: byTask([...executor.warnings, ...kept]) };
   };
+  // Nodes read their config from the store: on AWS a local store would make every instance unbootable.
+  const storeProblem = nodeStateStoreProblem(vfs.url);
+  if (storeProblem && options.yes && options.target !== 'terraform') {
+    const cloud = (await new ClusterRepository(vfs).get(name)).cluster.object.spec.cloudProvider;
+    if (cloud === undefined || cloud === 'aws') assertNodesCanReadStore(vfs.url, options.env ?? process.env);
+  }
   // The terraform target writes the state store whatever `yes` says (as kops), so it takes the lock too.
-  return options.yes || options.target === 'terraform' ? withClusterLocks(vfs, [name], options.lock, run) : run();
+  const result = await (options.yes || options.target === 'terraform' ? withClusterLocks(vfs, [name], options.lock, run) : run());
+  // A plan, or Terraform output (which would boot no node either), with such a store: allowed, to try things out, but said.
+  return storeProblem ? { ...result, storeWarning: storeProblem } : result;
 }
 
 /**
