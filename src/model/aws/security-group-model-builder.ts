@@ -27,7 +27,7 @@ const NODE_TO_CONTROL_PLANE: ReadonlyArray<[string, number, number]> = [
  * kops's FirewallModelBuilder and ExternalAccessModelBuilder, pure: groups `masters.<c>` and `nodes.<c>`;
  * SSH from sshAccess to both; 443 from kubernetesApiAccess to the control plane; control plane ↔ control
  * plane, control plane → nodes and nodes ↔ nodes all traffic; nodes → control plane all but the etcd
- * ports, plus IPIP (protocol 4); NodePorts (TCP and UDP 30000-32767) from nodePortAccess; egress to anywhere.
+ * ports, plus IPIP (protocol 4) with Calico or kube-router; NodePorts (TCP and UDP 30000-32767) from nodePortAccess; egress to anywhere.
  * With a bastion (kops's BastionModelBuilder): a `bastion.<c>` group takes SSH from sshAccess, and the
  * control plane and nodes take SSH from the bastion only.
  */
@@ -62,8 +62,9 @@ export function buildSecurityGroupTasks(cluster: Cluster, vpc: VpcTask, options:
   rule({ group: nodes, direction: 'ingress', protocol: '-1', sourceGroup: masters });
   rule({ group: nodes, direction: 'ingress', protocol: '-1', sourceGroup: nodes });
   for (const [protocol, fromPort, toPort] of NODE_TO_CONTROL_PLANE) rule({ group: masters, direction: 'ingress', protocol, fromPort, toPort, sourceGroup: nodes });
-  // IPIP, which Calico's overlay uses between nodes and the control plane.
-  rule({ group: masters, direction: 'ingress', protocol: '4', sourceGroup: nodes });
+  // IPIP (protocol 4) only for the CNIs that tunnel with it, Calico and kube-router: kops's
+  // applyNodeToMasterBlockSpecificPorts (pkg/model/awsmodel/firewall.go, commit d0162eeb).
+  if (spec.networking?.calico || spec.networking?.kuberouter) rule({ group: masters, direction: 'ingress', protocol: '4', sourceGroup: nodes });
   for (const cidr of spec.nodePortAccess ?? []) {
     for (const protocol of ['tcp', 'udp']) rule({ group: nodes, direction: 'ingress', protocol, fromPort: 30000, toPort: 32767, cidr });
   }

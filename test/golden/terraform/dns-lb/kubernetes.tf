@@ -730,15 +730,6 @@ resource "aws_security_group_rule" "from-nodes-lb-example-com-egress-all-0to0-__
   type              = "egress"
 }
 
-resource "aws_security_group_rule" "from-nodes-lb-example-com-ingress-4-0to0-masters-lb-example-com" {
-  from_port                = 0
-  protocol                 = "4"
-  security_group_id        = aws_security_group.masters-lb-example-com.id
-  source_security_group_id = aws_security_group.nodes-lb-example-com.id
-  to_port                  = 0
-  type                     = "ingress"
-}
-
 resource "aws_security_group_rule" "from-nodes-lb-example-com-ingress-all-0to0-nodes-lb-example-com" {
   from_port                = 0
   protocol                 = "-1"

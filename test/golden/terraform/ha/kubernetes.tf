@@ -1096,15 +1096,6 @@ resource "aws_security_group_rule" "from-nodes-ha-example-com-egress-all-0to0-__
   type              = "egress"
 }
 
-resource "aws_security_group_rule" "from-nodes-ha-example-com-ingress-4-0to0-masters-ha-example-com" {
-  from_port                = 0
-  protocol                 = "4"
-  security_group_id        = aws_security_group.masters-ha-example-com.id
-  source_security_group_id = aws_security_group.nodes-ha-example-com.id
-  to_port                  = 0
-  type                     = "ingress"
-}
-
 resource "aws_security_group_rule" "from-nodes-ha-example-com-ingress-all-0to0-nodes-ha-example-com" {
   from_port                = 0
   protocol                 = "-1"

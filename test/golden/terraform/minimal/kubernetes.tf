@@ -582,15 +582,6 @@ resource "aws_security_group_rule" "from-nodes-minimal-example-com-egress-all-0t
   type              = "egress"
 }
 
-resource "aws_security_group_rule" "from-nodes-minimal-example-com-ingress-4-0to0-masters-minimal-example-com" {
-  from_port                = 0
-  protocol                 = "4"
-  security_group_id        = aws_security_group.masters-minimal-example-com.id
-  source_security_group_id = aws_security_group.nodes-minimal-example-com.id
-  to_port                  = 0
-  type                     = "ingress"
-}
-
 resource "aws_security_group_rule" "from-nodes-minimal-example-com-ingress-all-0to0-nodes-minimal-example-com" {
   from_port                = 0
   protocol                 = "-1"

@@ -668,15 +668,6 @@ resource "aws_security_group_rule" "from-nodes-shared-vpc-example-com-egress-all
   type              = "egress"
 }
 
-resource "aws_security_group_rule" "from-nodes-shared-vpc-example-com-ingress-4-0to0-masters-shared-vpc-example-com" {
-  from_port                = 0
-  protocol                 = "4"
-  security_group_id        = aws_security_group.masters-shared-vpc-example-com.id
-  source_security_group_id = aws_security_group.nodes-shared-vpc-example-com.id
-  to_port                  = 0
-  type                     = "ingress"
-}
-
 resource "aws_security_group_rule" "from-nodes-shared-vpc-example-com-ingress-all-0to0-nodes-shared-vpc-example-com" {
   from_port                = 0
   protocol                 = "-1"
