@@ -5,7 +5,11 @@ import { newCluster } from '../../../src/create/new-cluster';
 import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
 import { buildIamPolicies, buildIamTasks } from '../../../src/model/aws/iam-model-builder';
 import { controlPlaneIamName, nodeGroupIamName } from '../../../src/model/aws/iam-names';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { loadManifests } from '../../../src/api/load-manifests';
 import { expectGolden } from '../../helpers/golden';
+import { FIXTURES } from '../../helpers/golden-cases';
 import { completeCluster } from '../../../src/ops/expand-cluster';
 import { taskKey } from '../../../src/tasks/task';
 import { TaskGraph } from '../../../src/tasks/task-graph';
@@ -17,7 +21,7 @@ const PREFIX = `${BUCKET}/team/${NAME}/`;
 function spec(edit: (c: Cluster) => void = () => {}): { cluster: Cluster; instanceGroups: InstanceGroup[] } {
   const { cluster, instanceGroups } = newCluster({ name: NAME, zones: ['us-east-1a', 'us-east-1b'] });
   const c = completeCluster(cluster, instanceGroups, 's3://kforge-state/team');
-  // Expansion turns ECR access on by default (kops does too); the tests below want it off unless they say.
+  // create cluster turns ECR access on (kops's new_cluster.go does too); the tests below want it off unless they say.
   c.spec.iam = { ...c.spec.iam, allowContainerRegistry: false };
   edit(c);
   return { cluster: c, instanceGroups };
@@ -139,6 +143,15 @@ describe('IAM model builder', () => {
       expect(actions(doc)).toEqual(expect.arrayContaining(['ecr:GetAuthorizationToken', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer']));
       expect(actions(doc).filter((a) => a.startsWith('ecr:')).every((a) => !/(Put|Delete|Create|Upload)/.test(a))).toBe(true);
     }
+  });
+
+  it('grants no ECR access to a cluster whose manifest leaves spec.iam.allowContainerRegistry unset (kops\'s minimal case)', () => {
+    const set = loadManifests(fs.readFileSync(path.join(FIXTURES, 'kops', 'minimal.yaml'), 'utf8'), 'minimal.yaml');
+    const completed = completeCluster(set.clusters[0], set.instanceGroups, 's3://kforge-state/team');
+    expect(completed.spec.iam?.allowContainerRegistry).toBeUndefined();
+    const { controlPlane, nodeGroups } = buildIamPolicies(completed, set.instanceGroups);
+    expect(Object.keys(nodeGroups).length).toBeGreaterThan(0);
+    for (const doc of [controlPlane, ...Object.values(nodeGroups)]) expect(actions(doc).filter((a) => a.startsWith('ecr:'))).toEqual([]);
   });
 
   it('is pure: the same spec gives the same documents; tags are the cluster’s', () => {
