@@ -83,8 +83,16 @@ export function buildIamPolicies(cluster: Cluster, instanceGroups: readonly Inst
 
   const controlPlane: IamStatement[] = [
     { Sid: 'kforgeControlPlaneDescribe', Effect: 'Allow', Action: ['ec2:DescribeInstances', 'ec2:DescribeRegions', 'ec2:DescribeVolumes'], Resource: '*' },
-    // protokube attaches the etcd volumes; only volumes (and instances) tagged for this cluster.
-    { Sid: 'kforgeControlPlaneAttachClusterVolumes', Effect: 'Allow', Action: ['ec2:AttachVolume'], Resource: '*', Condition: { StringEquals: { 'aws:ResourceTag/KubernetesCluster': c } } },
+    // protokube attaches the etcd volumes: only volumes (and to instances) tagged for this cluster AND for the
+    // control plane, as kops's addEtcdManagerPermissions (pkg/model/iam/iam_builder.go at 7bb774b2); a
+    // cluster-tagged data volume of a workload is not the control plane's to take.
+    {
+      Sid: 'kforgeControlPlaneAttachClusterVolumes',
+      Effect: 'Allow',
+      Action: ['ec2:AttachVolume'],
+      Resource: '*',
+      Condition: { StringEquals: { 'aws:ResourceTag/KubernetesCluster': c, 'aws:ResourceTag/k8s.io/role/master': '1' } },
+    },
   ];
   const clientKeysets = spec.kubeProxy?.enabled === false ? ['kubelet-bootstrap'] : ['kube-proxy', 'kubelet-bootstrap'];
   const nodeGroupNames = instanceGroups.filter((ig) => ig.spec.role === 'Node').map((ig) => ig.metadata.name).sort();

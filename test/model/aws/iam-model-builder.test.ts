@@ -128,7 +128,8 @@ describe('IAM model builder', () => {
     const read = controlPlane.Statement.find((s) => list(s.Action).includes('s3:GetObject'));
     expect(read?.Resource).toBe(`${PREFIX}*`);
     const attach = controlPlane.Statement.find((s) => list(s.Action).includes('ec2:AttachVolume'));
-    expect(attach?.Condition).toEqual({ StringEquals: { 'aws:ResourceTag/KubernetesCluster': NAME } });
+    // kops's addEtcdManagerPermissions: the control plane's volumes only, not any volume of the cluster.
+    expect(attach?.Condition).toEqual({ StringEquals: { 'aws:ResourceTag/KubernetesCluster': NAME, 'aws:ResourceTag/k8s.io/role/master': '1' } });
     expect(actions(controlPlane)).toEqual(expect.arrayContaining(['ec2:DescribeInstances', 'ec2:DescribeRegions', 'ec2:DescribeVolumes']));
     for (const s of controlPlane.Statement) {
       if (list(s.Resource).includes('*') && !s.Condition) expect(list(s.Action).every((a) => a.startsWith('ec2:Describe'))).toBe(true);
