@@ -43,7 +43,6 @@ describe('AWS model builders', () => {
         `SecurityGroupRule/from-nodes.${c}-ingress-tcp-2383to4000-masters.${c} <- SecurityGroup/masters.${c}, SecurityGroup/nodes.${c}`,
         `SecurityGroupRule/from-nodes.${c}-ingress-tcp-4003to65535-masters.${c} <- SecurityGroup/masters.${c}, SecurityGroup/nodes.${c}`,
         `SecurityGroupRule/from-nodes.${c}-ingress-udp-1to65535-masters.${c} <- SecurityGroup/masters.${c}, SecurityGroup/nodes.${c}`,
-        `SecurityGroupRule/from-nodes.${c}-ingress-4-0to0-masters.${c} <- SecurityGroup/masters.${c}, SecurityGroup/nodes.${c}`,
         `SecurityGroupRule/from-masters.${c}-egress-all-0to0-0.0.0.0/0 <- SecurityGroup/masters.${c}`,
         `SecurityGroupRule/from-masters.${c}-egress-all-0to0-::/0 <- SecurityGroup/masters.${c}`,
         `SecurityGroupRule/from-nodes.${c}-egress-all-0to0-0.0.0.0/0 <- SecurityGroup/nodes.${c}`,
