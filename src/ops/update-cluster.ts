@@ -165,6 +165,9 @@ async function renderAndWriteTerraform(
   p?.step('render');
   const { LaunchTemplateTask } = await import('../cloud/aws/tasks/launch-template-task');
   for (const t of run.tasks) if (t instanceof LaunchTemplateTask) await t.resolveImage(run.cloud);
+  // The control plane's policy names the hosted zone by id, which a zone given by name has only in AWS.
+  const { IamRolePolicyTask } = await import('../cloud/aws/tasks/iam-role-policy-task');
+  for (const t of run.tasks) if (t instanceof IamRolePolicyTask) await t.resolveHostedZone(run.cloud);
   const { renderTerraformOutput, writeTerraformOutput } = await import('../targets/terraform/render-terraform');
   const output = renderTerraformOutput(run.cluster, run.cloud.region, run.tasks);
   p?.step('write managed files');

@@ -3,7 +3,7 @@ import { clusterTags, TagMap } from '../../cloud/aws/aws-tags';
 import type { IamPolicyDocument, IamStatement } from '../../cloud/aws/iam-policy-document';
 import { IamInstanceProfileRoleTask } from '../../cloud/aws/tasks/iam-instance-profile-role-task';
 import { IamInstanceProfileTask } from '../../cloud/aws/tasks/iam-instance-profile-task';
-import { IamRolePolicyTask } from '../../cloud/aws/tasks/iam-role-policy-task';
+import { HOSTED_ZONE_ID, IamRolePolicyTask, PolicyHostedZone } from '../../cloud/aws/tasks/iam-role-policy-task';
 import { EC2_ASSUME_ROLE_POLICY, IamRoleTask } from '../../cloud/aws/tasks/iam-role-task';
 import { StatePaths } from '../../state/state-paths';
 import type { AnyTask } from '../../tasks/task';
@@ -54,18 +54,19 @@ export function buildIamTasks(cluster: Cluster, instanceGroups: readonly Instanc
   if (spec.iam?.permissionsBoundary) throw new UnsupportedModelError('spec.iam.permissionsBoundary', 'a permissions boundary');
   const labels: TagMap = { ...(spec.cloudLabels ?? {}) };
   const policies = buildIamPolicies(cluster, instanceGroups);
+  const hostedZone = clusterHostedZone(cluster);
   const tasks: AnyTask[] = [];
-  const role = (name: string, policy: IamPolicyDocument): IamInstanceProfileTask => {
+  const role = (name: string, policy: IamPolicyDocument, zone?: PolicyHostedZone): IamInstanceProfileTask => {
     const r = new IamRoleTask(name, { assumeRolePolicy: EC2_ASSUME_ROLE_POLICY, tags: clusterTags(c, name, labels) });
     const profile = new IamInstanceProfileTask(name, { tags: clusterTags(c, name, labels) });
-    tasks.push(r, new IamRolePolicyTask(name, { role: r, policy }), profile, new IamInstanceProfileRoleTask(name, { profile, role: r }));
+    tasks.push(r, new IamRolePolicyTask(name, { role: r, policy, ...(zone ? { hostedZone: zone } : {}) }), profile, new IamInstanceProfileRoleTask(name, { profile, role: r }));
     return profile;
   };
   // A group with `spec.iam.profile` uses that existing profile: no role or profile is made for it.
   const own = instanceGroups.filter((ig) => !ig.spec.iam?.profile);
   const overridden = new Set(instanceGroups.filter((ig) => ig.spec.iam?.profile).map((ig) => ig.metadata.name));
   const everyOverrides = (roles: string[]): boolean => instanceGroups.some((ig) => roles.includes(ig.spec.role ?? '')) && !own.some((ig) => roles.includes(ig.spec.role ?? ''));
-  const controlPlaneProfile = everyOverrides(['ControlPlane', 'Master']) ? undefined : role(controlPlaneIamName(c), policies.controlPlane);
+  const controlPlaneProfile = everyOverrides(['ControlPlane', 'Master']) ? undefined : role(controlPlaneIamName(c), policies.controlPlane, hostedZone);
   const nodeProfiles: Record<string, IamInstanceProfileTask> = {};
   for (const [group, policy] of Object.entries(policies.nodeGroups)) if (!overridden.has(group)) nodeProfiles[group] = role(nodeGroupIamName(group, c), policy);
   // A bastion is a bare SSH jump host: kops gives it a role that may only describe regions.
@@ -122,6 +123,22 @@ export function buildIamPolicies(cluster: Cluster, instanceGroups: readonly Inst
     return [...statements, ...ecr];
   };
 
+  // protokube UPSERTs api.internal.<c> and the etcd members' names in the cluster's zone: what kops's
+  // AddDNSControllerPermissions grants (pkg/model/iam/iam_builder.go at 7bb774b2), the zone's records only.
+  // ListHostedZonesByName is protokube's own: it finds a zone given by name with it (dns-controller lists).
+  if (clusterHostedZone(cluster)) {
+    controlPlane.push(
+      {
+        Sid: 'kforgeControlPlaneWriteClusterZone',
+        Effect: 'Allow',
+        Action: ['route53:ChangeResourceRecordSets', 'route53:GetHostedZone', 'route53:ListResourceRecordSets'],
+        Resource: `arn:${partition}:route53:::hostedzone/${HOSTED_ZONE_ID}`,
+      },
+      { Sid: 'kforgeControlPlaneGetDnsChange', Effect: 'Allow', Action: ['route53:GetChange'], Resource: `arn:${partition}:route53:::change/*` },
+      // List calls take no resource-level permissions: '*' is the only Resource AWS accepts.
+      { Sid: 'kforgeControlPlaneListZones', Effect: 'Allow', Action: ['route53:ListHostedZones', 'route53:ListHostedZonesByName', 'route53:ListTagsForResource'], Resource: '*' },
+    );
+  }
   const store = s3Location(spec.configBase);
   if (store) {
     const bucket = `arn:${partition}:s3:::${store.bucket}`;
@@ -140,6 +157,16 @@ export function buildIamPolicies(cluster: Cluster, instanceGroups: readonly Inst
   }
   const nodeGroups = Object.fromEntries(nodeGroupNames.map((g) => [g, { Version: '2012-10-17' as const, Statement: nodeStatements(g) }]));
   return { controlPlane: { Version: '2012-10-17', Statement: [...controlPlane, ...ecr] }, nodeGroups };
+}
+
+/**
+ * The hosted zone the control plane publishes names in: `spec.dnsZone`, when the cluster uses Route 53 (DNS
+ * type Public or Private, not gossip `.k8s.local`, not None), as the API endpoint builder decides.
+ */
+function clusterHostedZone(cluster: Cluster): PolicyHostedZone | undefined {
+  const dnsType = cluster.spec.topology?.dns?.type ?? 'Public';
+  if (dnsType === 'None' || cluster.metadata.name.endsWith('.k8s.local') || !cluster.spec.dnsZone) return undefined;
+  return { dnsZone: cluster.spec.dnsZone, privateZone: dnsType === 'Private' };
 }
 
 interface S3Location {

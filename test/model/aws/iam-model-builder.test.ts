@@ -3,6 +3,7 @@ import type { IamPolicyDocument, IamStatement } from '../../../src/cloud/aws/iam
 import { canonicalPolicy } from '../../../src/cloud/aws/iam-policy-document';
 import { newCluster } from '../../../src/create/new-cluster';
 import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
+import { HOSTED_ZONE_ID, IamRolePolicyTask } from '../../../src/cloud/aws/tasks/iam-role-policy-task';
 import { buildIamPolicies, buildIamTasks } from '../../../src/model/aws/iam-model-builder';
 import { controlPlaneIamName, nodeGroupIamName } from '../../../src/model/aws/iam-names';
 import * as fs from 'node:fs';
@@ -153,6 +154,37 @@ describe('IAM model builder', () => {
     const { controlPlane, nodeGroups } = buildIamPolicies(completed, set.instanceGroups);
     expect(Object.keys(nodeGroups).length).toBeGreaterThan(0);
     for (const doc of [controlPlane, ...Object.values(nodeGroups)]) expect(actions(doc).filter((a) => a.startsWith('ecr:'))).toEqual([]);
+  });
+
+  it('lets the control plane write only the cluster’s hosted zone (kops’s AddDNSControllerPermissions), resolved to its id; nodes get no Route 53', () => {
+    const build = (options: Partial<Parameters<typeof newCluster>[0]>) => {
+      const { cluster, instanceGroups } = newCluster({ name: NAME, zones: ['us-east-1a'], ...options });
+      return { cluster: completeCluster(cluster, instanceGroups, 's3://kforge-state/team'), instanceGroups };
+    };
+    const { cluster, instanceGroups } = build({ dnsZone: 'example.com' });
+    const { controlPlane, nodeGroups } = buildIamPolicies(cluster, instanceGroups);
+    const zoneStatement = controlPlane.Statement.find((s) => list(s.Action).includes('route53:ChangeResourceRecordSets'));
+    expect(zoneStatement?.Resource).toBe(`arn:aws:route53:::hostedzone/${HOSTED_ZONE_ID}`);
+    expect(list(zoneStatement?.Action).sort()).toEqual(['route53:ChangeResourceRecordSets', 'route53:GetHostedZone', 'route53:ListResourceRecordSets']);
+    // Only list calls, which take no resource-level permission, are on '*'.
+    for (const s of controlPlane.Statement.filter((x) => list(x.Action).some((a) => a.startsWith('route53:')) && x.Resource === '*')) {
+      expect(list(s.Action).every((a) => /^route53:List/.test(a))).toBe(true);
+    }
+    for (const doc of Object.values(nodeGroups)) expect(actions(doc).filter((a) => a.startsWith('route53:'))).toEqual([]);
+    // The task sends the document with the zone's id in place of the placeholder.
+    const task = buildIamTasks(cluster, instanceGroups).tasks.find((t): t is IamRolePolicyTask => t instanceof IamRolePolicyTask && t.name === controlPlaneIamName(NAME)) as IamRolePolicyTask;
+    expect(() => task.policy()).toThrow(expect.objectContaining({ code: 'HOSTED_ZONE_NOT_RESOLVED' }));
+    task.useHostedZoneId('Z0123456789ABCDEFGHIJ');
+    expect(JSON.stringify(task.policy())).toContain('"arn:aws:route53:::hostedzone/Z0123456789ABCDEFGHIJ"');
+    expect(JSON.stringify(task.policy())).not.toContain(HOSTED_ZONE_ID);
+    // A zone given by id needs no lookup.
+    const byId = build({ dnsZone: 'Z9ABCDEFGHIJKLMNOPQRS' });
+    const idTask = buildIamTasks(byId.cluster, byId.instanceGroups).tasks.find((t): t is IamRolePolicyTask => t instanceof IamRolePolicyTask && t.name === controlPlaneIamName(NAME)) as IamRolePolicyTask;
+    expect(JSON.stringify(idTask.policy())).toContain('"arn:aws:route53:::hostedzone/Z9ABCDEFGHIJKLMNOPQRS"');
+    // No Route 53 (--dns none, gossip): no route53 statement at all.
+    for (const other of [build({}), { ...build({}), cluster: { ...build({}).cluster, metadata: { name: 'g.k8s.local' } } }]) {
+      expect(actions(buildIamPolicies(other.cluster, other.instanceGroups).controlPlane).filter((a) => a.startsWith('route53:'))).toEqual([]);
+    }
   });
 
   it('is pure: the same spec gives the same documents; tags are the cluster’s', () => {
