@@ -110,7 +110,7 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     const managed = await planManagedFiles(vfs, name, stored);
     const discovery = await planDiscoveryDocuments(managed.completed, managed.serviceAccountPublicKeys);
     p?.step('build');
-    const tasks = await buildTasks(managed, instanceGroups, await modelInputs(vfs, name, managed));
+    const tasks = await buildTasks(managed, instanceGroups, await modelInputs(vfs, name, managed, options.env ?? process.env));
     p?.step('connect');
     const cloud = await connect(managed, options);
     p?.step('preflight');
@@ -182,13 +182,17 @@ async function renderAndWriteTerraform(
   return { ...run, cloudPlan: { entries: [], hasChanges: false }, orphans: [], applied: run.managed.hasChanges, terraform, warnings: [] };
 }
 
-/** What the builders need from the store besides the spec: nodeup config hashes and the admin SSH key. */
-async function modelInputs(vfs: Vfs, name: string, managed: ManagedFilesPlan): Promise<AwsModelInputs> {
+/**
+ * What the builders need from the store besides the spec: nodeup config hashes, the admin SSH key, and the
+ * KMS key an S3 store encrypts with (the S3 store writes every object with KFORGE_STATE_S3_KMS_KEY_ID).
+ */
+async function modelInputs(vfs: Vfs, name: string, managed: ManagedFilesPlan, env: NodeJS.ProcessEnv): Promise<AwsModelInputs> {
   const keys = await vfs.list(StatePaths.sshPublicKey(name, ''));
   const first = keys.sort()[0];
   const read = first ? await vfs.read(first) : undefined;
   const sshPublicKey = first && read ? { fingerprint: first.slice(first.lastIndexOf('/') + 1), publicKey: read.data.toString('utf8').trim() } : undefined;
-  return { nodeupConfigHashes: managed.nodeupConfigHashes, sshPublicKey };
+  const stateStoreKmsKey = vfs.url.startsWith('s3://') ? env.KFORGE_STATE_S3_KMS_KEY_ID || undefined : undefined;
+  return { nodeupConfigHashes: managed.nodeupConfigHashes, sshPublicKey, ...(stateStoreKmsKey ? { stateStoreKmsKey } : {}) };
 }
 
 /** Step build: the model builders of the cluster's cloud; only AWS has them so far. */

@@ -47,13 +47,13 @@ const ECR_READ = [
  * IAM is read with one call whatever the number of roles (AwsInventory), so a role per group costs nothing
  * in a plan.
  */
-export function buildIamTasks(cluster: Cluster, instanceGroups: readonly InstanceGroup[] = []): IamTasks {
+export function buildIamTasks(cluster: Cluster, instanceGroups: readonly InstanceGroup[] = [], keys: KmsInputs = {}): IamTasks {
   const c = cluster.metadata.name;
   const spec = cluster.spec;
   if (spec.iam?.legacy) throw new UnsupportedModelError('spec.iam.legacy', 'the legacy (broad) IAM policies');
   if (spec.iam?.permissionsBoundary) throw new UnsupportedModelError('spec.iam.permissionsBoundary', 'a permissions boundary');
   const labels: TagMap = { ...(spec.cloudLabels ?? {}) };
-  const policies = buildIamPolicies(cluster, instanceGroups);
+  const policies = buildIamPolicies(cluster, instanceGroups, keys);
   const hostedZone = clusterHostedZone(cluster);
   const tasks: AnyTask[] = [];
   const role = (name: string, policy: IamPolicyDocument, zone?: PolicyHostedZone): IamInstanceProfileTask => {
@@ -76,7 +76,11 @@ export function buildIamTasks(cluster: Cluster, instanceGroups: readonly Instanc
 }
 
 /** The inline policies: the control plane's, and each node instance group's by group name (exported for tests and review). */
-export function buildIamPolicies(cluster: Cluster, instanceGroups: readonly InstanceGroup[] = []): { controlPlane: IamPolicyDocument; nodeGroups: Record<string, IamPolicyDocument> } {
+export function buildIamPolicies(
+  cluster: Cluster,
+  instanceGroups: readonly InstanceGroup[] = [],
+  keys: KmsInputs = {},
+): { controlPlane: IamPolicyDocument; nodeGroups: Record<string, IamPolicyDocument> } {
   const c = cluster.metadata.name;
   const spec = cluster.spec;
   const partition = awsPartition(spec.subnets?.find((s) => s.zone)?.zone ?? '');
@@ -119,6 +123,8 @@ export function buildIamPolicies(cluster: Cluster, instanceGroups: readonly Inst
         // nodeup writes kubelet's and kube-proxy's kubeconfigs: their two client keysets, never a CA's key.
         { Sid: 'kforgeNodesReadClientKeysets', Effect: 'Allow', Action: ['s3:GetObject'], Resource: clientKeysets.map((k) => object(`${rel(StatePaths.privateKeyset(c, k)).replace(/keyset\.yaml$/, '')}*`)) },
       );
+      // Objects written with SSE-KMS are readable only with kms:Decrypt on their key; a node only reads.
+      if (keys.stateStoreKmsKey) statements.push(kmsStatement('kforgeNodesDecryptState', ['kms:Decrypt'], keys.stateStoreKmsKey, partition));
     }
     return [...statements, ...ecr];
   };
@@ -154,6 +160,10 @@ export function buildIamPolicies(cluster: Cluster, instanceGroups: readonly Inst
       .filter((l): l is S3Location => l !== undefined)
       .map((l) => `arn:${partition}:s3:::${l.bucket}/${l.key}/*`);
     if (backups.length > 0) controlPlane.push({ Sid: 'kforgeControlPlaneWriteEtcdBackups', Effect: 'Allow', Action: ['s3:DeleteObject', 's3:PutObject'], Resource: [...new Set(backups)].sort() });
+    // kops's addKMSIAMPolicies (iam_builder.go) on the key the state is encrypted with: the control plane reads
+    // the state and writes etcd backups. Without kms:CreateGrant, which only EBS volumes use: an instance
+    // role that may create grants could hand the key to anyone.
+    if (keys.stateStoreKmsKey) controlPlane.push(kmsStatement('kforgeControlPlaneUseStateKey', KMS_ACTIONS, keys.stateStoreKmsKey, partition));
   }
   const nodeGroups = Object.fromEntries(nodeGroupNames.map((g) => [g, { Version: '2012-10-17' as const, Statement: nodeStatements(g) }]));
   return { controlPlane: { Version: '2012-10-17', Statement: [...controlPlane, ...ecr] }, nodeGroups };
@@ -167,6 +177,27 @@ function clusterHostedZone(cluster: Cluster): PolicyHostedZone | undefined {
   const dnsType = cluster.spec.topology?.dns?.type ?? 'Public';
   if (dnsType === 'None' || cluster.metadata.name.endsWith('.k8s.local') || !cluster.spec.dnsZone) return undefined;
   return { dnsZone: cluster.spec.dnsZone, privateZone: dnsType === 'Private' };
+}
+
+/** What the IAM builder needs to know of the cluster's customer-managed KMS keys. */
+export interface KmsInputs {
+  /** The state store's key (AwsModelInputs.stateStoreKmsKey). */
+  stateStoreKmsKey?: string;
+}
+
+// kops's addKMSIAMPolicies actions, less kms:CreateGrant (see above).
+const KMS_ACTIONS = ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey*', 'kms:ReEncrypt*'];
+
+/**
+ * A statement allowing `actions` on one KMS key, however it is named: a key ARN as is; a key id (`1234…`,
+ * `mrk-…`) as `key/<id>` in any region and account (ids are unique); an alias (`alias/x` or its ARN) by the
+ * `kms:ResourceAliases` condition, since IAM authorizes a key's use against the key's ARN, never the alias's.
+ */
+function kmsStatement(sid: string, actions: string[], key: string, partition: string): IamStatement {
+  if (/^arn:[^:]+:kms:[^:]*:[^:]*:key\//.test(key)) return { Sid: sid, Effect: 'Allow', Action: actions, Resource: key };
+  const alias = /^(?:arn:[^:]+:kms:[^:]*:[^:]*:)?(alias\/.+)$/.exec(key);
+  if (alias) return { Sid: sid, Effect: 'Allow', Action: actions, Resource: `arn:${partition}:kms:*:*:key/*`, Condition: { 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': alias[1] } } };
+  return { Sid: sid, Effect: 'Allow', Action: actions, Resource: `arn:${partition}:kms:*:*:key/${key}` };
 }
 
 interface S3Location {

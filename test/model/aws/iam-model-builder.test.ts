@@ -187,6 +187,30 @@ describe('IAM model builder', () => {
     }
   });
 
+  it('grants the state store’s KMS key (kops’s addKMSIAMPolicies, less CreateGrant): the control plane uses it, nodes only decrypt', () => {
+    const { cluster, instanceGroups } = spec();
+    const kms = (doc: IamPolicyDocument) => doc.Statement.filter((s) => list(s.Action).some((a) => a.startsWith('kms:')));
+    const none = buildIamPolicies(cluster, instanceGroups);
+    for (const doc of [none.controlPlane, ...Object.values(none.nodeGroups)]) expect(kms(doc)).toEqual([]);
+    const arn = 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+    const cases: Array<[string, Partial<IamStatement>]> = [
+      [arn, { Resource: arn }],
+      ['1234abcd-12ab-34cd-56ef-1234567890ab', { Resource: 'arn:aws:kms:*:*:key/1234abcd-12ab-34cd-56ef-1234567890ab' }],
+      ['alias/kforge-state', { Resource: 'arn:aws:kms:*:*:key/*', Condition: { 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': 'alias/kforge-state' } } }],
+      ['arn:aws:kms:us-east-1:123456789012:alias/kforge-state', { Resource: 'arn:aws:kms:*:*:key/*', Condition: { 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': 'alias/kforge-state' } } }],
+    ];
+    for (const [key, scope] of cases) {
+      const { controlPlane, nodeGroups } = buildIamPolicies(cluster, instanceGroups, { stateStoreKmsKey: key });
+      expect(kms(controlPlane)).toEqual([expect.objectContaining({ ...scope, Action: ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey*', 'kms:ReEncrypt*'] })]);
+      expect(actions(controlPlane)).not.toContain('kms:CreateGrant');
+      for (const doc of Object.values(nodeGroups)) expect(kms(doc)).toEqual([expect.objectContaining({ ...scope, Action: ['kms:Decrypt'] })]);
+    }
+    // The update pipeline hands the key to the builders through AwsModelInputs.
+    const tasks = buildAwsTasks(cluster, instanceGroups, { nodeupConfigHashes: Object.fromEntries(instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)])), stateStoreKmsKey: arn });
+    const policy = tasks.find((t): t is IamRolePolicyTask => t instanceof IamRolePolicyTask && t.name === controlPlaneIamName(NAME)) as IamRolePolicyTask;
+    expect(JSON.stringify(policy.desired.policy)).toContain(arn);
+  });
+
   it('is pure: the same spec gives the same documents; tags are the cluster’s', () => {
     const a = spec();
     const b = spec();
