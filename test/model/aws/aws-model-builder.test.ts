@@ -35,7 +35,13 @@ describe('AWS model builders', () => {
         `SecurityGroup/nodes.${c} <- VPC/${c}`,
         `SecurityGroupRule/from-203.0.113.0/24-ingress-tcp-22to22-masters.${c} <- SecurityGroup/masters.${c}`,
         `SecurityGroupRule/from-203.0.113.0/24-ingress-tcp-22to22-nodes.${c} <- SecurityGroup/nodes.${c}`,
-        `SecurityGroupRule/from-203.0.113.0/24-ingress-tcp-443to443-masters.${c} <- SecurityGroup/masters.${c}`,
+        `SecurityGroupRule/from-203.0.113.0/24-ingress-tcp-443to443-api-elb.${c} <- SecurityGroup/api-elb.${c}`,
+        `SecurityGroup/api-elb.${c} <- VPC/${c}`,
+        `SecurityGroupRule/from-api-elb.${c}-egress-all-0to0-0.0.0.0/0 <- SecurityGroup/api-elb.${c}`,
+        `SecurityGroupRule/from-api-elb.${c}-egress-all-0to0-::/0 <- SecurityGroup/api-elb.${c}`,
+        `SecurityGroupRule/icmp-pmtu-api-elb-203.0.113.0/24 <- SecurityGroup/api-elb.${c}`,
+        `SecurityGroupRule/icmp-pmtu-cp-to-elb <- SecurityGroup/api-elb.${c}, SecurityGroup/masters.${c}`,
+        `SecurityGroupRule/icmp-pmtu-elb-to-cp <- SecurityGroup/api-elb.${c}, SecurityGroup/masters.${c}`,
         `SecurityGroupRule/from-masters.${c}-ingress-all-0to0-masters.${c} <- SecurityGroup/masters.${c}`,
         `SecurityGroupRule/from-masters.${c}-ingress-all-0to0-nodes.${c} <- SecurityGroup/masters.${c}, SecurityGroup/nodes.${c}`,
         `SecurityGroupRule/from-nodes.${c}-ingress-all-0to0-nodes.${c} <- SecurityGroup/nodes.${c}`,
@@ -48,10 +54,10 @@ describe('AWS model builders', () => {
         `SecurityGroupRule/from-nodes.${c}-egress-all-0to0-0.0.0.0/0 <- SecurityGroup/nodes.${c}`,
         `SecurityGroupRule/from-nodes.${c}-egress-all-0to0-::/0 <- SecurityGroup/nodes.${c}`,
         // --dns none: the API behind a network load balancer (kops's hashed 32-character target group name).
-        `NetworkLoadBalancer/api-min-example-com <- Subnet/us-east-1a.${c}`,
+        `NetworkLoadBalancer/api-min-example-com <- SecurityGroup/api-elb.${c}, Subnet/us-east-1a.${c}`,
         `TargetGroup/tcp-min-example-com-6u3ch3 <- VPC/${c}`,
         `Listener/api-min-example-com-443 <- NetworkLoadBalancer/api-min-example-com, TargetGroup/tcp-min-example-com-6u3ch3`,
-        `SecurityGroupRule/https-elb-to-master <- SecurityGroup/masters.${c}`,
+        `SecurityGroupRule/https-elb-to-master <- SecurityGroup/api-elb.${c}, SecurityGroup/masters.${c}`,
       ].sort(),
     );
   });
@@ -93,7 +99,7 @@ describe('AWS model builders', () => {
           `RouteTableAssociation/private-us-east-1${z}.${c} <- RouteTable/private-us-east-1${z}.${c}, Subnet/us-east-1${z}.${c}`,
         ]),
         // A public API load balancer in a private topology sits in the utility subnets, one per zone.
-        `NetworkLoadBalancer/api-priv-example-com <- Subnet/utility-us-east-1a.${c}, Subnet/utility-us-east-1b.${c}`,
+        `NetworkLoadBalancer/api-priv-example-com <- SecurityGroup/api-elb.${c}, Subnet/utility-us-east-1a.${c}, Subnet/utility-us-east-1b.${c}`,
         `TargetGroup/tcp-priv-example-com-jeq96t <- VPC/${c}`,
         `Listener/api-priv-example-com-443 <- NetworkLoadBalancer/api-priv-example-com, TargetGroup/tcp-priv-example-com-jeq96t`,
       ].sort(),
