@@ -78,8 +78,6 @@ async function buildNodeup() {
   await require('esbuild').build({
     stdin: {
       contents: [
-        // The pinned AWS SDK's notice that its future releases need Node 22 says nothing to a node.
-        "process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';",
         // One file, two commands: `nodeup protokube …` (kforge-protokube.service) runs protokube; any other
         // arguments are nodeup's, as user-data and kforge-nodeup.service pass them.
         "const args = process.argv.slice(2);",
@@ -93,7 +91,8 @@ async function buildNodeup() {
     outfile,
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    // The pinned runtime user-data installs (src/model/nodeup-artifacts.ts), not the build machine's Node.
+    target: require(path.join(root, 'dist', 'model', 'nodeup-artifacts.js')).NODE_RUNTIME_TARGET,
     format: 'cjs',
     // @oclif/core can load typescript for development setups; kforge never does, and a node has none.
     external: ['typescript'],

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `bundle.js`: bundles the CLI into one file, dist/bundle/kforge.js, so a command starts without
 // resolving ~200 modules. Left out of the bundle, and loaded from node_modules only by the commands that
-// use them: the cloud SDKs, ajv with the validators compiled at build time (1 MB that only validating
+// use them: the cloud SDKs, @kubernetes/client-node (ESM, ~400 ms to load; validate and get instances), ajv with the validators compiled at build time (1 MB that only validating
 // commands need; they stay in dist/validate) and typescript (which @oclif/core can load; kforge never
 // does). Inside the bundle, module bodies run only when first used (scripts/lazy-requires.js), and the
 // output is ASCII so that bin/run.js can read it as latin1.
@@ -92,7 +92,7 @@ async function bundle() {
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    external: ['typescript', '@aws-sdk/*', '@google-cloud/*', 'ajv', 'ajv/*'],
+    external: ['typescript', '@aws-sdk/*', '@google-cloud/*', 'ajv', 'ajv/*', '@kubernetes/client-node'],
     plugins: [compiledValidatorsOutside, debugIfEnabled, ejsSimpleTags, isattyWithoutTty, lazyRequires(/(\/dist\/|\/node_modules\/@oclif\/core\/lib\/).*\.js$/, patchOclif)],
     logLevel: 'warning',
     legalComments: 'none',

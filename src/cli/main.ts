@@ -21,6 +21,7 @@ export function reportError(e: unknown, verbose: boolean): number {
   const err = e as { oclif?: { exit?: number }; code?: unknown; message?: string; stack?: string };
   if (e instanceof KforgeError) {
     process.stderr.write(`Error: ${e.message}\n`);
+    if (verbose) for (const line of e.details) process.stderr.write(`${line}\n`);
     if (verbose && e.stack) process.stderr.write(`${e.stack}\n`);
     return e.exitCode;
   }

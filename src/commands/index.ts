@@ -15,6 +15,7 @@ import Get from './get/index';
 import GetAll from './get/all';
 import GetClusters from './get/clusters';
 import ExportKubeconfig from './export/kubeconfig';
+import GetInstances from './get/instances';
 import GetInstanceGroups from './get/instancegroups';
 import GetKeypairs from './get/keypairs';
 import GetNodeupConfig from './get/nodeup-config';
@@ -28,6 +29,7 @@ import SetInstanceGroup from './set/instancegroup';
 import UnsetCluster from './unset/cluster';
 import UnsetInstanceGroup from './unset/instancegroup';
 import UpdateCluster from './update/cluster';
+import ValidateCluster from './validate/cluster';
 
 /** Every command, by oclif id (`:` separates topics); loaded at once, so commands import their logic lazily. */
 export const COMMANDS = {
@@ -49,6 +51,7 @@ export const COMMANDS = {
   'get:clusters': GetClusters,
   'export:kubeconfig': ExportKubeconfig,
   'get:instancegroups': GetInstanceGroups,
+  'get:instances': GetInstances,
   'get:keypairs': GetKeypairs,
   'get:nodeup-config': GetNodeupConfig,
   'get:sshpublickeys': GetSshPublicKeys,
@@ -61,4 +64,5 @@ export const COMMANDS = {
   'unset:cluster': UnsetCluster,
   'unset:instancegroup': UnsetInstanceGroup,
   'update:cluster': UpdateCluster,
+  'validate:cluster': ValidateCluster,
 };

@@ -33,7 +33,11 @@ export default class Nodeup extends BaseCommand {
       await this.nodeup(flags, (stage) => recordStage(stage, sinks), (cluster, group) => Object.assign(sinks, { cluster, instanceGroup: group }));
     } catch (e) {
       const { KforgeError } = await import('../errors/kforge-error');
-      recordStage(`failed: ${e instanceof KforgeError ? e.code : 'INTERNAL'}`, sinks);
+      try {
+        recordStage(`failed: ${e instanceof KforgeError ? e.code : 'INTERNAL'}`, sinks);
+      } catch {
+        // The status file's own path escapes the root: the error being reported already says so, or says more.
+      }
       throw e;
     }
   }

@@ -39,6 +39,16 @@ export interface NewClusterOptions {
   sshAccess?: string[];
   /** Machine image of every instance group (kops --image). Default: unset (update picks kops's image). */
   image?: string;
+  /** Machine image of the node groups (kops --node-image); takes precedence over image. Default: unset. */
+  nodeImage?: string;
+  /** Machine image of the control-plane groups (kops --control-plane-image); takes precedence over image. Default: unset. */
+  controlPlaneImage?: string;
+  /** Machine image of the bastion group (kops --bastion-image); takes precedence over image. Default: unset. */
+  bastionImage?: string;
+  /** Root volume type of nodes (kops --node-volume-type). Default: unset (kops's gp3). */
+  nodeVolumeType?: string;
+  /** Root volume type of control-plane nodes (kops --control-plane-volume-type). Default: unset (kops's gp3). */
+  controlPlaneVolumeType?: string;
   /** Root volume of nodes, in GB (kops --node-volume-size). Default: unset (kops's 128). */
   nodeVolumeSize?: number;
   /** Root volume of control-plane nodes, in GB (kops --control-plane-volume-size). Default: unset (kops's 64). */
@@ -47,12 +57,14 @@ export interface NewClusterOptions {
   associatePublicIp?: boolean;
   /** The API load balancer: public or internal (kops --api-loadbalancer-type). Default: public when a load balancer is used. */
   apiLoadBalancerType?: 'public' | 'internal';
-  /** An existing VPC to build the cluster in (kops --vpc): `spec.networkID`. Needs networkCidr, the VPC's range (create makes no cloud call to read it). */
+  /** An existing VPC to build the cluster in (kops --network-id, formerly --vpc): `spec.networkID`. Needs networkCidr, the VPC's range (create makes no cloud call to read it). */
   vpc?: string;
   /** Existing subnets, one per zone in the order of `zones` (kops --subnets): `spec.subnets[i].id` of the zones' main subnets. */
   subnets?: string[];
   /** Existing utility subnets, one per zone (kops --utility-subnets; private topology). */
   utilitySubnets?: string[];
+  /** A public store for the OIDC discovery documents (kops --discovery-store); the cluster's are under `<store>/<name>`. Default: none published. */
+  discoveryStore?: string;
 }
 
 /** A new cluster's objects, before expansion. */
@@ -134,6 +146,8 @@ export function newCluster(o: NewClusterOptions): NewCluster {
     ...(o.cloudLabels && Object.keys(o.cloudLabels).length > 0 ? { cloudLabels: o.cloudLabels } : {}),
     ...(o.dnsZone ? { dnsZone: o.dnsZone } : {}),
     ...(o.vpc ? { networkID: o.vpc } : {}),
+    // kops also turns on enableAWSOIDCProvider and useServiceAccountExternalPermissions here; kforge publishes the documents but builds no IAM OIDC provider yet (docs/differences-from-kops.md).
+    ...(o.discoveryStore ? { serviceAccountIssuerDiscovery: { discoveryStore: `${o.discoveryStore.replace(/\/+$/, '')}/${o.name}` } } : {}),
     etcdClusters: [],
     iam: { allowContainerRegistry: true, legacy: false },
     kubernetesApiAccess: adminAccess,
@@ -170,7 +184,10 @@ export function newCluster(o: NewClusterOptions): NewCluster {
   });
   if (o.bastion) igs.push(instanceGroup(meta('bastions'), 'Bastion', undefined, 1, 1, zones.map((z) => `utility-${z}`), undefined, cloud));
   for (const ig of igs) {
-    if (o.image) ig.spec.image = o.image;
+    const image = { ControlPlane: o.controlPlaneImage, Node: o.nodeImage, Bastion: o.bastionImage }[ig.spec.role as 'ControlPlane' | 'Node' | 'Bastion'] ?? o.image;
+    if (image) ig.spec.image = image;
+    const volumeType = ig.spec.role === 'ControlPlane' ? o.controlPlaneVolumeType : ig.spec.role === 'Node' ? o.nodeVolumeType : undefined;
+    if (volumeType) ig.spec.rootVolumeType = volumeType;
     const size = ig.spec.role === 'ControlPlane' ? o.controlPlaneVolumeSize : ig.spec.role === 'Node' ? o.nodeVolumeSize : undefined;
     if (size !== undefined) ig.spec.rootVolumeSize = size;
     // kops sets it on the control-plane and node groups only; bastions sit in utility subnets.
@@ -225,8 +242,8 @@ function buildSubnets(zones: string[], topology: 'public' | 'private', cloud: st
 }
 
 /**
- * The flag problems of a cluster in an existing VPC: `--vpc` needs `--network-cidr` (the VPC's range, which
- * update checks: create reads nothing from the cloud), `--subnets` and `--utility-subnets` need `--vpc`, one
+ * The flag problems of a cluster in an existing VPC: `--network-id` (kops's `--vpc`) needs `--network-cidr` (the VPC's range, which
+ * update checks: create reads nothing from the cloud), `--subnets` and `--utility-subnets` need `--network-id`, one
  * id per zone, and the utility ones a private topology.
  */
 function sharedNetworkProblems(o: NewClusterOptions, zones: string[], cloud: string, topology: string): Array<[string, string]> {
@@ -234,12 +251,12 @@ function sharedNetworkProblems(o: NewClusterOptions, zones: string[], cloud: str
   const subnets = o.subnets ?? [];
   const utility = o.utilitySubnets ?? [];
   if (o.vpc === undefined && subnets.length === 0 && utility.length === 0) return out;
-  if (cloud !== 'aws') out.push(['--vpc', 'an existing VPC is only supported on AWS']);
-  if (o.vpc !== undefined && !/^vpc-[0-9a-f]+$/.test(o.vpc)) out.push(['--vpc', `"${o.vpc}" is not a VPC id (vpc-…)`]);
-  if (o.vpc !== undefined && o.networkCidr === undefined) out.push(['--network-cidr', `is required with --vpc: the range of ${o.vpc} (kforge create makes no cloud calls; update checks it against the VPC)`]);
+  if (cloud !== 'aws') out.push(['--network-id', 'an existing VPC is only supported on AWS']);
+  if (o.vpc !== undefined && !/^vpc-[0-9a-f]+$/.test(o.vpc)) out.push(['--network-id', `"${o.vpc}" is not a VPC id (vpc-…)`]);
+  if (o.vpc !== undefined && o.networkCidr === undefined) out.push(['--network-cidr', `is required with --network-id: the range of ${o.vpc} (kforge create makes no cloud calls; update checks it against the VPC)`]);
   for (const [flag, ids] of [['--subnets', subnets], ['--utility-subnets', utility]] as const) {
     if (ids.length === 0) continue;
-    if (o.vpc === undefined) out.push([flag, 'needs --vpc, the VPC the subnets are in']);
+    if (o.vpc === undefined) out.push([flag, 'needs --network-id, the VPC the subnets are in']);
     if (ids.length !== zones.length) out.push([flag, `give one subnet id per zone, in the order of --zones (${zones.join(',')}); got ${ids.length}`]);
     for (const id of ids) if (!/^subnet-[0-9a-f]+$/.test(id)) out.push([flag, `"${id}" is not a subnet id (subnet-…)`]);
   }

@@ -11,4 +11,9 @@ export class KforgeError extends Error {
     this.code = code;
     this.exitCode = exitCode;
   }
+
+  /** Lines too long for the one-line message (e.g. every task a failure left unrun), printed below it with --verbose. */
+  get details(): string[] {
+    return [];
+  }
 }

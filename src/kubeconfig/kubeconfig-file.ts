@@ -59,6 +59,12 @@ export async function existingUser(file: string, name: string): Promise<NamedEnt
   return (config.users as NamedEntry[]).find((u) => u.name === name);
 }
 
+/** Reads a cluster entry already defined in a kubeconfig (to tell a first export from a later one). */
+export async function existingCluster(file: string, name: string): Promise<NamedEntry | undefined> {
+  const config = await readConfig(file);
+  return (config.clusters as NamedEntry[]).find((c) => c.name === name);
+}
+
 async function readConfig(file: string): Promise<Record<string, unknown>> {
   let text: string;
   try {

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KforgeError } from '../errors/kforge-error';
 import { remapFileUrl } from '../expand/components/images';
+import { StatePaths } from '../state/state-paths';
 import { packageRoot } from '../util/package-root';
 
 /** A machine architecture user-data knows. */
@@ -20,23 +21,32 @@ export interface NodeupArtifacts {
   nodeup: BootDownload;
 }
 
-/** The pinned Node.js runtime (an LTS release): the version the nodeup bundle is built for (esbuild target node20). */
-export const NODE_RUNTIME_VERSION = '20.18.0';
+/** The pinned Node.js runtime (an LTS release): the version the nodeup bundle is built for (esbuild target NODE_RUNTIME_TARGET). */
+export const NODE_RUNTIME_VERSION = '24.15.0';
 
-// sha256 of node-v20.18.0-linux-{x64,arm64}.tar.xz as nodejs.org publishes them in
-// https://nodejs.org/dist/v20.18.0/SHASUMS256.txt.
+/** esbuild's target for the nodeup bundle: the pinned runtime's major version (scripts/build-nodeup.js reads it from dist/). */
+export const NODE_RUNTIME_TARGET = 'node24';
+
+// sha256 of node-v24.15.0-linux-{x64,arm64}.tar.xz as nodejs.org publishes them in
+// https://nodejs.org/dist/v24.15.0/SHASUMS256.txt. This machine cannot reach nodejs.org: the values are
+// the ones bazel-contrib/rules_nodejs pins for 24.15.0 (nodejs/private/node_versions.bzl at commit
+// 87554ddb466475adb180c8ff7c8139a8494a8e58), which it copies from that SHASUMS256.txt. 24.x is the
+// "Krypton" LTS line, supported until 2028-04-30 (nodejs/Release schedule.json); 26.x entered LTS on
+// 2026-10-28 but no source reachable here publishes nodejs.org's SHASUMS256 values for any 26.x release,
+// and a runtime whose published hash cannot be checked is not pinned. Node 20 reached end of life in April 2026.
 const NODE_RUNTIME_SHA256: Record<BootArch, string> = {
-  amd64: '4543670b589593f8fa5f106111fd5139081da42bb165a9239f05195e405f240a',
-  arm64: 'a9ce85675ba33f00527f6234d90000946c0936fb4fca605f1891bb5f4fe6fb0a',
+  amd64: '472655581fb851559730c48763e0c9d3bc25975c59d518003fc0849d3e4ba0f6',
+  arm64: 'f3d5a797b5d210ce8e2cb265544c8e482eaedcb8aa409a8b46da7e8595d0dda0',
 };
 
 // nodejs.org serves every release under both paths: two URLs, one set of bytes.
 const NODE_MIRRORS = ['https://nodejs.org/dist', 'https://nodejs.org/download/release'];
 
 /**
- * Where a published nodeup bundle is found. kforge has no public artifact host: the `.invalid` host never
- * resolves, so a cluster needs `spec.assets.fileRepository` (a mirror holding `kforge/<version>/nodeup`)
- * or KFORGE_NODEUP. See docs/node-bootstrap.md.
+ * Where a published nodeup bundle would be found without a state store to deliver it: kforge has no public
+ * artifact host, and the `.invalid` host never resolves. Used only when `spec.configBase` is not `s3://`
+ * (update uploads the bundle to an S3 state store, see nodeupInStateStore) and for the path a
+ * `spec.assets.fileRepository` serves (`kforge/<version>/nodeup`). See docs/node-bootstrap.md.
  */
 export const NODEUP_BASE_URL = 'https://artifacts.kforge.invalid';
 
@@ -81,6 +91,30 @@ function override(env: NodeJS.ProcessEnv, name: string): BootDownload | undefine
   return { sha256: m[1], urls: m[2].split(',') };
 }
 
+/** Whether the nodeup bundle is delivered through the state store: S3 stores only, unless KFORGE_NODEUP or a file repository names another place. */
+function deliveredByStateStore(configBase: string | undefined, fileRepository: string | undefined, env: NodeJS.ProcessEnv): configBase is string {
+  return !fileRepository && !override(env, 'KFORGE_NODEUP') && /^s3:\/\/[^/]+\/./.test(configBase ?? '');
+}
+
+/** The nodeup bundle `update cluster` uploads into the state store: its key there (relative to the store), its sha256 and its file in dist/. */
+export interface StateStoreNodeup {
+  key: string;
+  sha256: string;
+  file: string;
+}
+
+/**
+ * The nodeup bundle of this build as a state-store object, when user-data fetches it from there: the
+ * cluster's `spec.configBase` is `s3://` and neither `spec.assets.fileRepository` nor KFORGE_NODEUP names
+ * another place; otherwise undefined. The key is content-addressed (`<cluster>/assets/nodeup/<sha256>/nodeup`),
+ * so it is written once and never changed, and every build's bundle has its own.
+ */
+export function nodeupInStateStore(cluster: string, configBase: string | undefined, fileRepository: string | undefined, env: NodeJS.ProcessEnv = process.env, root: string = packageRoot()): StateStoreNodeup | undefined {
+  if (!deliveredByStateStore(configBase, fileRepository, env)) return undefined;
+  const built = builtNodeupArtifact(root);
+  return { key: StatePaths.nodeupArtifact(cluster, built.sha256), sha256: built.sha256, file: built.path };
+}
+
 /**
  * The runtime and nodeup downloads for user-data: the pinned Node.js release (nodejs.org and its mirror
  * path) and this build's nodeup bundle with the sha256 the build computed. With a file repository every
@@ -88,9 +122,11 @@ function override(env: NodeJS.ProcessEnv, name: string): BootDownload | undefine
  * private mirror is often the only thing a node can reach), as kops does. As kops's NODEUP_URL and
  * NODEUP_HASH, the environment of the command rendering user-data can name other files: KFORGE_NODEUP,
  * KFORGE_NODE_RUNTIME_AMD64, KFORGE_NODE_RUNTIME_ARM64, each `<sha256>@<url>[,<mirror url>...]`; the
- * node checks whatever hash it is given.
+ * node checks whatever hash it is given. Otherwise, with an `s3://` configBase, nodeup's URL is its object
+ * in the state store (`<configBase>/assets/nodeup/<sha256>/nodeup`, uploaded by update), which user-data
+ * reads with the instance role.
  */
-export function nodeupArtifacts(fileRepository: string | undefined, env: NodeJS.ProcessEnv = process.env, root: string = packageRoot()): NodeupArtifacts {
+export function nodeupArtifacts(fileRepository: string | undefined, env: NodeJS.ProcessEnv = process.env, root: string = packageRoot(), configBase?: string): NodeupArtifacts {
   const runtime = (arch: BootArch): BootDownload => {
     const file = `v${NODE_RUNTIME_VERSION}/node-v${NODE_RUNTIME_VERSION}-linux-${arch === 'amd64' ? 'x64' : 'arm64'}.tar.xz`;
     const urls = NODE_MIRRORS.map((m) => `${m}/${file}`);
@@ -100,6 +136,8 @@ export function nodeupArtifacts(fileRepository: string | undefined, env: NodeJS.
     const fromEnv = override(env, 'KFORGE_NODEUP');
     if (fromEnv) return fromEnv;
     const built = builtNodeupArtifact(root);
+    // configBase is `<store>/<cluster>`, and StatePaths keys start with the cluster's name.
+    if (deliveredByStateStore(configBase, fileRepository, env)) return { sha256: built.sha256, urls: [`${configBase.replace(/\/+$/, '')}/${StatePaths.nodeupArtifact('', built.sha256).slice(1)}`] };
     return { sha256: built.sha256, urls: [remapFileUrl(`${NODEUP_BASE_URL}/kforge/${kforgeVersion(root)}/nodeup`, fileRepository)] };
   };
   return { runtime: { amd64: runtime('amd64'), arm64: runtime('arm64') }, nodeup: nodeup() };

@@ -1,5 +1,6 @@
 import type { NodeupConfig } from '../model/nodeup-config-builder';
 import { withMarkedBlock } from '../util/with-marked-block';
+import { hostsLine } from './hosts-line';
 import type { NodeFile } from './node-file';
 import { isControlPlaneConfig } from './parse-nodeup-config';
 
@@ -10,15 +11,24 @@ export const ETC_HOSTS_BEGIN = '# Begin host entries managed by kforge nodeup - 
 /** The line that closes nodeup's block. */
 export const ETC_HOSTS_END = '# End host entries managed by kforge nodeup';
 
-/** The /etc/hosts records a node needs, as `address name` pairs (kops's EtcHostsBuilder). */
+/**
+ * The /etc/hosts records a node needs, as `address name` pairs (kops's EtcHostsBuilder), each checked by
+ * hostsLine: a name that is not a DNS name or an address that is not an IP throws UnsafeNodeValueError.
+ */
 export function etcHostsRecords(config: NodeupConfig): Array<{ address: string; name: string }> {
   if (!config.UsesNoneDNS) return [];
+  const records: Array<{ address: string; name: string; field: { address: string; name: string } }> = [];
   if (isControlPlaneConfig(config)) {
     // With no DNS, the control plane reaches its own API server under the names its certificate carries.
-    const names = [config.APIInternalName, config.APIServerConfig?.PublicName].filter((n): n is string => !!n);
-    return [...new Set(names)].map((name) => ({ address: '127.0.0.1', name }));
+    const names: Array<[string | undefined, string]> = [[config.APIInternalName, 'APIInternalName'], [config.APIServerConfig?.PublicName, 'APIServerConfig.PublicName']];
+    for (const [name, field] of names) {
+      if (name && !records.some((r) => r.name === name)) records.push({ address: '127.0.0.1', name, field: { address: 'the loopback address', name: field } });
+    }
+  } else {
+    (config.APIServerIPs ?? []).forEach((address, i) => records.push({ address, name: config.APIInternalName, field: { address: `APIServerIPs[${i}]`, name: 'APIInternalName' } }));
   }
-  return (config.APIServerIPs ?? []).map((address) => ({ address, name: config.APIInternalName }));
+  for (const r of records) hostsLine(r.address, r.name, r.field);
+  return records.map(({ address, name }) => ({ address, name }));
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { NodeupConfig } from '../model/nodeup-config-builder';
+import { flagFilePath } from './flag-file-path';
 import type { NodeFile } from './node-file';
 import { NodeupConfigError } from './nodeup-config-error';
 import { systemdExecLine } from './systemd-exec-line';
@@ -40,12 +41,11 @@ export function kubeletFiles(config: NodeupConfig): NodeFile[] {
  * start on a missing file, or silently drop the file's settings.
  */
 function kubeletConfigFiles(config: NodeupConfig): NodeFile[] {
-  const flag = config.ComponentFlags.kubelet.find((a) => a.startsWith('--config='));
-  const configPath = flag?.slice('--config='.length);
+  const configPath = flagFilePath(config, 'kubelet', 'config');
   const content = config.KubeletConfigFile;
   if (content === undefined && configPath === undefined) return [];
   if (content === undefined) throw new NodeupConfigError(`ComponentFlags.kubelet: names --config=${configPath}, but the nodeup config has no KubeletConfigFile to write there`);
-  if (configPath === undefined || !configPath.startsWith('/')) {
+  if (configPath === undefined) {
     throw new NodeupConfigError('KubeletConfigFile: is set, but ComponentFlags.kubelet has no --config=<absolute path> that names where kubelet reads it');
   }
   return [{ path: configPath, mode: 0o644, content }];

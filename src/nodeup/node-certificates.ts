@@ -1,5 +1,3 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import * as yaml from 'js-yaml';
 import type { NodeupConfig } from '../model/nodeup-config-builder';
@@ -7,10 +5,11 @@ import type { CertificateSubject, CertificateUsage } from '../pki/certificate-bu
 import { ISSUED_VALIDITY_MS } from '../pki/cluster-pki';
 import { issueKeypair } from '../pki/issue-keypair';
 import type { Keypair } from '../pki/keypair';
-import { componentFlagValues } from './component-flag-values';
+import { flagFilePath } from './flag-file-path';
 import type { NodeKeysets } from './node-keysets';
 import { NodeupPkiError } from './nodeup-pki-error';
 import { isControlPlaneConfig } from './parse-nodeup-config';
+import { RootWriter } from './root-writer';
 
 /** Where an issued certificate goes: a certificate file and a key file, or both embedded in a kubeconfig (kubelet's). */
 export type NodeCertificateTarget = { certPath: string; keyPath: string } | { kubeconfigPath: string };
@@ -57,20 +56,18 @@ const MIN_REMAINING_FRACTION = 1 / 3;
  */
 export function nodeCertificateRequests(config: NodeupConfig, nodeName: string): NodeCertificateRequest[] {
   if (!isControlPlaneConfig(config)) return [];
-  const flags = componentFlagValues(config, 'kube-apiserver');
   const out: NodeCertificateRequest[] = [];
   for (const c of APISERVER_CERTIFICATES) {
-    const certPath = flags.get(c.cert);
-    const keyPath = flags.get(c.key);
+    const certPath = flagFilePath(config, 'kube-apiserver', c.cert);
+    const keyPath = flagFilePath(config, 'kube-apiserver', c.key);
     if (!certPath || !keyPath) continue;
     const sans = c.serving ? config.APIServerConfig?.ServingSANs : undefined;
     if (c.serving && !sans) throw new NodeupPkiError('APIServerConfig.ServingSANs: missing from the control-plane nodeup config; run "kforge update cluster --yes" to rewrite it');
     out.push({ name: c.name, ca: c.ca, subject: c.subject, usage: c.usage, dnsNames: sans?.dnsNames, ipAddresses: sans?.ipAddresses, certPath, keyPath });
   }
-  const kubelet = componentFlagValues(config, 'kubelet');
-  const kubeconfigPath = kubelet.get('kubeconfig');
+  const kubeconfigPath = flagFilePath(config, 'kubelet', 'kubeconfig');
   // The control-plane kubelet starts the static pods before any API server could sign a CSR, so its identity is issued here.
-  if (kubeconfigPath && !kubelet.get('bootstrap-kubeconfig')) {
+  if (kubeconfigPath && !flagFilePath(config, 'kubelet', 'bootstrap-kubeconfig')) {
     out.push({ name: 'kubelet client', ca: 'kubernetes-ca', subject: { commonName: `system:node:${nodeName}`, organization: ['system:nodes'] }, usage: 'client', kubeconfigPath });
   }
   return out;
@@ -97,12 +94,20 @@ export async function issueNodeCertificates(config: NodeupConfig, keysets: NodeK
 }
 
 function readPair(root: string, request: NodeCertificateRequest): { cert: string; key: string } | undefined {
-  try {
-    if ('kubeconfigPath' in request) return kubeconfigPair(fs.readFileSync(path.join(root, request.kubeconfigPath), 'utf8'));
-    return { cert: fs.readFileSync(path.join(root, request.certPath), 'utf8'), key: fs.readFileSync(path.join(root, request.keyPath), 'utf8') };
-  } catch {
-    return undefined;
+  // Read through the RootWriter: a symlink out of the root fails here, before any key is issued.
+  const writer = new RootWriter(root);
+  const read = (p: string) => writer.readFile(p)?.data.toString('utf8');
+  if ('kubeconfigPath' in request) {
+    const text = read(request.kubeconfigPath);
+    try {
+      return text === undefined ? undefined : kubeconfigPair(text);
+    } catch {
+      return undefined;
+    }
   }
+  const cert = read(request.certPath);
+  const key = read(request.keyPath);
+  return cert === undefined || key === undefined ? undefined : { cert, key };
 }
 
 /** The client certificate and key embedded in a kubeconfig nodeup wrote; undefined for anything else. */

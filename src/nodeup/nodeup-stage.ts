@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { NodeRootEscapeError } from './node-root-escape-error';
+import { RootWriter } from './root-writer';
 
 /** Where nodeup records its stage under the root, for `validate cluster` and people on the machine. */
 export const NODEUP_STATUS_PATH = '/var/lib/kforge/nodeup-status.json';
@@ -23,9 +25,9 @@ export interface StageSinks {
 
 /**
  * Records a stage: `<root>/var/lib/kforge/nodeup-status.json` (stage, cluster, group, time) replaced
- * atomically, and one line `kforge-nodeup-stage: <stage>` to stderr and, when it can be opened for
- * writing, the console. Recording never fails the run: a status that cannot be written is reported on
- * stderr and the run goes on.
+ * atomically through the RootWriter, and one line `kforge-nodeup-stage: <stage>` to stderr and, when it
+ * can be opened for writing, the console. A status that cannot be written is reported on stderr and the run
+ * goes on, except a path through a symlink out of the root: that throws NodeRootEscapeError.
  */
 export function recordStage(stage: NodeupStage, sinks: StageSinks, now: Date = new Date()): void {
   const line = `kforge-nodeup-stage: ${stage}`;
@@ -39,14 +41,13 @@ export function recordStage(stage: NodeupStage, sinks: StageSinks, now: Date = n
       // No console (a container, no permission): stderr and the status file carry the stage.
     }
   }
-  const file = path.join(sinks.root, NODEUP_STATUS_PATH);
   const status = { stage, cluster: sinks.cluster, instanceGroup: sinks.instanceGroup, time: now.toISOString() };
+  const writer = new RootWriter(sinks.root);
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o755 });
-    const temp = `${file}.kforge-${process.pid}.tmp`;
-    fs.writeFileSync(temp, `${JSON.stringify(status, null, 2)}\n`, { mode: 0o644 });
-    fs.renameSync(temp, file);
+    writer.writeFile(NODEUP_STATUS_PATH, `${JSON.stringify(status, null, 2)}\n`, 0o644);
   } catch (e) {
-    process.stderr.write(`warning: cannot record the nodeup stage in ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
+    // A symlink out of the root is not a disk problem to shrug off: the run stops, naming it.
+    if (e instanceof NodeRootEscapeError) throw e;
+    process.stderr.write(`warning: cannot record the nodeup stage in ${writer.shown(NODEUP_STATUS_PATH)}: ${e instanceof Error ? e.message : String(e)}\n`);
   }
 }

@@ -5,7 +5,7 @@ import type { NodeKeysets } from './node-keysets';
 import { nodeKubeconfig } from './node-kubeconfig';
 import { NodeupConfigError } from './nodeup-config-error';
 import { NodeupPkiError } from './nodeup-pki-error';
-import { componentFlagValues } from './component-flag-values';
+import { flagFilePath } from './flag-file-path';
 import { isControlPlaneConfig } from './parse-nodeup-config';
 
 /** What renderNodeFiles needs to write the node's keys, certificates and kubeconfigs; fetched and issued beforehand. */
@@ -49,20 +49,18 @@ export function pkiFiles(config: NodeupConfig, pki: NodePki): NodeFile[] {
   // On the control plane every component talks to its own API server; elsewhere to the API's internal name.
   const server = cp ? `https://127.0.0.1${securePort === 443 ? '' : `:${securePort}`}` : `https://${config.APIInternalName}`;
 
-  const kubelet = componentFlagValues(config, 'kubelet');
-  const bootstrapPath = kubelet.get('bootstrap-kubeconfig');
+  const bootstrapPath = flagFilePath(config, 'kubelet', 'bootstrap-kubeconfig');
   if (bootstrapPath) add(bootstrapPath, nodeKubeconfig('kubelet-bootstrap', server, caBundle, keypair('kubelet-bootstrap').use), 0o600, 'kubelet --bootstrap-kubeconfig');
   // A worker cannot issue itself a node certificate (it holds no CA key), and the bootstrap identity at
   // --kubeconfig could never register the node, so a worker without the bootstrap flag is refused.
-  else if (!cp && kubelet.get('kubeconfig')) {
+  else if (!cp && flagFilePath(config, 'kubelet', 'kubeconfig')) {
     throw new NodeupConfigError(
       'ComponentFlags.kubelet: a worker\'s kubelet needs --bootstrap-kubeconfig to request its node certificate; run "kforge update cluster --yes" to rewrite the config, and do not set spec.kubelet.bootstrapKubeconfig to an empty value',
     );
   }
   for (const k of KUBECONFIG_FLAGS) {
-    const flags = componentFlagValues(config, k.component);
     for (const f of k.flags) {
-      const path = flags.get(f);
+      const path = flagFilePath(config, k.component, f);
       if (path) add(path, nodeKubeconfig(k.keyset, server, caBundle, keypair(k.keyset).use), 0o600, `${k.component} --${f}`);
     }
   }
@@ -76,18 +74,16 @@ export function pkiFiles(config: NodeupConfig, pki: NodePki): NodeFile[] {
   }
   if (!cp) return [...files.values()];
 
-  const apiserver = componentFlagValues(config, 'kube-apiserver');
-  const kcm = componentFlagValues(config, 'kube-controller-manager');
   const sa = keypair('service-account');
   // Every trusted service-account key verifies tokens (rotation); only the key in use signs them.
   const publicKeys = sa.trusted.map((k) => k.certificate.publicKey.export({ type: 'spki', format: 'pem' }).toString()).join('');
-  const saPub = apiserver.get('service-account-key-file')?.split(',')[0];
+  const saPub = flagFilePath(config, 'kube-apiserver', 'service-account-key-file');
   if (saPub) add(saPub, publicKeys, 0o644, 'kube-apiserver --service-account-key-file');
-  for (const [flags, flag] of [[apiserver, 'service-account-signing-key-file'], [kcm, 'service-account-private-key-file']] as const) {
-    const path = flags.get(flag);
+  for (const [component, flag] of [['kube-apiserver', 'service-account-signing-key-file'], ['kube-controller-manager', 'service-account-private-key-file']] as const) {
+    const path = flagFilePath(config, component, flag);
     if (path) add(path, sa.use.privateKeyPem as string, 0o600, flag);
   }
-  const signingKey = kcm.get('cluster-signing-key-file');
+  const signingKey = flagFilePath(config, 'kube-controller-manager', 'cluster-signing-key-file');
   if (signingKey) add(signingKey, keypair('kubernetes-ca').use.privateKeyPem as string, 0o600, 'kube-controller-manager --cluster-signing-key-file');
   return [...files.values()];
 }

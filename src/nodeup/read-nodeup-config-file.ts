@@ -3,6 +3,9 @@ import type { NodeupConfig } from '../model/nodeup-config-builder';
 import { readLimited } from '../util/read-limited';
 import { NodeupConfigError } from './nodeup-config-error';
 import { parseBootConfig } from './boot-config';
+import { etcHostsRecords } from './etc-hosts';
+import { checkFlagFilePaths } from './flag-file-path';
+import { UnsafeNodeValueError } from './unsafe-node-value-error';
 import { fetchNodeupConfig, nodeupConfigKey } from './fetch-nodeup-config';
 import { parseNodeupConfig } from './parse-nodeup-config';
 
@@ -28,7 +31,22 @@ export async function readNodeupConfigFile(file: string): Promise<NodeupConfig> 
     throw new NodeupConfigError(`--conf ${file}: not UTF-8 text; not a nodeup config`);
   }
   const boot = parseBootConfig(text);
-  if (!boot) return parseNodeupConfig(text, file);
+  if (!boot) return checked(parseNodeupConfig(text, file), file);
   const where = `${boot.ConfigBase.replace(/\/+$/, '')}/${nodeupConfigKey(boot)}`;
-  return parseNodeupConfig(await fetchNodeupConfig(boot, `--conf ${file}`), where);
+  return checked(parseNodeupConfig(await fetchNodeupConfig(boot, `--conf ${file}`), where), where);
+}
+
+/**
+ * The config, once every file path a flag names and every /etc/hosts entry is safe to write: refused here,
+ * before any asset or file is written (the renderer checks them again).
+ */
+function checked(config: NodeupConfig, source: string): NodeupConfig {
+  try {
+    checkFlagFilePaths(config);
+    etcHostsRecords(config);
+  } catch (e) {
+    if (e instanceof UnsafeNodeValueError) throw new UnsafeNodeValueError(`${source}: ${e.message}`);
+    throw e;
+  }
+  return config;
 }

@@ -2,6 +2,7 @@ import type { NodeupConfig } from '../model/nodeup-config-builder';
 import { caFiles } from './ca-files';
 import { containerdFiles } from './containerd-files';
 import { etcHostsFile } from './etc-hosts';
+import { checkFlagFilePaths } from './flag-file-path';
 import { kernelSettingsFiles } from './kernel-settings-files';
 import { kubeletFiles } from './kubelet-files';
 import type { NodeFile } from './node-file';
@@ -9,6 +10,7 @@ import { NodeupConfigError } from './nodeup-config-error';
 import { NodePki, pkiFiles } from './pki-files';
 import { protokubeUnitFiles } from './protokube-unit-file';
 import { staticPodManifests } from './static-pod-manifests';
+import { UnsafeNodeValueError } from './unsafe-node-value-error';
 
 /** Inputs of renderNodeFiles besides the config, each read or made beforehand so the renderer stays pure. */
 export interface RenderNodeFilesOptions {
@@ -24,11 +26,14 @@ export interface RenderNodeFilesOptions {
  * Pure: a parsed nodeup config in, the files of the node out (sorted by path): containerd's config and
  * unit, kubelet's unit, the CA certificates, static pod manifests, sysctls and kernel modules, and on the
  * control plane protokube's unit; with
- * `pki`, the keys, certificates and kubeconfigs the flags name; with `etcHosts`, /etc/hosts. CA bundles
+ * `pki`, the keys, certificates and kubeconfigs the flags name; with `etcHosts`, /etc/hosts. Every file a flag
+ * names must be below kops's directories for its component (flagFilePath). CA bundles
  * from the config are checked to hold certificates only; private keys come only from `pki`.
  */
 export function renderNodeFiles(config: NodeupConfig, options: RenderNodeFilesOptions = {}): NodeFile[] {
   try {
+    // Every flag-named file, whether or not this render writes it: a hostile path fails the same everywhere.
+    checkFlagFilePaths(config);
     const files = [...containerdFiles(config), ...kubeletFiles(config), ...caFiles(config), ...staticPodManifests(config), ...kernelSettingsFiles(config), ...protokubeUnitFiles(config)];
     if (options.pki) files.push(...pkiFiles(config, options.pki));
     if (options.etcHosts !== undefined) {
@@ -43,6 +48,7 @@ export function renderNodeFiles(config: NodeupConfig, options: RenderNodeFilesOp
     return files.sort((a, b) => a.path.localeCompare(b.path));
   } catch (e) {
     if (e instanceof NodeupConfigError && options.source) throw new NodeupConfigError(`${options.source}: ${e.message}`);
+    if (e instanceof UnsafeNodeValueError && options.source) throw new UnsafeNodeValueError(`${options.source}: ${e.message}`);
     throw e;
   }
 }

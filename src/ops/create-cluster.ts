@@ -19,10 +19,27 @@ function buildNewCluster(options: NewClusterOptions, sets: string[]): NewCluster
 }
 
 /** `create cluster --dry-run`: the new cluster's objects, validated and expanded but not written. */
-export function planNewCluster(vfs: Vfs, options: NewClusterOptions, sets: string[]): NewCluster {
+export async function planNewCluster(vfs: Vfs, options: NewClusterOptions, sets: string[], env?: NodeJS.ProcessEnv): Promise<NewCluster> {
   const planned = buildNewCluster(options, sets);
+  await resolveDnsZone(planned, env);
   expandCluster(planned.cluster, planned.instanceGroups, vfs.url);
   return planned;
+}
+
+/**
+ * As kops: a cluster whose API has DNS records (`--dns public|private`) but no `--dns-zone` gets the Route 53
+ * zone found by walking up its name (kops's FindDNSHostedZone), stored as the zone's id, so that `update`
+ * never meets a spec it cannot build. Only then does `create` call AWS (Route 53 ListHostedZones).
+ */
+async function resolveDnsZone(planned: NewCluster, env?: NodeJS.ProcessEnv): Promise<void> {
+  const spec = planned.cluster.spec;
+  const dnsType = spec.topology?.dns?.type;
+  if (spec.dnsZone || (dnsType !== 'Public' && dnsType !== 'Private') || (spec.cloudProvider ?? 'aws') !== 'aws') return;
+  const { connectAwsCloud } = await import('../cloud/aws/connect-aws-cloud');
+  const { findDnsHostedZone } = await import('../cloud/aws/find-dns-hosted-zone');
+  const name = planned.cluster.metadata.name;
+  const cloud = await connectAwsCloud(planned.cluster, { env, consequence: `; finding the Route 53 zone of ${name} needs them (or give --dns-zone); nothing was written` });
+  spec.dnsZone = await findDnsHostedZone(cloud, name, dnsType === 'Private');
 }
 
 /**
@@ -36,12 +53,14 @@ export async function createCluster(
   sets: string[],
   sshKey: SshPublicKey | undefined,
   lock: LockOptions,
+  env?: NodeJS.ProcessEnv,
 ): Promise<SaveResult & NewCluster> {
   // saveCluster validates and expands; doing it here too would expand the cluster twice.
   const planned = buildNewCluster(options, sets);
   const extra: Array<[string, string]> = sshKey ? [[StatePaths.sshPublicKey(options.name, sshKey.fingerprint), sshKey.text]] : [];
   // A quick answer for the common mistake; the check that counts is made again under the lock.
   if (await new ClusterRepository(vfs).exists(options.name)) throw existsError(vfs, options.name, `use "kforge edit cluster ${options.name}" instead`);
+  await resolveDnsZone(planned, env);
   const change = { cluster: planned.cluster, instanceGroups: planned.instanceGroups, extraFiles: extra };
   // Validated and expanded before the lock is taken: a spec error leaves the store untouched, the
   // lock object (and its versions, in a versioned bucket) included.

@@ -1,12 +1,15 @@
 import * as os from 'node:os';
 import { NotFoundError } from '../errors/not-found-error';
-import { existingUser, mergeKubeconfig, NamedEntry } from '../kubeconfig/kubeconfig-file';
+import { existingCluster, existingUser, mergeKubeconfig, NamedEntry } from '../kubeconfig/kubeconfig-file';
 import { adminSubject, KUBERNETES_CA } from '../pki/cluster-pki';
 import { issueKeypair } from '../pki/issue-keypair';
 import { NotUpdatedError } from '../errors/not-updated-error';
 import { ClusterRepository } from '../state/cluster-repository';
 import { Keystore } from '../state/keystore';
 import type { Vfs } from '../state/vfs/vfs';
+import type { Cluster } from '../api/types';
+import type { AwsCloud } from '../cloud/aws/aws-cloud';
+import { StatePaths } from '../state/state-paths';
 import { performAssignments } from '../expand/perform-assignments';
 import { completeCluster } from './expand-cluster';
 
@@ -23,6 +26,10 @@ export interface ExportKubeconfigOptions {
   file: string;
   /** Default: the current time. */
   now?: Date;
+  /** The cluster's AWS, already connected (update's run); default: connect when the API load balancer must be looked up. */
+  cloud?: AwsCloud;
+  /** Environment of the AWS clients when connecting (AWS_ENDPOINT_URL, profiles); default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** What `export kubeconfig` did. */
@@ -34,6 +41,10 @@ export interface ExportKubeconfigResult {
   adminExpiry?: Date;
   /** The context's user has no credentials (neither --admin nor --user, and none stored before). */
   withoutCredentials: boolean;
+  /** The cluster was not in the kubeconfig before (kops's "first run" of update). */
+  firstExport: boolean;
+  /** Something the user should know about the server, e.g. that the load balancer does not exist yet. */
+  warning?: string;
 }
 
 /**
@@ -52,8 +63,8 @@ export async function exportKubeconfig(vfs: Vfs, o: ExportKubeconfigOptions): Pr
   // The API names need no release hashes: completed without them, so that nothing is fetched.
   const stored = await repo.get(o.cluster);
   const completed = completeCluster(performAssignments(stored.cluster.object), stored.instanceGroups.map((v) => v.object), vfs.url);
-  const host = o.internal ? completed.spec.masterInternalName ?? `api.internal.${o.cluster}` : completed.spec.masterPublicName ?? `api.${o.cluster}`;
-  const server = `https://${host}`;
+  const api = await apiHost(vfs, completed, o);
+  const server = `https://${api.host}`;
   const name = o.cluster;
   const userName = o.user ?? name;
   let user: NamedEntry | undefined;
@@ -71,12 +82,37 @@ export async function exportKubeconfig(vfs: Vfs, o: ExportKubeconfigOptions): Pr
     };
   }
   const hadUser = !user && (await existingUser(o.file, userName)) !== undefined;
+  const firstExport = (await existingCluster(o.file, name)) === undefined;
   await mergeKubeconfig(o.file, {
     cluster: { name, cluster: { 'certificate-authority-data': Buffer.from(ca.keyset.certificateBundle()).toString('base64'), server } },
     user,
     context: { name, context: { cluster: name, user: userName } },
   });
-  return { file: o.file, context: name, server, adminExpiry, withoutCredentials: !user && !o.user && !hadUser };
+  return { file: o.file, context: name, server, adminExpiry, withoutCredentials: !user && !o.user && !hadUser, firstExport, ...(api.warning ? { warning: api.warning } : {}) };
+}
+
+/**
+ * The API's host name in the kubeconfig. A cluster whose API has a DNS record (or `--internal`) uses the
+ * spec's name. One whose API has only a load balancer (`--dns none`, `.k8s.local`) uses the load balancer's
+ * DNS name, read from AWS as kops does, since `api.<cluster>` resolves nowhere; before the first
+ * `update --yes` there is no load balancer yet, so the spec's name is kept with a warning.
+ */
+async function apiHost(vfs: Vfs, completed: Cluster, o: ExportKubeconfigOptions): Promise<{ host: string; warning?: string }> {
+  const spec = completed.spec;
+  if (o.internal) return { host: spec.masterInternalName ?? `api.internal.${o.cluster}` };
+  const publicName = spec.masterPublicName ?? `api.${o.cluster}`;
+  const dnsType = spec.topology?.dns?.type;
+  const withoutDns = dnsType === 'None' || o.cluster.endsWith('.k8s.local');
+  if (!withoutDns || !spec.api?.loadBalancer || (spec.cloudProvider ?? 'aws') !== 'aws') return { host: publicName };
+  if (!o.cloud && (await vfs.read(StatePaths.appliedMarker(o.cluster))) === undefined) {
+    return { host: publicName, warning: `cluster "${o.cluster}" has no DNS name for its API and no load balancer yet: the server ${publicName} resolves nowhere until "kforge update cluster ${o.cluster} --yes" creates the load balancer; export the kubeconfig again then` };
+  }
+  const { connectAwsCloud } = await import('../cloud/aws/connect-aws-cloud');
+  const { findApiLoadBalancerDnsName } = await import('../cloud/aws/find-api-load-balancer-dns-name');
+  const cloud = o.cloud ?? (await connectAwsCloud(completed, { env: o.env, consequence: '; the kubeconfig was not written' }));
+  const dnsName = await findApiLoadBalancerDnsName(cloud, o.cluster);
+  if (!dnsName) throw new NotFoundError(`the API load balancer of cluster "${o.cluster}" was not found in ${cloud.region}: run "kforge update cluster ${o.cluster} --yes" to create it; the kubeconfig was not written`);
+  return { host: dnsName };
 }
 
 function localUser(): string {

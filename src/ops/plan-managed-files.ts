@@ -1,8 +1,11 @@
 import { createHash, X509Certificate } from 'node:crypto';
+import * as fs from 'node:fs';
 import type { Cluster } from '../api/types';
+import { ConflictError } from '../errors/conflict-error';
 import { UsageError } from '../errors/usage-error';
 import { normalizedRole } from '../expand/expand-context';
 import { performAssignments } from '../expand/perform-assignments';
+import { nodeupInStateStore, StateStoreNodeup } from '../model/nodeup-artifacts';
 import { SERVICE_ACCOUNT } from '../pki/cluster-pki';
 import type { Keyset } from '../pki/keyset';
 import { ClusterRepository, StoredCluster } from '../state/cluster-repository';
@@ -28,7 +31,7 @@ export interface ManagedFilesPlan {
   cluster: string;
   /** Keysets that do not exist yet and will be created (names, sorted), e.g. kubernetes-ca, etcd-clients-ca-main… */
   keysetsToCreate: string[];
-  /** The completed spec and the nodeup configs (keysets are in keysetsToCreate), sorted by path. */
+  /** The completed spec, the nodeup configs and the nodeup bundle (keysets are in keysetsToCreate), sorted by path. */
   files: ManagedFileChange[];
   /** sha256 hex of each instance group's nodeupconfig.yaml content as it will be written, by IG name */
   nodeupConfigHashes: Record<string, string>;
@@ -46,6 +49,8 @@ interface PlanMaterial {
   contents: Map<string, string>;
   /** Version read at plan time of each file to update or delete, by path (compare-and-swap). */
   versions: Map<string, string>;
+  /** This build's nodeup bundle, when the store lacks it. */
+  nodeup?: StateStoreNodeup;
 }
 
 // Kept outside the plan object, so that nothing that prints or serializes a plan can reach a private key.
@@ -97,6 +102,15 @@ export async function planManagedFiles(vfs: Vfs, clusterName: string, loaded?: S
     own.contents.set(path, next);
     files.push({ path, action: 'update', diff: redact(unifiedDiff(before, next)) });
   });
+  // The nodeup bundle user-data fetches from the store (S3 stores): content-addressed, so an object at its
+  // key already holds these bytes (a node checks its hash anyway), and it is only ever created.
+  const nodeup = completed.spec.cloudProvider === 'aws' ? nodeupInStateStore(clusterName, completed.spec.configBase, completed.spec.assets?.fileRepository) : undefined;
+  if (nodeup) {
+    const present = (await vfs.list(StatePaths.nodeupArtifactPrefix(clusterName))).includes(nodeup.key);
+    if (!present) own.nodeup = nodeup;
+    files.push(present ? { path: nodeup.key, action: 'none' } : { path: nodeup.key, action: 'create', diff: `+${fs.statSync(nodeup.file).size} bytes, sha256 ${nodeup.sha256}` });
+    files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
   const nodeupConfigHashes: Record<string, string> = {};
   for (const ig of [...instanceGroups].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))) {
     const content = wanted.get(StatePaths.nodeupConfig(clusterName, normalizedRole(ig), ig.metadata.name)) as string;
@@ -119,7 +133,8 @@ export async function planManagedFiles(vfs: Vfs, clusterName: string, loaded?: S
 /**
  * Writes a plan made by planManagedFiles: the new keysets first, create-only (a concurrent writer that
  * created one meanwhile makes this fail with ConflictError before any file is written; the next plan
- * reuses its keyset), then the changed files and the deletions, compare-and-swapped against the
+ * reuses its keyset), then the nodeup bundle, create-only (one a concurrent update wrote has the same
+ * bytes: its key is their sha256; it stays if a later write fails, and the next plan finds it), then the changed files and the deletions, compare-and-swapped against the
  * versions the plan read, in one all-or-nothing transaction. The caller holds the cluster lock.
  */
 export async function writeManagedFiles(vfs: Vfs, plan: ManagedFilesPlan): Promise<void> {
@@ -131,8 +146,16 @@ export async function writeManagedFiles(vfs: Vfs, plan: ManagedFilesPlan): Promi
     for (const keyset of own.keysets) keystore.stage(tx, keyset);
     await tx.commit();
   }
+  if (own.nodeup) {
+    try {
+      await vfs.write(own.nodeup.key, fs.readFileSync(own.nodeup.file), { ifNotExists: true });
+    } catch (e) {
+      if (!(e instanceof ConflictError)) throw e;
+    }
+  }
   const tx = new StoreTransaction(vfs);
   for (const f of plan.files) {
+    if (f.path === own.nodeup?.key) continue;
     const version = own.versions.get(f.path);
     if (f.action === 'delete') tx.remove(f.path);
     else if (f.action === 'create') tx.put(f.path, own.contents.get(f.path) as string, { ifNotExists: true });

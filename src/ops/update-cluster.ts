@@ -5,11 +5,13 @@ import type { OrphanedResource } from '../cloud/aws/orphaned-resources';
 import { UsageError } from '../errors/usage-error';
 import type { AwsModelInputs } from '../model/aws/aws-model-inputs';
 import { ClusterRepository } from '../state/cluster-repository';
+import { ensureClusterUid, readClusterUid } from '../state/cluster-uid';
 import { LockOptions, withClusterLocks } from '../state/lock/cluster-lock';
 import { StatePaths } from '../state/state-paths';
 import type { Vfs } from '../state/vfs/vfs';
 import type { StateStoreFile } from '../targets/terraform/state-store-files';
 import { Lifecycle, lifecycleApplies, lifecycleOfKind } from '../tasks/lifecycle';
+import type { DuplicateName } from '../tasks/duplicate-name';
 import type { AnyTask } from '../tasks/task';
 import type { TaskExecutor, TaskExecutorOptions } from '../tasks/task-executor';
 import type { TaskPlan, TaskWarning } from '../tasks/task-plan';
@@ -85,6 +87,8 @@ export interface UpdateClusterResult {
   terraform?: TerraformResult;
   /** What the lifecycle overrides let pass while planning and applying, sorted by task. */
   warnings: TaskWarning[];
+  /** Names that match more than one of the cluster's resources (the task uses the lowest id), sorted; found while planning. */
+  duplicates: DuplicateName[];
   /** Why nodes could not read the state store (a local store): a plan or Terraform output is still made, `--yes` is refused. */
   storeWarning?: string;
 }
@@ -112,7 +116,8 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     p?.step('build');
     const tasks = await buildTasks(managed, instanceGroups, await modelInputs(vfs, name, managed, options.env ?? process.env));
     p?.step('connect');
-    const cloud = await connect(managed, options);
+    // Read only: the plan makes no token, and a plan or a failed preflight writes nothing to the store.
+    const cloud = await connect(managed, await readClusterUid(vfs, name), options);
     p?.step('preflight');
     const { awsPreflight } = await import('../cloud/aws/aws-preflight');
     await awsPreflight(cloud, managed.completed, instanceGroups);
@@ -123,9 +128,11 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     p?.step('plan');
     const { findOrphanedResources, deleteOrphanedResources } = await import('../cloud/aws/orphaned-resources');
     const { orphans, kept } = keepHeldOrphans(await findOrphanedResources(cloud, tasks), options.lifecycles);
-    const result: UpdateClusterResult = { cluster: name, cloudPlan, managed, discovery, applied: false, cloud, tasks, orphans, warnings: byTask([...executor.warnings, ...kept]) };
+    const result: UpdateClusterResult = { cluster: name, cloudPlan, managed, discovery, applied: false, cloud, tasks, orphans, warnings: byTask([...executor.warnings, ...kept]), duplicates: cloud.inventory.duplicateNames() };
     if (!options.yes || (!cloudPlan.hasChanges && !managed.hasChanges && !discovery.hasChanges && orphans.length === 0)) return result;
     p?.step('write managed files');
+    // Before any create that takes a token; create-only, so this life of the cluster keeps its first UID.
+    cloud.clusterUid = await ensureClusterUid(vfs, name);
     if (managed.hasChanges) await writeManagedFiles(vfs, managed);
     await writeDiscoveryDocuments(discovery);
     p?.step('apply');
@@ -179,7 +186,7 @@ async function renderAndWriteTerraform(
   await markApplied(vfs, run.cluster);
   const { stateStoreFiles } = await import('../targets/terraform/state-store-files');
   const terraform = { dir, files: [...output.files.keys()], resources: output.resources, stateStoreFiles: stateStoreFiles(run.managed, run.discovery.files) };
-  return { ...run, cloudPlan: { entries: [], hasChanges: false }, orphans: [], applied: run.managed.hasChanges, terraform, warnings: [] };
+  return { ...run, cloudPlan: { entries: [], hasChanges: false }, orphans: [], applied: run.managed.hasChanges, terraform, warnings: [], duplicates: [] };
 }
 
 /**
@@ -203,10 +210,10 @@ async function buildTasks(managed: ManagedFilesPlan, instanceGroups: InstanceGro
   return buildAwsTasks(managed.completed, instanceGroups, inputs);
 }
 
-/** Step connect: the cluster's AWS, and its credentials proven by one STS call before anything is planned. */
-async function connect(managed: ManagedFilesPlan, options: UpdateClusterOptions): Promise<AwsCloud> {
+/** Step connect: the cluster's AWS (with its UID, once there is one), and its credentials proven by one STS call before anything is planned. */
+async function connect(managed: ManagedFilesPlan, clusterUid: string | undefined, options: UpdateClusterOptions): Promise<AwsCloud> {
   const { connectAwsCloud } = await import('../cloud/aws/connect-aws-cloud');
-  return connectAwsCloud(managed.completed, { env: options.env, credentials: options.credentials });
+  return connectAwsCloud(managed.completed, { env: options.env, credentials: options.credentials, clusterUid });
 }
 
 /** The task executor, reporting progress. */

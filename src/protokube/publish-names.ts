@@ -1,8 +1,8 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { AwsCloud } from '../cloud/aws/aws-cloud';
 import { awsErrorMessage } from '../cloud/aws/aws-errors';
 import { withAwsRetries } from '../cloud/aws/with-aws-retries';
+import { hostsLine } from '../nodeup/hosts-line';
+import { RootWriter } from '../nodeup/root-writer';
 import { withMarkedBlock } from '../util/with-marked-block';
 import { ProtokubeError } from './protokube-error';
 
@@ -20,27 +20,23 @@ const END = '# End host entries managed by kforge protokube';
  * sorted; every byte outside the block is kept (withMarkedBlock). A name with several addresses gets several lines.
  */
 export function withHostsBlock(hosts: string, records: readonly NameRecord[]): string {
-  const entries = records.flatMap((r) => r.addresses.map((a) => `${a}\t${r.name}`)).sort();
+  // Names come from volume tags and the cluster's name: checked, so a tag cannot add an entry or break the block.
+  const entries = records.flatMap((r) => r.addresses.map((a) => hostsLine(a, r.name, { address: `the address of ${r.name}`, name: 'protokube host name' }))).sort();
   return withMarkedBlock(hosts, BEGIN, END, entries) ?? hosts;
 }
 
-/** Writes the block into `<root>/etc/hosts` (created if missing), atomically; true when it changed. */
+/**
+ * Writes the block into `<root>/etc/hosts` (created if missing) through the RootWriter: atomically, never
+ * through a symlink out of the root; true when it changed. A container's /etc/hosts is a bind mount, which
+ * cannot be renamed over: it is written in place.
+ */
 export function writeHostsFile(root: string, records: readonly NameRecord[]): boolean {
-  const file = path.join(root, 'etc', 'hosts');
-  const old = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-  const next = withHostsBlock(old, records);
-  if (next === old) return false;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.protokube-${process.pid}`;
-  fs.writeFileSync(tmp, next, { mode: 0o644 });
-  try {
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    // A container's /etc/hosts is a bind mount, which cannot be renamed over: write it in place.
-    fs.rmSync(tmp, { force: true });
-    if ((e as NodeJS.ErrnoException).code !== 'EBUSY') throw e;
-    fs.writeFileSync(file, next);
-  }
+  const writer = new RootWriter(root);
+  const old = writer.readFile('/etc/hosts');
+  const text = old?.data.toString('utf8') ?? '';
+  const next = withHostsBlock(text, records);
+  if (next === text) return false;
+  writer.writeFile('/etc/hosts', next, old?.mode ?? 0o644, { inPlaceWhenBusy: true });
   return true;
 }
 

@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import type { Cluster } from '../api/types';
 import { AwsCloud } from '../cloud/aws/aws-cloud';
@@ -8,6 +7,7 @@ import { KforgeError } from '../errors/kforge-error';
 import { UsageError } from '../errors/usage-error';
 import { applyNodeFiles } from '../nodeup/apply-node-files';
 import { BootConfig, parseBootConfig } from '../nodeup/boot-config';
+import { RootWriter } from '../nodeup/root-writer';
 import { KeysetYaml } from '../pki/keyset-yaml';
 import type { Keyset } from '../pki/keyset';
 import { openVfs } from '../state/vfs/open-vfs';
@@ -104,6 +104,7 @@ async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport
   const members: EtcdMemberReport[] = [];
   const files: { path: string; action: string }[] = [];
   const etcds = spec.etcdClusters ?? [];
+  const writer = new RootWriter(options.root);
   for (const [index, etcd] of etcds.entries()) {
     // A machine that could not get a member of the first etcd cluster (main) claims no other one, so the
     // members of one control-plane machine stay together, and a lost race leaves the loser nothing.
@@ -116,13 +117,14 @@ async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport
     const { volume, device: attached } = mine;
     const device = await waitForDevice(volume.id, { deviceDir: options.deviceDir ?? '/dev/disk/by-id', attachDevice: attached, timeoutMs: options.deviceTimeoutMs ?? 120_000 });
     const mountPath = `/mnt/master-${volume.id}`;
-    const mount = ensureMounted(device, path.join(options.root, mountPath));
+    // The mount point is made through the RootWriter: mount follows symlinks, so a planted one would put the volume outside the root.
+    const mount = ensureMounted(device, writer.dir(mountPath) as string);
     const peersCa = await readKeyset(vfs, boot, `etcd-peers-ca-${etcd.name}`);
     const dir = etcdPkiDir(etcd.name);
     const existing = new Map<string, string>();
     for (const f of ['server.crt', 'server.key', 'peer.crt', 'peer.key']) {
-      const file = path.join(options.root, dir, f);
-      if (fs.existsSync(file)) existing.set(`${dir}/${f}`, fs.readFileSync(file, 'utf8'));
+      const file = writer.readFile(`${dir}/${f}`);
+      if (file) existing.set(`${dir}/${f}`, file.data.toString('utf8'));
     }
     const memberFiles = await etcdMemberFiles({ clusterName: boot.ClusterName, spec, etcdName: etcd.name, memberName: volume.memberName, internalIp: identity.internalIp, mountPath, clientsCa, peersCa, existing });
     const applied = applyNodeFiles(memberFiles, options.root);
@@ -147,7 +149,9 @@ async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport
 /**
  * The volume of etcd cluster `etcdName` this machine holds: one already attached to it (a restart), else
  * the first free one in its zone it wins, preferring the member it holds in another etcd cluster
- * (`preferMember` false: claim nothing new).
+ * (`preferMember` false: claim nothing new). A member with more than one volume (in any zone) is never
+ * claimed, formatted or mounted, not even one this machine holds: which one has the member's data is not
+ * for protokube to guess, so it waits until the extra volumes are gone and says so.
  */
 async function holdVolume(
   cloud: AwsCloud,
@@ -157,11 +161,14 @@ async function holdVolume(
   device: string,
   preferMember: string | undefined | false,
 ): Promise<{ volume: EtcdVolume; device: string } | { waiting: string }> {
+  const duplicated = duplicatedMembers(volumes.filter((v) => v.etcdName === etcdName));
   const ofEtcd = volumes.filter((v) => v.etcdName === etcdName && v.zone === identity.zone);
   const held = ofEtcd.find((v) => v.attachedTo === identity.instanceId);
-  if (held) return { volume: held, device: held.device ?? device };
+  if (held) return duplicated.has(held.memberName) ? { waiting: duplicateReason(etcdName, held.memberName, duplicated) } : { volume: held, device: held.device ?? device };
   if (preferMember === false) return { waiting: 'this machine holds no member of the first etcd cluster, so it claims no other' };
-  const free = ofEtcd.filter((v) => !v.attachedTo).sort((a, b) => Number(b.memberName === preferMember) - Number(a.memberName === preferMember));
+  const free = ofEtcd
+    .filter((v) => !v.attachedTo && !duplicated.has(v.memberName))
+    .sort((a, b) => Number(b.memberName === preferMember) - Number(a.memberName === preferMember));
   const lost: string[] = [];
   for (const v of free) {
     const claim = await claimVolume(cloud, v, identity.instanceId, device);
@@ -169,7 +176,22 @@ async function holdVolume(
     lost.push(claim.reason);
   }
   if (ofEtcd.length === 0) return { waiting: `no etcd ${etcdName} volume of this cluster in zone ${identity.zone}` };
+  const skipped = [...new Set(ofEtcd.filter((v) => !v.attachedTo && duplicated.has(v.memberName)).map((v) => v.memberName))].sort();
+  if (skipped.length > 0) return { waiting: [...skipped.map((m) => duplicateReason(etcdName, m, duplicated)), ...lost].join('; ') };
   return { waiting: lost.length > 0 ? `lost every claim: ${lost.join('; ')}` : `every etcd ${etcdName} volume in zone ${identity.zone} is attached to another instance` };
+}
+
+/** The members of one etcd cluster that more than one volume claims to be, with those volumes' ids (sorted). */
+function duplicatedMembers(ofEtcd: readonly EtcdVolume[]): Map<string, string[]> {
+  const byMember = new Map<string, string[]>();
+  for (const v of ofEtcd) byMember.set(v.memberName, [...(byMember.get(v.memberName) ?? []), v.id]);
+  return new Map([...byMember].filter(([, ids]) => ids.length > 1).map(([m, ids]) => [m, ids.sort()]));
+}
+
+/** Why a duplicated member is not claimed, in one line. */
+function duplicateReason(etcdName: string, member: string, duplicated: Map<string, string[]>): string {
+  const ids = duplicated.get(member) ?? [];
+  return `etcd ${etcdName} member ${member} has ${ids.length} volumes (${ids.join(', ')}): none is claimed, formatted or mounted until only one is left (delete the extra ones)`;
 }
 
 /** Every attached member's stable name at its instance's address, and api.internal at every control-plane address. */

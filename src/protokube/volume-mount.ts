@@ -43,7 +43,9 @@ export interface MountResult {
 /**
  * Mounts `device` at `target`, formatting it (ext4) only when it holds no filesystem at all, as blkid's
  * low-level probe says: a volume with data, or with anything blkid recognises, is never formatted. A target
- * that already has this device mounted is left as it is.
+ * that already has this device mounted is left as it is. `target` is a host path: protokube passes the
+ * directory RootWriter made under its root (mount follows symlinks, so an unchecked path could mount
+ * outside it).
  */
 export function ensureMounted(device: string, target: string): MountResult {
   const real = fs.realpathSync(device);

@@ -19,6 +19,10 @@ export const StatePaths = {
   igconfigPrefix: (cluster: string): string => `${cluster}/igconfig/`,
   /** What the node bootstrapper reads for one instance group; `role` is the lower-cased IG role, as kops does. */
   nodeupConfig: (cluster: string, role: string, ig: string): string => `${cluster}/igconfig/${role.toLowerCase()}/${ig}/nodeupconfig.yaml`,
+  /** The nodeup bundle of one build, content-addressed by its sha256: written once by `update cluster`, read by user-data with the instance role. */
+  nodeupArtifact: (cluster: string, sha256: string): string => `${cluster}/assets/nodeup/${sha256}/nodeup`,
+  /** Prefix of the nodeup bundles of a cluster. */
+  nodeupArtifactPrefix: (cluster: string): string => `${cluster}/assets/nodeup/`,
   /** A keyset with its private keys: readable only by the control plane and admins. */
   privateKeyset: (cluster: string, name: string): string => `${cluster}/pki/private/${name}/keyset.yaml`,
   /** A keyset's certificates only, for readers who must not see keys. */
@@ -29,6 +33,11 @@ export const StatePaths = {
   lock: (cluster: string): string => `${cluster}/kforge-lock.json`,
   /** Written by the first `update --yes`; after it, the PKI is in use and keys are rotated, not replaced (kops's kops-version.txt). */
   appliedMarker: (cluster: string): string => `${cluster}/kforge-version.txt`,
+  /**
+   * The UID of this life of the cluster: written create-only by the first `update --yes`, kept by every later
+   * update, removed with the rest by `delete cluster`. Salts the EC2 idempotency tokens (kforge; kops has none).
+   */
+  clusterUid: (cluster: string): string => `${cluster}/cluster-uid`,
   /** The admin SSH public key, named by its fingerprint (kops's layout). */
   sshPublicKey: (cluster: string, fingerprint: string): string => `${cluster}/pki/ssh/public/admin/${fingerprint}`,
 };

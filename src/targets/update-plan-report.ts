@@ -1,4 +1,5 @@
 import type { ManagedFileChange, ManagedFilesPlan } from '../ops/plan-managed-files';
+import type { DuplicateName } from '../tasks/duplicate-name';
 import type { Lifecycle } from '../tasks/lifecycle';
 import type { Change } from '../tasks/task';
 import type { PlannedTask, TaskPlan, TaskWarning } from '../tasks/task-plan';
@@ -33,6 +34,8 @@ export interface UpdatePlanReport {
   summary: { create: number; update: number; delete: number; unchanged: number };
   /** What the lifecycle overrides let pass (differences left, access denied), sorted by task; only when there is any. */
   warnings?: TaskWarning[];
+  /** Names that match more than one resource of the cluster, sorted by type then name; only when there is any. */
+  duplicates?: DuplicateName[];
 }
 
 /**
@@ -49,6 +52,7 @@ export function updatePlanReport(
   otherFiles: readonly ManagedFileChange[] = [],
   orphans: readonly { kind: string; name: string }[] = [],
   warnings: readonly TaskWarning[] = cloudPlan.warnings ?? [],
+  duplicates: readonly DuplicateName[] = [],
 ): UpdatePlanReport {
   const resources: PlanResource[] = [
     ...cloudPlan.entries.map(cloudResource),
@@ -63,12 +67,18 @@ export function updatePlanReport(
     resources,
     summary: { create: count('create'), update: count('update'), delete: count('delete'), unchanged: count('none') },
     ...(warnings.length > 0 ? { warnings: [...warnings] } : {}),
+    ...(duplicates.length > 0 ? { duplicates: duplicates.map((d) => ({ ...d, ids: [...d.ids] })) } : {}),
   };
 }
 
-/** A cloud task as a plan resource: its action, the changes of an update, and what its lifecycle holds back. */
+// Fields a create shows with their values, so that what costs money is seen before --yes (a mistyped size).
+const SHOWN_AT_CREATE: Readonly<Record<string, readonly string[]>> = { AutoScalingGroup: ['minSize', 'maxSize'] };
+
+/** A cloud task as a plan resource: its action, the changes of an update (a few fields of a create), and what its lifecycle holds back. */
 function cloudResource(e: PlannedTask): PlanResource {
-  const changes = e.action === 'update' || e.held === 'update' ? { changes: e.changes.map(jsonChange) } : {};
+  const shown = e.action === 'create' && e.held === undefined ? (SHOWN_AT_CREATE[e.task.kind] ?? []) : [];
+  const created = shown.flatMap((f) => e.changes.filter((c) => c.field === f)).map(jsonChange);
+  const changes = e.action === 'update' || e.held === 'update' ? { changes: e.changes.map(jsonChange) } : created.length > 0 ? { changes: created } : {};
   return { type: e.task.kind, name: e.task.name, action: e.action, ...changes, ...(e.lifecycle ? { lifecycle: e.lifecycle } : {}), ...(e.held ? { held: e.held } : {}) };
 }
 
@@ -76,9 +86,14 @@ function cloudResource(e: PlannedTask): PlanResource {
  * The plan as kops prints it: "Will create resources:" grouped by type, "Will modify resources:" with
  * each field `old -> new` (a managed file with its changed lines), "Will delete resources:"; then what
  * `--lifecycle-overrides` holds back, "Will not modify resources (lifecycle overrides):", each with its
- * lifecycle and why; "No changes" when there is nothing to do. The caller adds the "--yes" hint.
+ * lifecycle and why; "No changes" when there is nothing to do. Last, whatever the plan, a warning lists each
+ * name that matches more than one resource, with every id. The caller adds the "--yes" hint.
  */
 export function renderUpdatePlan(report: UpdatePlanReport): string {
+  return renderChanges(report) + renderDuplicates(report.duplicates ?? []);
+}
+
+function renderChanges(report: UpdatePlanReport): string {
   const heldCount = report.resources.filter((r) => r.held !== undefined).length;
   if (!report.hasChanges && heldCount === 0) return `No changes: cluster "${report.cluster}" is up to date (${report.summary.unchanged} resources)\n`;
   const out: string[] = [];
@@ -93,7 +108,7 @@ export function renderUpdatePlan(report: UpdatePlanReport): string {
     }
     out.push('');
   };
-  section('Will create resources', 'create', () => []);
+  section('Will create resources', 'create', (r) => valueLines(r.changes ?? []));
   section('Will modify resources', 'update', (r) => (r.diff ? r.diff.replace(/\n+$/, '').split('\n') : fieldLines(r.changes ?? [])));
   section('Will delete resources', 'delete', () => []);
   section('Will not modify resources (lifecycle overrides)', 'held', (r) => fieldLines(r.changes ?? []), (r) => `${r.name}  (${r.lifecycle ?? 'Sync'}: ${HELD_REASON[r.held ?? 'update']})`);
@@ -101,6 +116,21 @@ export function renderUpdatePlan(report: UpdatePlanReport): string {
   const held = heldCount > 0 ? `, ${heldCount} not modified (lifecycle overrides)` : '';
   if (!report.hasChanges) out.push(`No changes to apply: cluster "${report.cluster}" (${s.unchanged} unchanged${held})`);
   else out.push(`${s.create} to create, ${s.update} to modify, ${s.delete} to delete, ${s.unchanged} unchanged${held}`);
+  return `${out.join('\n')}\n`;
+}
+
+/**
+ * The duplicates warning: "No changes" must not read as "exactly one of each". The extra resources are
+ * listed for the user to check and delete; update never deletes a resource it did not choose.
+ */
+function renderDuplicates(duplicates: readonly DuplicateName[]): string {
+  if (duplicates.length === 0) return '';
+  const out = ['', 'Warning: names that match more than one resource of the cluster (update uses the first and leaves the others alone):'];
+  let type = '';
+  for (const d of duplicates) {
+    if (d.type !== type) out.push(`  ${(type = d.type)}`);
+    out.push(`    ${d.name}: ${d.ids.map((id) => (id === d.used ? `${id} (used)` : id)).join(', ')}`);
+  }
   return `${out.join('\n')}\n`;
 }
 
@@ -114,6 +144,12 @@ const HELD_REASON: Readonly<Record<NonNullable<PlanResource['held']>, string>> =
 function fieldLines(changes: NonNullable<PlanResource['changes']>): string[] {
   const width = Math.max(0, ...changes.map((c) => c.field.length));
   return changes.map((c) => `${c.field.padEnd(width)}  ${show(c.from)} -> ${show(c.to)}`);
+}
+
+/** A create's shown fields, `field  value`. */
+function valueLines(changes: NonNullable<PlanResource['changes']>): string[] {
+  const width = Math.max(0, ...changes.map((c) => c.field.length));
+  return changes.map((c) => `${c.field.padEnd(width)}  ${show(c.to)}`);
 }
 
 function jsonChange(c: Change): { field: string; from?: unknown; to?: unknown } {

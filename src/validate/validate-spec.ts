@@ -10,6 +10,8 @@ import { checkRefusedFields } from './field-support';
 import { checkIpv6 } from './check-ipv6';
 import { checkIssuerDiscovery } from './check-issuer-discovery';
 import { checkKubeletShutdown } from './check-kubelet-shutdown';
+import { checkInstanceGroupAws } from './check-instance-group-aws';
+import { checkGroupSize } from './check-group-size';
 import { isControlPlane } from '../expand/expand-context';
 import { validateFlagSupport } from './validate-flags';
 
@@ -47,6 +49,7 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
   append(errors, checkIssuerDiscovery(cluster));
   append(errors, checkDnsNames(cluster));
   append(errors, checkKubeletShutdown(cluster, igs));
+  append(errors, checkInstanceGroupAws(cluster, igs));
   const subnetNames = new Set((spec.subnets ?? []).map((s) => s.name));
   (spec.subnets ?? []).forEach((s, i) => {
     if ((spec.subnets ?? []).findIndex((o) => o.name === s.name) !== i) err(`spec.subnets[${i}].name`, `duplicate subnet name "${s.name}"`);
@@ -202,6 +205,7 @@ function checkInstanceGroup(ig: InstanceGroup, subnets: Set<string>, clusterName
   if (minSize !== undefined && minSize < 0) err('spec.minSize', `must be ≥ 0, got ${minSize}`);
   if (maxSize !== undefined && maxSize < 0) err('spec.maxSize', `must be ≥ 0, got ${maxSize}`);
   if (minSize !== undefined && maxSize !== undefined && minSize > maxSize) err('spec.minSize', `minSize ${minSize} is greater than maxSize ${maxSize}`);
+  append(errors, checkGroupSize(ig));
   const igSubnets = ig.spec.subnets ?? [];
   if (igSubnets.length === 0) err('spec.subnets', 'at least one subnet is required');
   igSubnets.forEach((s, i) => {

@@ -15,6 +15,7 @@ import { DescribeLoadBalancersCommand, ElasticLoadBalancingV2Client } from '@aws
 import { GetRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as yaml from 'js-yaml';
 import { CliResult, runCli, tempDir } from '../helpers/cli';
 import { AWS_NO_CREDENTIALS, MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer } from '../helpers/moto-server';
 
@@ -101,7 +102,8 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
   it('plans without changing anything: kops-style sections, the --yes hint, the call summary, exit 2 with --detailed-exitcode', async () => {
     const plan = kforge(['update', 'cluster', LIFE]);
     expect(plan.status).toBe(0);
-    expect(plan.stdout).toMatch(/^Will create resources:\n {2}AutoScalingGroup\n {4}control-plane-us-east-1a\.life\.example\.com\n {4}nodes-us-east-1a\.life\.example\.com\n/);
+    // Each group's sizes are shown before --yes.
+    expect(plan.stdout).toMatch(/^Will create resources:\n {2}AutoScalingGroup\n {4}control-plane-us-east-1a\.life\.example\.com\n {6}minSize {2}1\n {6}maxSize {2}1\n {4}nodes-us-east-1a\.life\.example\.com\n {6}minSize {2}\d+\n {6}maxSize {2}\d+\n/);
     expect(plan.stdout).toContain('\n  VPC\n    life.example.com\n');
     expect(plan.stdout).toMatch(/\d+ to create, 0 to modify, 0 to delete, \d+ unchanged\nMust specify --yes to apply changes\n$/);
     expect(apiCalls(plan)).toBeGreaterThan(0);
@@ -123,6 +125,9 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     expect(applied.status).toBe(0);
     expect(applied.stdout).toContain(`Cluster "${LIFE}" updated.`);
     expect(applied.stderr).toMatch(/apply\.\.\.\n {2}\[1\/\d+\] /);
+    // kops's first-run report: the kubeconfig is written, then what to do next.
+    expect(applied.stdout).toContain(`\nCluster is starting. It should be ready in a few minutes.\n\nSuggestions:\n * validate cluster: kforge validate cluster ${LIFE} --wait 10m\n`);
+    expect(applied.stderr).toContain('Warning: exported kubeconfig with no user authentication');
 
     const vpcs = (await ec2.send(new DescribeVpcsCommand({ Filters: tagged(LIFE) }))).Vpcs ?? [];
     expect(vpcs).toHaveLength(1);
@@ -167,6 +172,42 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     expect(again.stdout).toMatch(/^No changes/);
     expect(Object.keys(operations(again)).filter((op) => !/^(Describe|Get|List)/.test(op))).toEqual([]);
     expect((await ec2.send(new DescribeVpcsCommand({ Filters: tagged(LIFE) }))).Vpcs).toHaveLength(1);
+  });
+
+  it('--yes writes the kubeconfig as kops does: the API load balancer\'s DNS name for a --dns none cluster, an admin certificate with --admin', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'config');
+    const elbv2 = new ElasticLoadBalancingV2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS });
+    let dnsName: string | undefined;
+    try {
+      dnsName = (await elbv2.send(new DescribeLoadBalancersCommand({}))).LoadBalancers?.[0]?.DNSName;
+    } finally {
+      elbv2.destroy();
+    }
+    expect(dnsName).toMatch(/\.elb\.amazonaws\.com$/);
+    const r = kforge(['update', 'cluster', LIFE, '--yes', '--admin=1h'], { KUBECONFIG: file });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`kforge has set your kubectl context to ${LIFE} (server https://${dnsName}) in ${file}`);
+    expect(r.stdout).toMatch(/The admin certificate expires at /);
+    expect(r.stderr).not.toContain('no user authentication');
+    const kc = yaml.load(fs.readFileSync(file, 'utf8')) as { clusters: Array<{ cluster: { server: string } }>; users: Array<{ user: Record<string, string> }> };
+    expect(kc.clusters.map((c) => c.cluster.server)).toEqual([`https://${dnsName}`]);
+    expect(Object.keys(kc.users[0].user).sort()).toEqual(['client-certificate-data', 'client-key-data']);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    // export kubeconfig finds the same load balancer; --internal keeps the internal name.
+    const other = path.join(dir, 'other');
+    expect(kforge(['export', 'kubeconfig', LIFE, '--kubeconfig', other]).status).toBe(0);
+    expect((yaml.load(fs.readFileSync(other, 'utf8')) as typeof kc).clusters[0].cluster.server).toBe(`https://${dnsName}`);
+    expect(kforge(['export', 'kubeconfig', LIFE, '--internal', '--kubeconfig', other]).status).toBe(0);
+    expect((yaml.load(fs.readFileSync(other, 'utf8')) as typeof kc).clusters[0].cluster.server).toBe(`https://api.internal.${LIFE}`);
+    // --no-create-kube-config leaves the file alone; with --admin it is a usage error.
+    const before = fs.readFileSync(file, 'utf8');
+    expect(kforge(['update', 'cluster', LIFE, '--yes', '--no-create-kube-config'], { KUBECONFIG: file }).status).toBe(0);
+    expect(fs.readFileSync(file, 'utf8')).toBe(before);
+    const both = kforge(['update', 'cluster', LIFE, '--yes', '--no-create-kube-config', '--admin'], { KUBECONFIG: file });
+    expect(both.status).not.toBe(0);
+    expect(both.stderr).toContain('--admin, --user and --internal write the kubeconfig; drop --no-create-kube-config');
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('an edit shows as per-file diffs of the managed files and a new launch template version; --yes applies it', async () => {
@@ -327,5 +368,47 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/spec\.cloudProvider/);
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('create cluster --yes and --target terraform run update, as kops\'s create does', () => {
+  const QUICK = 'quick.example.com';
+
+  it('create cluster --yes creates the cloud resources and an admin kubeconfig in one command; delete --yes removes them', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'config');
+    const r = kforge(['create', 'cluster', QUICK, '--zones', 'us-east-1a', '--dns', 'none', '--yes'], { KUBECONFIG: file });
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`Created cluster ${QUICK} in state store ${STORE}`);
+    expect(r.stdout).toContain(`Cluster "${QUICK}" updated.`);
+    expect(r.stdout).toMatch(/The admin certificate expires at /);
+    const asgs = (await autoScaling.send(new DescribeAutoScalingGroupsCommand({}))).AutoScalingGroups?.filter((g) => g.Tags?.some((t) => t.Key === 'KubernetesCluster' && t.Value === QUICK)) ?? [];
+    expect(asgs.map((g) => g.AutoScalingGroupName).sort()).toEqual([`control-plane-us-east-1a.${QUICK}`, `nodes-us-east-1a.${QUICK}`]);
+    const kc = yaml.load(fs.readFileSync(file, 'utf8')) as { users: Array<{ user: Record<string, string> }> };
+    expect(Object.keys(kc.users[0].user).sort()).toEqual(['client-certificate-data', 'client-key-data']);
+    expect(kforge(['delete', 'cluster', QUICK, '--yes']).status).toBe(0);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('create cluster --target terraform --out writes kubernetes.tf and makes no mutating call', async () => {
+    const out = tempDir();
+    const r = kforge(['create', 'cluster', 'tf.example.com', '--zones', 'us-east-1a', '--dns', 'none', '--target', 'terraform', '--out', out, '--verbose']);
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`Terraform output written to ${out}: kubernetes.tf`);
+    expect(fs.readFileSync(path.join(out, 'kubernetes.tf'), 'utf8')).toContain('resource "aws_autoscaling_group"');
+    expect(Object.keys(operations(r)).filter((op) => !/^(Describe|Get|List)/.test(op))).toEqual([]);
+    const bad = kforge(['create', 'cluster', 'tf2.example.com', '--zones', 'us-east-1a', '--out', out]);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('--out is for --target terraform');
+    fs.rmSync(out, { recursive: true, force: true });
+  });
+
+  it('--discovery-store puts the cluster\'s discovery documents under <store>/<cluster>', () => {
+    const r = kforge(['create', 'cluster', 'oidc.example.com', '--zones', 'us-east-1a', '--discovery-store', 's3://public-oidc/', '--dry-run', '-o', 'yaml']);
+    expect(r.status).toBe(0);
+    const cluster = (yaml.loadAll(r.stdout) as Array<{ kind: string; spec: { serviceAccountIssuerDiscovery?: object } }>).find((d) => d.kind === 'Cluster');
+    expect(cluster?.spec.serviceAccountIssuerDiscovery).toEqual({ discoveryStore: 's3://public-oidc/oidc.example.com' });
   });
 });

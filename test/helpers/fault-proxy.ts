@@ -7,11 +7,14 @@ import type * as net from 'node:net';
  *   without an answer (the case that turns a successful conditional write into a 412 on retry);
  * - `drop-before`: closes the connection without forwarding;
  * - `unavailable`: answers 503 (S3's `ServiceUnavailable`) without forwarding;
+ * - `slow-down`: answers 503 as S3 does when it throttles (`SlowDown`, S3's XML; a HEAD gets no body, as from S3);
+ * - `invalid-parameter`: answers without forwarding as EC2 does to a request it refuses (`InvalidParameterValue`,
+ *   HTTP 400, EC2's XML): a hard error, not retried;
  * - `delay`: forwards it after `delayMs`;
  * - `throttle`: answers without forwarding as AWS does when it throttles: EC2's `RequestLimitExceeded`
  *   (HTTP 503, EC2's XML) for EC2 requests, `Throttling` (HTTP 400, the query protocol's XML) for the others.
  */
-export type Fault = 'lose-response' | 'drop-before' | 'unavailable' | 'delay' | 'throttle';
+export type Fault = 'lose-response' | 'drop-before' | 'unavailable' | 'slow-down' | 'invalid-parameter' | 'delay' | 'throttle';
 
 /** A request as the fault rule sees it. */
 export interface ProxiedRequest {
@@ -81,6 +84,18 @@ export async function startFaultProxy(upstream: string, delayMs = 300): Promise<
         if (fault === 'unavailable') {
           res.writeHead(503, { 'content-type': 'application/xml' });
           res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>ServiceUnavailable</Code><Message>Please reduce your request rate.</Message></Error>');
+          return;
+        }
+        if (fault === 'slow-down') {
+          res.writeHead(503, { 'content-type': 'application/xml' });
+          res.end(method === 'HEAD' ? undefined : '<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message><RequestId>fault-proxy</RequestId></Error>');
+          return;
+        }
+        if (fault === 'invalid-parameter') {
+          res.writeHead(400, { 'content-type': 'text/xml' });
+          res.end(
+            '<?xml version="1.0" encoding="UTF-8"?><Response><Errors><Error><Code>InvalidParameterValue</Code><Message>Value is not valid (fault proxy).</Message></Error></Errors><RequestID>fault-proxy</RequestID></Response>',
+          );
           return;
         }
         if (fault === 'throttle') {

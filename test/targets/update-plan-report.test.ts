@@ -69,4 +69,28 @@ describe('the update plan', () => {
       'No changes: cluster "c.example.com" is up to date (2 resources)\n',
     );
   });
+
+  it('lists names that match more than one resource after "No changes", and in the JSON as `duplicates`', () => {
+    const none: TaskPlan = { hasChanges: false, entries: [{ task: new FakeTask('a'), action: 'none', actual: 1, changes: [] }] };
+    const duplicates = [
+      { type: 'EBSVolume', name: 'a.etcd-main.c.example.com', ids: ['vol-1', 'vol-2', 'vol-3'], used: 'vol-1' },
+      { type: 'RouteTable', name: 'c.example.com', ids: ['rtb-1', 'rtb-2'], used: 'rtb-1' },
+    ];
+    const report = updatePlanReport('c.example.com', none, managed([]), [], [], [], duplicates);
+    expect(report.hasChanges).toBe(false);
+    expect(report.duplicates).toEqual(duplicates);
+    expect(renderUpdatePlan(report)).toBe(
+      [
+        'No changes: cluster "c.example.com" is up to date (1 resources)',
+        '',
+        'Warning: names that match more than one resource of the cluster (update uses the first and leaves the others alone):',
+        '  EBSVolume',
+        '    a.etcd-main.c.example.com: vol-1 (used), vol-2, vol-3',
+        '  RouteTable',
+        '    c.example.com: rtb-1 (used), rtb-2',
+        '',
+      ].join('\n'),
+    );
+    expect(Object.keys(updatePlanReport('c.example.com', none, managed([])))).not.toContain('duplicates');
+  });
 });

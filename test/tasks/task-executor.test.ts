@@ -117,6 +117,29 @@ describe('TaskExecutor', () => {
     expect(cloud.log).toEqual(['other']);
     expect(subnet.applyCalls).toBe(0);
   });
+
+  it('counts many tasks that did not run by kind in the message, and lists them all in details (--verbose)', async () => {
+    const cloud = fakeCloud();
+    const vpc = Object.assign(new FakeTask('vpc'), { failures: 1, failWith: new Error('InvalidParameterValue') });
+    const dependant = (kind: string, name: string) => Object.assign(new FakeTask(name), { kind, deps: [vpc] });
+    const subnets = ['c', 'a', 'b'].map((z) => dependant('Subnet', `subnet-${z}`));
+    const rules = Array.from({ length: 12 }, (_, i) => dependant('SecurityGroupRule', `rule-${String(i).padStart(2, '0')}`));
+    const asgs = [dependant('AutoScalingGroup', 'nodes'), dependant('AutoScalingGroup', 'control-plane')];
+    const ex = new TaskExecutor(cloud, [vpc, ...subnets, ...rules, ...asgs], { isRetryable: retryable, backoffMs: 1 });
+    const error = (await ex.apply(await ex.plan()).catch((e: unknown) => e)) as TaskFailedError;
+    expect(error).toBeInstanceOf(TaskFailedError);
+    expect(error.notRun).toHaveLength(17);
+    expect(error.message).toBe('Fake/vpc: apply failed: InvalidParameterValue; not run: 17 tasks (2 AutoScalingGroup, 12 SecurityGroupRule, 3 Subnet); --verbose lists them');
+    expect(error.details).toEqual([
+      'not run (17):',
+      '  AutoScalingGroup/control-plane',
+      '  AutoScalingGroup/nodes',
+      ...rules.map((r) => `  SecurityGroupRule/${r.name}`),
+      '  Subnet/subnet-a',
+      '  Subnet/subnet-b',
+      '  Subnet/subnet-c',
+    ]);
+  });
 });
 
 describe('TaskExecutor outputs', () => {

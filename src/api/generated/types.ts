@@ -4931,11 +4931,11 @@ export interface InstanceGroupSpec {
    */
   image?: string;
   /**
-   * MinSize is the minimum size of the pool. Default: 1 for ControlPlane, Master, APIServer and Bastion; 2 for Node.
+   * MinSize is the minimum size of the pool. At most 1000, kforge's bound against a mistyped size, unless the group's metadata.annotations has "kforge.dev/allow-large-instance-group": "true". Default: 1 for ControlPlane, Master, APIServer and Bastion; 2 for Node.
    */
   minSize?: number;
   /**
-   * MaxSize is the maximum size of the pool. Default: the value of minSize.
+   * MaxSize is the maximum size of the pool. At most 1000, kforge's bound against a mistyped size, unless the group's metadata.annotations has "kforge.dev/allow-large-instance-group": "true". Default: the value of minSize.
    */
   maxSize?: number;
   /**

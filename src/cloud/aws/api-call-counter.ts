@@ -41,9 +41,19 @@ export class ApiCallCounter {
       },
       { step: 'initialize', name: 'kforgeCountCalls', priority: 'high' },
     );
+    // Below the deserializer: counts every HTTP request the SDK's retries make.
     client.middlewareStack.add(
       (next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
         this.attempts++;
+        return next(args);
+      },
+      { step: 'deserialize', name: 'kforgeCountAttempts', priority: 'low' },
+    );
+    // Above the deserializer, still inside the retry loop: only there has an error answer become the SDK
+    // error whose code (RequestLimitExceeded, Throttling, SlowDown) says it was throttled; below it, an
+    // error answer is a plain HTTP response, so a storm of throttling was once counted as 0.
+    client.middlewareStack.add(
+      (next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
         try {
           return await next(args);
         } catch (e) {
@@ -51,7 +61,7 @@ export class ApiCallCounter {
           throw e;
         }
       },
-      { step: 'deserialize', name: 'kforgeCountAttempts', priority: 'low' },
+      { step: 'deserialize', name: 'kforgeCountThrottled', priority: 'high' },
     );
   }
 

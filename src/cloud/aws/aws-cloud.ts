@@ -5,6 +5,7 @@ import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-
 import type { IAMClient } from '@aws-sdk/client-iam';
 import type { Route53Client } from '@aws-sdk/client-route-53';
 import type { STSClient } from '@aws-sdk/client-sts';
+import { MissingModelInputError } from '../../model/aws/missing-model-input-error';
 import { ApiCallCounter } from './api-call-counter';
 import { AwsInventory } from './aws-inventory';
 import { preferCheapCredentialSources } from './prefer-cheap-credential-sources';
@@ -42,6 +43,8 @@ export interface AwsCloudOptions {
   env?: NodeJS.ProcessEnv;
   /** Static credentials (tests); default: the SDK's standard chain. */
   credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** The cluster's UID (`<cluster>/cluster-uid`), which salts the idempotency tokens; needed only by creates that take one. */
+  clusterUid?: string;
   /** Attempts the SDK makes per call. Default 3 (or AWS_MAX_ATTEMPTS). */
   maxAttempts?: number;
 }
@@ -57,6 +60,11 @@ export class AwsCloud {
   readonly calls = new ApiCallCounter();
   /** The cluster's resources, one tag-filtered Describe per kind, cached for the run. */
   readonly inventory: AwsInventory;
+  /**
+   * The cluster's UID (`<cluster>/cluster-uid` in the state store): set before the first create that takes a
+   * token. Before a cluster's first `update --yes` there is none; `update` writes it just before applying.
+   */
+  clusterUid: string | undefined;
   private ec2Client: Promise<{ sdk: Ec2Module; client: EC2Client }> | undefined;
   private iamClient: Promise<{ sdk: IamModule; client: IAMClient }> | undefined;
   private autoScalingClient: Promise<{ sdk: AutoScalingModule; client: AutoScalingClient }> | undefined;
@@ -67,6 +75,7 @@ export class AwsCloud {
   constructor(private readonly options: AwsCloudOptions) {
     this.clusterName = options.clusterName;
     this.region = options.region;
+    this.clusterUid = options.clusterUid;
     this.inventory = new AwsInventory(this);
     preferCheapCredentialSources(options.env ?? process.env);
   }
@@ -133,10 +142,14 @@ export class AwsCloud {
   }
 
   /**
-   * The ClientToken of a task's create: derived from cluster and task, so a create resent after a lost
-   * answer returns the resource the first one made instead of making another (EC2 keeps tokens ~24 h).
+   * The ClientToken of a task's create: derived from the cluster's UID, its name and the task, so a create
+   * resent after a lost answer returns the resource the first one made instead of making another (EC2 keeps
+   * tokens ~24 h), while a cluster deleted and created again under the same name (a new UID) never gets the
+   * old life's answer or `IdempotentParameterMismatch`. MissingModelInputError without a UID: a token of the
+   * name alone is exactly what the UID is there to prevent.
    */
   clientToken(taskKey: string): string {
-    return createHash('sha256').update(`${this.clusterName}\0${taskKey}`).digest('hex').slice(0, 64);
+    if (this.clusterUid === undefined) throw new MissingModelInputError(`the cluster UID (${this.clusterName}/cluster-uid in the state store) to derive the idempotency token of ${taskKey}`);
+    return createHash('sha256').update(`${this.clusterUid}\0${this.clusterName}\0${taskKey}`).digest('hex');
   }
 }

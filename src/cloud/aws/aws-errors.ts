@@ -176,6 +176,34 @@ export function isRetryableAwsError(e: unknown): boolean {
   return status !== undefined && status >= 500;
 }
 
+/**
+ * Whether the service answered that it is busy (throttling, a 5xx such as S3's 503 SlowDown): it is there
+ * and the request is not wrong, so the call may be sent again unchanged, a read or a conditional write
+ * included. A service that does not answer at all is `unreachable`, not busy.
+ */
+export function isBusyAwsError(e: unknown): boolean {
+  const kind = classifyAwsError(e);
+  if (kind === 'throttled' || kind === 'unavailable') return true;
+  const status = httpStatus(e);
+  return status !== undefined && status >= 500;
+}
+
+/**
+ * The error's code as the service named it (`SlowDown`, `RequestLimitExceeded`), or undefined when the
+ * answer had none (a HEAD's error has no body, and the SDK then says `Unknown`/`UnknownError`).
+ */
+export function awsErrorCode(e: unknown): string | undefined {
+  if (typeof e !== 'object' || e === null) return undefined;
+  const err = e as SdkErrorShape;
+  const id = [err.Code, err.name].find((v): v is string => typeof v === 'string' && !['Error', 'Unknown', 'UnknownError'].includes(v));
+  return id;
+}
+
+/** The HTTP status of the answer an SDK error came from; undefined when there was none (a dropped connection). */
+export function awsHttpStatus(e: unknown): number | undefined {
+  return typeof e === 'object' && e !== null ? httpStatus(e) : undefined;
+}
+
 /** A short reason for wrapping an SDK error into a kforge error: name and message, never a stack trace. */
 export function awsErrorMessage(e: unknown): string {
   if (typeof e !== 'object' || e === null) return String(e);

@@ -1,6 +1,7 @@
 import type { AutoScalingGroup } from '@aws-sdk/client-auto-scaling';
 import type { Address, Filter, Image, InternetGateway, KeyPairInfo, LaunchTemplate, LaunchTemplateVersion, NatGateway, RouteTable, SecurityGroup, Subnet, Volume, Vpc } from '@aws-sdk/client-ec2';
 import type { InstanceProfile, Role, RoleDetail } from '@aws-sdk/client-iam';
+import type { DuplicateName } from '../../tasks/duplicate-name';
 import type { AwsCloud } from './aws-cloud';
 import { AwsEndpointInventory } from './aws-endpoint-inventory';
 import { AWS_PAGE_SIZE } from './aws-page-size';
@@ -25,6 +26,8 @@ export interface VpcAttributes {
 export class AwsInventory {
   /** The run's cache, shared with the endpoint inventory so that one invalidate() drops everything. */
   private readonly cache = new InventoryCache();
+  /** Names that matched more than one resource in the last find of their task, by `type/name`. */
+  private readonly duplicates = new Map<string, DuplicateName>();
   /** The API endpoint's resources (ELBv2, Route 53), read by name: see AwsEndpointInventory. */
   readonly endpoint: AwsEndpointInventory;
 
@@ -320,6 +323,22 @@ export class AwsInventory {
         return [out.InternetGateways ?? [], out.NextToken];
       });
     });
+  }
+
+  /**
+   * Records the ids of every resource a task's find matched by name: more than one is a duplicate the plan
+   * lists; one (or none) clears what an earlier find of the task recorded.
+   */
+  recordNameMatches(type: string, name: string, ids: readonly string[]): void {
+    const key = `${type}/${name}`;
+    const sorted = [...ids].sort();
+    if (sorted.length > 1) this.duplicates.set(key, { type, name, ids: sorted, used: sorted[0] });
+    else this.duplicates.delete(key);
+  }
+
+  /** The names that matched more than one resource, sorted by type then name (kept across invalidate()). */
+  duplicateNames(): DuplicateName[] {
+    return [...this.duplicates.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => ({ ...d, ids: [...d.ids] }));
   }
 
   /** Drops everything cached, so the next find reads the cloud again (before a retry, or after an apply). */

@@ -11,7 +11,7 @@ import { withAwsRetries } from './with-aws-retries';
  * for, has every zone the subnets and groups name, and has every image they name: ONE
  * DescribeInstanceTypeOfferings for all machine types, ONE DescribeAvailabilityZones, and the inventory's
  * image load (shared with the launch templates' find, so a plan on the same AwsCloud pays nothing more),
- * whatever the number of groups. Throws AwsPreflightError naming each field (`InstanceGroup/<ig>
+ * whatever the number of groups; and the existing key pair and security groups the spec names. Throws AwsPreflightError naming each field (`InstanceGroup/<ig>
  * spec.machineType`, `InstanceGroup/<ig> spec.image`, `Cluster/<c> spec.subnets[i].zone`); all problems at once.
  */
 export async function awsPreflight(cloud: AwsCloud, cluster: Cluster, instanceGroups: readonly InstanceGroup[]): Promise<void> {
@@ -57,5 +57,34 @@ export async function awsPreflight(cloud: AwsCloud, cluster: Cluster, instanceGr
       if (!zones.has(z)) errors.push({ object, path: `spec.zones[${j}]`, message: `zone "${z}" is not an available zone of region ${cloud.region} for this account` });
     });
   }
+  errors.push(...(await existingReferences(cloud, cluster, instanceGroups)));
   if (errors.length > 0) throw new AwsPreflightError(errors, cloud.region);
+}
+
+/**
+ * The existing resources the spec names that kforge never creates: the key pair of `spec.sshKeyName` and
+ * the groups of `additionalSecurityGroups`. One DescribeKeyPairs and one DescribeSecurityGroups, each only
+ * when something is named, so a cluster that names nothing pays no call.
+ */
+async function existingReferences(cloud: AwsCloud, cluster: Cluster, instanceGroups: readonly InstanceGroup[]): Promise<FieldError[]> {
+  const { sdk, client } = await cloud.ec2();
+  const errors: FieldError[] = [];
+  const keyName = cluster.spec.sshKeyName;
+  if (keyName) {
+    const found = await withAwsRetries(() => client.send(new sdk.DescribeKeyPairsCommand({ Filters: [{ Name: 'key-name', Values: [keyName] }] })));
+    if (!(found.KeyPairs ?? []).some((k) => k.KeyName === keyName)) {
+      errors.push({ object: `Cluster/${cluster.metadata.name}`, path: 'spec.sshKeyName', message: `no key pair "${keyName}" in region ${cloud.region}; import it, or unset the field to use the cluster's SSH public key ("" for none)` });
+    }
+  }
+  const wanted = [...new Set(instanceGroups.flatMap((ig) => ig.spec.additionalSecurityGroups ?? []))].sort();
+  if (wanted.length > 0) {
+    const out = await withAwsRetries(() => client.send(new sdk.DescribeSecurityGroupsCommand({ Filters: [{ Name: 'group-id', Values: wanted }] })));
+    const have = new Set((out.SecurityGroups ?? []).flatMap((g) => (g.GroupId ? [g.GroupId] : [])));
+    for (const ig of instanceGroups) {
+      (ig.spec.additionalSecurityGroups ?? []).forEach((id, i) => {
+        if (!have.has(id)) errors.push({ object: `InstanceGroup/${ig.metadata.name}`, path: `spec.additionalSecurityGroups[${i}]`, message: `security group "${id}" does not exist in region ${cloud.region}` });
+      });
+    }
+  }
+  return errors;
 }

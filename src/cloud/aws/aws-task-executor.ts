@@ -2,6 +2,7 @@ import type { AnyTask } from '../../tasks/task';
 import { TaskExecutor, TaskExecutorOptions } from '../../tasks/task-executor';
 import type { AwsCloud } from './aws-cloud';
 import { isRetryableAwsError } from './aws-errors';
+import { CLOUD_RETRY_BUDGET } from '../retry-budget';
 
 // Tasks of one API family running at once. IAM's and Route 53's request limits are low and account-wide;
 // EC2 takes more. The total is bounded by CONCURRENCY. Most tasks make one or two calls, so a task slot
@@ -21,8 +22,9 @@ export function awsApiFamily(task: { kind: string }): string {
 /**
  * A TaskExecutor for AWS tasks: retryable errors are those aws-errors.ts classifies so (throttling,
  * eventual consistency, a create whose answer was lost), and a retry drops the cached inventory first so
- * the task finds what the failed attempt may have made. Up to 8 attempts within 3 minutes per task: an
- * instance profile can take tens of seconds to become visible to EC2.
+ * the task finds what the failed attempt may have made. The cloud calls' retry budget (retry-budget.ts: 8
+ * attempts, 0.5 s doubling, within 3 minutes) per task: an instance profile can take tens of seconds to
+ * become visible to EC2.
  */
 export function awsTaskExecutor(cloud: AwsCloud, tasks: readonly AnyTask<AwsCloud>[], options: TaskExecutorOptions = {}): TaskExecutor<AwsCloud> {
   return new TaskExecutor(cloud, tasks, {
@@ -31,8 +33,9 @@ export function awsTaskExecutor(cloud: AwsCloud, tasks: readonly AnyTask<AwsClou
     familyOf: awsApiFamily,
     familyConcurrency: FAMILY_CONCURRENCY,
     concurrency: CONCURRENCY,
-    maxAttempts: 8,
-    taskDeadlineMs: 180_000,
+    maxAttempts: CLOUD_RETRY_BUDGET.maxAttempts,
+    backoffMs: CLOUD_RETRY_BUDGET.firstDelayMs,
+    taskDeadlineMs: CLOUD_RETRY_BUDGET.deadlineMs,
     ...options,
   });
 }

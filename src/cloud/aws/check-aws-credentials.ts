@@ -1,18 +1,23 @@
 import { CloudAccessError } from '../../errors/cloud-access-error';
+import { CloudThrottledError } from '../../errors/cloud-throttled-error';
 import type { AwsCloud } from './aws-cloud';
 import { awsErrorMessage, classifyAwsError } from './aws-errors';
 import { withAwsRetries } from './with-aws-retries';
 
+const ATTEMPTS = 5;
+
 /**
  * Proves the run's credentials with one STS GetCallerIdentity, before anything is planned, printed or
  * deleted: missing or rejected credentials, or an endpoint that does not answer, fail at once with a
- * CloudAccessError saying what to do; `consequence` is added to its message (e.g. what was not done).
+ * CloudAccessError saying what to do, and throttling that outlasts the retries with a CloudThrottledError
+ * (AWS answered, so the endpoint and network are fine); `consequence` is added to the message (e.g. what
+ * was not done).
  * Returns the account id.
  */
 export async function checkAwsCredentials(cloud: AwsCloud, consequence = ''): Promise<string> {
   const { sdk, client } = await cloud.sts();
   try {
-    const out = await withAwsRetries(() => client.send(new sdk.GetCallerIdentityCommand({})));
+    const out = await withAwsRetries(() => client.send(new sdk.GetCallerIdentityCommand({})), ATTEMPTS);
     return out.Account ?? '';
   } catch (e) {
     const kind = classifyAwsError(e);
@@ -22,6 +27,12 @@ export async function checkAwsCredentials(cloud: AwsCloud, consequence = ''): Pr
       );
     }
     if (kind === 'invalid-credentials' || kind === 'access-denied') throw new CloudAccessError(`AWS refused the credentials: ${awsErrorMessage(e)}${consequence}`);
+    if (kind === 'throttled') {
+      throw new CloudThrottledError(
+        `AWS throttled STS GetCallerIdentity in ${cloud.region} on all ${ATTEMPTS} attempts (${awsErrorMessage(e)}): the account's API request rate is used up, ` +
+          `often by other tools or clusters in the same account; try again later${consequence}`,
+      );
+    }
     throw new CloudAccessError(`cannot reach AWS (STS GetCallerIdentity in ${cloud.region}): ${awsErrorMessage(e)} (check AWS_ENDPOINT_URL and the network)${consequence}`);
   }
 }

@@ -10,6 +10,8 @@ export interface ConnectAwsCloudOptions {
   env?: NodeJS.ProcessEnv;
   /** Static credentials (tests); default the SDK's standard chain. */
   credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** The cluster's UID (`<cluster>/cluster-uid`), when the caller read it: salts the idempotency tokens. */
+  clusterUid?: string;
   /** Added to every error message, e.g. what was not done. */
   consequence?: string;
 }
@@ -27,7 +29,7 @@ export async function connectAwsCloud(cluster: Cluster, options: ConnectAwsCloud
     const why = regions.length === 0 ? 'its subnets name no zone (spec.subnets[].zone)' : `its subnets are in ${regions.join(', ')}`;
     throw new CloudAccessError(`cannot tell the AWS region of cluster "${name}": ${why}${consequence}`);
   }
-  const cloud = new AwsCloud({ clusterName: name, region: regions[0], env: options.env, credentials: options.credentials });
+  const cloud = new AwsCloud({ clusterName: name, region: regions[0], env: options.env, credentials: options.credentials, clusterUid: options.clusterUid });
   await checkAwsCredentials(cloud, consequence);
   return cloud;
 }

@@ -38,6 +38,7 @@ export default class ExportKubeconfig extends BaseCommand {
     const r = await exportKubeconfig(openVfs(this.stateUrl(flags)), { cluster, adminMs, user: flags.user, internal: flags.internal, file });
     this.out(`kforge has set your kubectl context to ${r.context} (server ${r.server}) in ${r.file}`);
     if (r.adminExpiry) this.out(`The admin certificate expires at ${r.adminExpiry.toISOString()}.`);
+    if (r.warning) this.status(`Warning: ${r.warning}`);
     if (r.withoutCredentials) this.status('Warning: exported kubeconfig with no user authentication; use --admin or --user');
   }
 }

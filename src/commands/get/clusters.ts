@@ -13,8 +13,11 @@ export default class GetClusters extends BaseCommand {
     '<%= config.bin %> get clusters',
     '<%= config.bin %> get cluster x.example.com -o yaml > x.yaml',
     '<%= config.bin %> get cluster x.example.com --full -o yaml',
+    '<%= config.bin %> get clusters a.example.com b.example.com -o json',
   ];
-  static override args = { name: Args.string({ description: 'Cluster name; default: all clusters' }) };
+  // Several names may be given, as `kops get clusters A B` takes them.
+  static override strict = false;
+  static override args = { name: Args.string({ description: 'Cluster name(s); default: all clusters' }) };
   static override flags = {
     name: Flags.string({ description: 'Cluster name (alternative to the argument)' }),
     output: Flags.string({ char: 'o', description: 'Output format', options: [...OUTPUT_FORMATS], default: 'table' }),
@@ -22,17 +25,19 @@ export default class GetClusters extends BaseCommand {
   };
 
   async run(): Promise<void> {
-    const { args, flags } = await this.parse(GetClusters);
+    const { args, argv, flags } = await this.parse(GetClusters);
     const { checkStoreExists, openVfs } = await import('../../state/vfs/open-vfs');
     const { ClusterRepository } = await import('../../state/cluster-repository');
     const repo = new ClusterRepository(openVfs(this.stateUrl(flags)));
-    if (args.name && flags.name && args.name !== flags.name) throw new UsageError(`cluster name given twice: argument "${args.name}" and --name "${flags.name}"`);
-    const given = args.name ?? flags.name;
-    const one = given === undefined ? undefined : this.checkName('cluster', given);
-    if (flags.full && !one) throw new UsageError('--full needs a cluster name');
+    const positional = (argv as string[]).filter((a) => a !== undefined);
+    if (args.name && flags.name && (positional.length > 1 || args.name !== flags.name)) throw new UsageError(`cluster name given twice: argument "${args.name}" and --name "${flags.name}"`);
+    const given = positional.length > 0 ? [...new Set(positional)] : flags.name !== undefined ? [flags.name] : [];
+    for (const n of given) this.checkName('cluster', n);
+    const one = given.length === 1 ? given[0] : undefined;
+    if (flags.full && !one) throw new UsageError(given.length > 1 ? '--full takes one cluster name' : '--full needs a cluster name');
     // A store the user named that is missing is a typo, not an empty store; the default one may not exist yet.
-    if (!one && !this.stateIsDefault()) await checkStoreExists(repo.vfs);
-    const listed = one ? { clusters: [one], incomplete: [] } : await repo.listNames();
+    if (given.length === 0 && !this.stateIsDefault()) await checkStoreExists(repo.vfs);
+    const listed = given.length > 0 ? { clusters: given, incomplete: [] } : await repo.listNames();
     const names = listed.clusters;
     for (const n of listed.incomplete) this.status(`Warning: "${n}" is an incomplete cluster (no config), left by an interrupted command; "kforge delete cluster ${n} --yes" removes it`);
     const format = flags.output as 'table' | 'yaml' | 'json';

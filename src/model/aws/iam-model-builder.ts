@@ -40,7 +40,7 @@ const ECR_READ = [
  * profile holding it, for the control plane (`masters.<cluster>`) and for EACH node instance group
  * (`nodes-<group>.<cluster>`; kops shares one `nodes.<cluster>` role, kforge does not, so that a node can
  * read its own group's nodeup config and no other's). Nodes read only what nodeup needs from the state
- * store: the completed spec, the certificate-only keysets, their group's nodeup config and, of
+ * store: the nodeup bundles, the completed spec, the certificate-only keysets, their group's nodeup config and, of
  * `pki/private`, only the kubelet-bootstrap and kube-proxy client keysets (never a CA's key); the control plane reads the cluster's whole prefix and may attach the cluster's volumes
  * (protokube). Both may describe instances and regions; ECR read access only with
  * `spec.iam.allowContainerRegistry`. S3 statements exist only when `spec.configBase` is an `s3://` URL.
@@ -118,7 +118,14 @@ export function buildIamPolicies(
           Sid: 'kforgeNodesReadState',
           Effect: 'Allow',
           Action: ['s3:GetObject'],
-          Resource: [object(rel(StatePaths.completedSpec(c))), object(`${rel(StatePaths.issuedPrefix(c))}*`), object(rel(StatePaths.nodeupConfig(c, 'Node', group)))],
+          // The nodeup bundles (assets/nodeup/<sha256>/nodeup): user-data fetches this build's with the role. Not
+          // one key: it changes with every build of kforge, and the bundles hold nothing secret.
+          Resource: [
+            object(rel(StatePaths.nodeupArtifact(c, '*'))),
+            object(rel(StatePaths.completedSpec(c))),
+            object(`${rel(StatePaths.issuedPrefix(c))}*`),
+            object(rel(StatePaths.nodeupConfig(c, 'Node', group))),
+          ],
         },
         // nodeup writes kubelet's and kube-proxy's kubeconfigs: their two client keysets, never a CA's key.
         { Sid: 'kforgeNodesReadClientKeysets', Effect: 'Allow', Action: ['s3:GetObject'], Resource: clientKeysets.map((k) => object(`${rel(StatePaths.privateKeyset(c, k)).replace(/keyset\.yaml$/, '')}*`)) },

@@ -15,6 +15,7 @@ import { MissingModelInputError } from './missing-model-input-error';
 import { renderUserData } from './render-user-data';
 import type { SecurityGroupTasks } from './security-group-model-builder';
 import { UnsupportedModelError } from './unsupported-model-error';
+import { goDurationNs } from '../../util/go-duration';
 
 /** kops's default image on AWS: Canonical's Ubuntu 24.04 LTS (amd64, gp3 root), owner 099720109477. */
 export const DEFAULT_IMAGE = '099720109477/ubuntu/images/hvm-ssd-gp3/ubuntu-noble-24.04-amd64-server-20250610';
@@ -62,7 +63,10 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
   if (!configBase) throw new MissingModelInputError('spec.configBase (a completed spec)');
 
   let keyPair: Ec2KeyPairTask | undefined;
-  if (inputs.sshPublicKey) {
+  // kops's sshKeyName: unset imports the cluster's SSH public key; "" means no key pair at all; a name
+  // means an existing key pair of the account, used as it is.
+  const existingKeyName = spec.sshKeyName ? spec.sshKeyName : undefined;
+  if (inputs.sshPublicKey && spec.sshKeyName === undefined) {
     const name = keyPairName(c, inputs.sshPublicKey.fingerprint);
     keyPair = new Ec2KeyPairTask(name, { publicKey: inputs.sshPublicKey.publicKey, tags: clusterTags(c, name, labels) });
   }
@@ -116,7 +120,12 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
         encrypted: ig.spec.rootVolumeEncryption ?? true,
         iops: ig.spec.rootVolumeIops,
         throughput: rootType === 'gp3' ? ig.spec.rootVolumeThroughput : undefined,
+        kmsKeyId: ig.spec.rootVolumeEncryptionKey,
       },
+      additionalSecurityGroupIds: [...new Set(ig.spec.additionalSecurityGroups ?? [])].sort(),
+      detailedMonitoring: ig.spec.detailedInstanceMonitoring ?? false,
+      cpuCredits: ig.spec.cpuCredits,
+      tenancy: ig.spec.tenancy === 'default' ? undefined : ig.spec.tenancy,
       httpTokens: ig.spec.instanceMetadata?.httpTokens ?? 'required',
       httpPutResponseHopLimit: ig.spec.instanceMetadata?.httpPutResponseHopLimit ?? 1,
       securityGroup:
@@ -126,6 +135,7 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
         overrides.profiles.get(igName) ??
         required(cp ? deps.iam.controlPlaneProfile : bastion ? deps.iam.bastionProfile : deps.iam.nodeProfiles[ig.metadata.name], `the instance profile of ${object}`),
       keyPair,
+      existingKeyName,
       userData: bastion ? undefined : renderUserData({ clusterName: c, configBase, region, instanceGroup: igName, role, nodeupConfigHash: hash as string, fileRepository: cluster.spec.assets?.fileRepository }),
       instanceTags: groupTags,
       tags: clusterTags(c, name, labels, { ...roleTags, 'kops.k8s.io/instancegroup': igName }),
@@ -138,6 +148,10 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
       maxSize: ig.spec.maxSize ?? minSize,
       tags: groupTags,
       targetGroups: deps.targetGroups?.[igName],
+      maxInstanceLifetime: lifetimeSeconds(ig.spec.maxInstanceLifetime),
+      capacityRebalance: ig.spec.capacityRebalance ?? false,
+      protectFromScaleIn: ig.spec.instanceProtection ?? false,
+      suspendedProcesses: [...new Set(ig.spec.suspendProcesses ?? [])].sort(),
     });
     launchTemplates.push(lt);
     autoScalingGroups.push(asg);
@@ -187,6 +201,11 @@ function sharedGroupResources(
 function required<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new MissingModelInputError(what);
   return value;
+}
+
+/** `maxInstanceLifetime` (a Go duration, validated) in whole seconds, as Auto Scaling takes it; 0 when unset. */
+function lifetimeSeconds(duration: string | undefined): number {
+  return duration === undefined ? 0 : Math.round((goDurationNs(duration) ?? 0) / 1e9);
 }
 
 /** The machine type of an instance group: its own, else kops's default for its role. */

@@ -17,7 +17,7 @@ export interface UserDataParams {
   nodeupConfigHash: string;
   /** The cluster's `spec.assets.fileRepository`: the runtime and nodeup are downloaded from it when set. */
   fileRepository?: string;
-  /** The runtime and nodeup downloads. Default: nodeupArtifacts(fileRepository), this build's. */
+  /** The runtime and nodeup downloads. Default: nodeupArtifacts(fileRepository, …, configBase), this build's. */
   artifacts?: NodeupArtifacts;
 }
 
@@ -42,7 +42,7 @@ function userDataTemplate(): string {
 
 /** Renders an instance group's user-data from the template: same input, same bytes. */
 export function renderUserData(p: UserDataParams): string {
-  const a = p.artifacts ?? nodeupArtifacts(p.fileRepository);
+  const a = p.artifacts ?? nodeupArtifacts(p.fileRepository, process.env, packageRoot(), p.configBase);
   const values: Record<string, string> = {
     NODE_HASH_AMD64: a.runtime.amd64.sha256,
     NODE_URLS_AMD64: a.runtime.amd64.urls.join(','),

@@ -1,11 +1,13 @@
 import * as https from 'node:https';
 import type { BucketLocationConstraint, S3Client } from '@aws-sdk/client-s3';
-import { awsErrorMessage, classifyAwsError } from '../../cloud/aws/aws-errors';
+import { awsErrorCode, awsErrorMessage, awsHttpStatus, classifyAwsError, isBusyAwsError } from '../../cloud/aws/aws-errors';
 import { preferCheapCredentialSources } from '../../cloud/aws/prefer-cheap-credential-sources';
 import { AlreadyExistsError } from '../../errors/already-exists-error';
 import { ConflictError } from '../../errors/conflict-error';
 import { KforgeError } from '../../errors/kforge-error';
+import { StateStoreBusyError } from '../../errors/state-store-busy-error';
 import { StateStoreError } from '../../errors/state-store-error';
+import { CLOUD_RETRY_BUDGET, RetryBudget, RetryClock, testRetryBudget, withRetryBudget } from '../../cloud/retry-budget';
 import { UsageError } from '../../errors/usage-error';
 import { confirmOwnWrite } from './confirm-own-write';
 import { sharedLookup } from '../../net/shared-lookup';
@@ -17,6 +19,10 @@ type S3Module = typeof import('@aws-sdk/client-s3');
 export interface S3VfsOptions {
   /** Keys per ListObjectsV2 page (MaxKeys); S3's maximum and default is 1000. Tests use small pages. */
   pageSize?: number;
+  /** How long a call S3 answers busy (503 SlowDown) is retried. Default: the cloud calls' budget (or KFORGE_TEST_STORE_RETRY). */
+  retry?: RetryBudget;
+  /** The retries' clock and wait; tests pass their own. */
+  clock?: RetryClock;
 }
 
 const BUCKET_RE = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
@@ -29,6 +35,7 @@ export class S3Vfs implements Vfs {
   readonly prefix: string;
   private readonly region: string;
   private readonly kmsKeyId: string | undefined;
+  private readonly retry: RetryBudget;
   private client: Promise<{ s3: S3Module; client: S3Client }> | undefined;
 
   constructor(
@@ -49,6 +56,7 @@ export class S3Vfs implements Vfs {
     this.url = `s3://${bucket}${this.prefix ? `/${this.prefix}` : ''}`;
     this.region = env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1';
     this.kmsKeyId = env.KFORGE_STATE_S3_KMS_KEY_ID || undefined;
+    this.retry = options.retry ?? testRetryBudget(env) ?? CLOUD_RETRY_BUDGET;
   }
 
   /** Loads the SDK on first use only: importing it costs ~70 ms that commands without S3 should not pay. */
@@ -87,7 +95,7 @@ export class S3Vfs implements Vfs {
   async read(key: string): Promise<VfsObject | undefined> {
     const { s3, client } = await this.sdk();
     try {
-      const out = await client.send(new s3.GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+      const out = await this.send('s3:GetObject', key, () => client.send(new s3.GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) })));
       const data = Buffer.from(out.Body ? await out.Body.transformToByteArray() : new Uint8Array());
       return { data, version: this.etag(out.ETag, 'read', key) };
     } catch (e) {
@@ -99,8 +107,9 @@ export class S3Vfs implements Vfs {
   async write(key: string, data: Buffer | string, options: VfsWriteOptions = {}): Promise<string> {
     const { s3, client } = await this.sdk();
     try {
-      const out = await client.send(
-        new s3.PutObjectCommand({
+      const out = await this.send('s3:PutObject', key, () =>
+        client.send(
+          new s3.PutObjectCommand({
           Bucket: this.bucket,
           Key: this.key(key),
           Body: Buffer.from(data),
@@ -109,7 +118,8 @@ export class S3Vfs implements Vfs {
           ...(this.kmsKeyId ? { ServerSideEncryption: 'aws:kms', SSEKMSKeyId: this.kmsKeyId } : { ServerSideEncryption: 'AES256' }),
           ...(options.ifNotExists ? { IfNoneMatch: '*' } : {}),
           ...(options.ifVersion !== undefined ? { IfMatch: options.ifVersion } : {}),
-        }),
+          }),
+        ),
       );
       return this.etag(out.ETag, 'write', key);
     } catch (e) {
@@ -133,7 +143,7 @@ export class S3Vfs implements Vfs {
       // a HEAD before the DELETE: best effort, with a small race window between the two.
       let current: string | undefined;
       try {
-        current = (await client.send(new s3.HeadObjectCommand({ Bucket: this.bucket, Key: this.key(key) }))).ETag;
+        current = (await this.send('s3:GetObject', key, () => client.send(new s3.HeadObjectCommand({ Bucket: this.bucket, Key: this.key(key) })))).ETag;
       } catch (e) {
         // Absent already: nothing to check; the DELETE below still reports a missing bucket.
         if (classifyAwsError(e) !== 'not-found') throw this.fail('delete', 's3:GetObject', key, e);
@@ -141,7 +151,7 @@ export class S3Vfs implements Vfs {
       if (current !== undefined && current !== options.ifVersion) throw this.changed(key);
     }
     try {
-      await client.send(new s3.DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+      await this.send('s3:DeleteObject', key, () => client.send(new s3.DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) })));
     } catch (e) {
       throw this.fail('delete', 's3:DeleteObject', key, e);
     }
@@ -154,8 +164,8 @@ export class S3Vfs implements Vfs {
     let token: string | undefined;
     try {
       do {
-        const page = await client.send(
-          new s3.ListObjectsV2Command({ Bucket: this.bucket, Prefix: base + prefix, ContinuationToken: token, MaxKeys: this.options.pageSize ?? 1000 }),
+        const page = await this.send('s3:ListBucket', prefix, () =>
+          client.send(new s3.ListObjectsV2Command({ Bucket: this.bucket, Prefix: base + prefix, ContinuationToken: token, MaxKeys: this.options.pageSize ?? 1000 })),
         );
         for (const obj of page.Contents ?? []) if (obj.Key?.startsWith(base)) keys.push(obj.Key.slice(base.length));
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -170,7 +180,7 @@ export class S3Vfs implements Vfs {
     const { s3, client } = await this.sdk();
     const Bucket = this.bucket;
     try {
-      await client.send(new s3.HeadBucketCommand({ Bucket }));
+      await this.send('s3:ListBucket', undefined, () => client.send(new s3.HeadBucketCommand({ Bucket })));
     } catch (e) {
       // us-east-1 answers 200 to CreateBucket on a bucket you own, hence this check. A 403 may be someone
       // else's bucket: CreateBucket below reports that precisely, so it is not an error yet.
@@ -209,7 +219,7 @@ export class S3Vfs implements Vfs {
     ];
     for (const [i, [op, action, run]] of steps.entries()) {
       try {
-        await run();
+        await this.send(action, undefined, run);
       } catch (e) {
         if (i === 0 && classifyAwsError(e) === 'already-exists') throw new AlreadyExistsError(`bucket "${Bucket}" already exists (${awsErrorMessage(e)})`);
         const err = this.fail(op, action, undefined, e);
@@ -224,6 +234,19 @@ export class S3Vfs implements Vfs {
       'versioning: enabled',
       `default encryption: ${this.kmsKeyId ? `aws:kms with key ${this.kmsKeyId} (bucket key enabled)` : 'AES256'}`,
     ];
+  }
+
+  /**
+   * Sends a call again while S3 answers busy (503 SlowDown, a 5xx), within the store's retry budget, which is
+   * the cloud calls' (retry-budget.ts); then fails naming the permission, the object and S3's answer. Any
+   * other error is the caller's to explain. A retried conditional write that the first attempt applied
+   * fails its precondition, which write() recognises as its own (confirmOwnWrite).
+   */
+  private send<T>(action: string, key: string | undefined, call: () => Promise<T>): Promise<T> {
+    const target = key === undefined ? `s3://${this.bucket}` : this.objectUrl(key);
+    const giveUp = (last: { error: unknown; attempts: number; elapsedMs: number }) =>
+      new StateStoreBusyError(this.url, { operation: action, target, errorCode: awsErrorCode(last.error), httpStatus: awsHttpStatus(last.error), attempts: last.attempts, elapsedMs: last.elapsedMs });
+    return withRetryBudget(call, isBusyAwsError, giveUp, this.retry, this.options.clock);
   }
 
   private etag(etag: string | undefined, op: string, key: string): string {

@@ -1,12 +1,13 @@
-import { AutoScalingClient, DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
+import { AutoScalingClient, AutoScalingGroup, DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
 import { DescribeTargetGroupsCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { DescribeInstancesCommand, DescribeKeyPairsCommand, DescribeLaunchTemplatesCommand, DescribeLaunchTemplateVersionsCommand, DescribeSecurityGroupsCommand, DescribeVolumesCommand, DescribeVpcsCommand, EC2Client, Filter } from '@aws-sdk/client-ec2';
+import { DescribeInstancesCommand, DescribeKeyPairsCommand, DescribeLaunchTemplatesCommand, DescribeLaunchTemplateVersionsCommand, DescribeSecurityGroupsCommand, DescribeVolumesCommand, DescribeVpcsCommand, EC2Client, Filter, CreateSecurityGroupCommand, ImportKeyPairCommand } from '@aws-sdk/client-ec2';
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import type { Cluster, InstanceGroup } from '../../../src/api/types';
 import { AwsCloud } from '../../../src/cloud/aws/aws-cloud';
 import { classifyAwsError } from '../../../src/cloud/aws/aws-errors';
 import { awsPreflight } from '../../../src/cloud/aws/aws-preflight';
 import { awsTaskExecutor } from '../../../src/cloud/aws/aws-task-executor';
+import { GROUP_METRICS } from '../../../src/cloud/aws/tasks/auto-scaling-group-task';
 import { newCluster } from '../../../src/create/new-cluster';
 import { normalizedRole } from '../../../src/expand/expand-context';
 import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
@@ -17,6 +18,7 @@ import { applyPlan } from '../../../src/targets/direct-target';
 import { renderPlan } from '../../../src/targets/dry-run-target';
 import { MotoServer, startMotoServer } from '../../helpers/moto-server';
 import { losingProxy } from './losing-proxy';
+import { TEST_CLUSTER_UID } from '../../helpers/cluster-layout';
 
 const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
 // moto 5.2.1 knows no Ubuntu 24.04 image (only Canonical's 14.04 and 16.04 of 2017), so the groups name one it has.
@@ -76,7 +78,7 @@ function spec(name: string, edit: (s: Spec) => void = () => {}, extraGroups = 0)
 }
 
 function awsCloud(name: string, endpoint = moto.endpoint): AwsCloud {
-  return new AwsCloud({ clusterName: name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: endpoint }, credentials: CREDENTIALS, maxAttempts: 2 });
+  return new AwsCloud({ clusterName: name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: endpoint }, credentials: CREDENTIALS, maxAttempts: 2, clusterUid: TEST_CLUSTER_UID });
 }
 
 /** Finds, plans and (optionally) applies the whole AWS model in a fresh run, as a command would. */
@@ -332,5 +334,77 @@ describe('API cost of a no-op plan of the whole model', () => {
     expect(counts[20].calls).toBe(counts[1].calls);
     // The network's 7, IAM's 6, and one each for images, volumes, key pairs, templates, their versions and ASGs.
     expect(counts[1].calls).toBe(21);
+  });
+});
+
+describe('instance-group settings reach the launch template and the Auto Scaling group', () => {
+  const name = 'settings.example.com';
+
+  it('cpuCredits, detailed monitoring, tenancy, extra security groups, a KMS key, lifetime, processes, protection and rebalance; then no changes; unset goes back', async () => {
+    const sg = await ec2.send(new CreateSecurityGroupCommand({ GroupName: 'extra-settings', Description: 'extra' }));
+    const extra = sg.GroupId as string;
+    const key = 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+    const set = spec(name, (s) => {
+      const ig = s.instanceGroups.find((g) => g.metadata.name === 'nodes-us-east-1a') as InstanceGroup;
+      Object.assign(ig.spec, {
+        cpuCredits: 'unlimited',
+        detailedInstanceMonitoring: true,
+        tenancy: 'dedicated',
+        additionalSecurityGroups: [extra],
+        rootVolumeEncryptionKey: key,
+        maxInstanceLifetime: '168h',
+        suspendProcesses: ['AZRebalance'],
+        instanceProtection: true,
+        capacityRebalance: true,
+      });
+    });
+    await awsPreflight(awsCloud(name), set.cluster, set.instanceGroups);
+    await run(set, true);
+    const lt = (await ec2.send(new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateName: `nodes-us-east-1a.${name}`, Versions: ['$Latest'] }))).LaunchTemplateVersions?.[0]?.LaunchTemplateData;
+    expect(lt?.CreditSpecification?.CpuCredits).toBe('unlimited');
+    expect(lt?.Monitoring?.Enabled).toBe(true);
+    expect(lt?.Placement?.Tenancy).toBe('dedicated');
+    expect(lt?.SecurityGroupIds).toContain(extra);
+    expect(lt?.SecurityGroupIds).toHaveLength(2);
+    expect(lt?.BlockDeviceMappings?.[0]?.Ebs?.KmsKeyId).toBe(key);
+    expect(lt?.TagSpecifications?.map((t) => t.ResourceType).filter((t) => t !== 'launch-template').sort()).toEqual(['instance', 'network-interface', 'volume']);
+    const groups = (await autoScaling.send(new DescribeAutoScalingGroupsCommand({ AutoScalingGroupNames: [`nodes-us-east-1a.${name}`, `nodes-us-east-1b.${name}`] }))).AutoScalingGroups ?? [];
+    const a = groups.find((g) => g.AutoScalingGroupName?.startsWith('nodes-us-east-1a')) as AutoScalingGroup;
+    expect([a.CapacityRebalance, a.NewInstancesProtectedFromScaleIn]).toEqual([true, true]);
+    expect(a.SuspendedProcesses?.map((p) => p.ProcessName)).toEqual(['AZRebalance']);
+    // Every group collects kops's group metrics at one-minute granularity.
+    for (const g of groups) expect(g.EnabledMetrics?.map((m) => `${m.Metric}@${m.Granularity}`).sort()).toEqual(GROUP_METRICS.map((m) => `${m}@1Minute`).sort());
+    // moto 5.2.1 accepts MaxInstanceLifetime but does not return it (AWS does), so that one field stays a difference here.
+    const again = await run(set, false);
+    expect(again.text.split('\n').filter((l) => l.startsWith('~'))).toEqual([`~ update AutoScalingGroup/nodes-us-east-1a.${name}: maxInstanceLifetime: 0 -> 604800`]);
+
+    // Settings removed from the spec are changes back to AWS's defaults.
+    const unset = spec(name);
+    const back = await run(unset, true);
+    expect(back.text).toContain(`~ update LaunchTemplate/nodes-us-east-1a.${name}:`);
+    const lt2 = (await ec2.send(new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateName: `nodes-us-east-1a.${name}`, Versions: ['$Latest'] }))).LaunchTemplateVersions?.[0]?.LaunchTemplateData;
+    expect([lt2?.CreditSpecification?.CpuCredits, lt2?.Monitoring?.Enabled, lt2?.Placement?.Tenancy, lt2?.SecurityGroupIds?.length]).toEqual([undefined, false, undefined, 1]);
+    const a2 = (await autoScaling.send(new DescribeAutoScalingGroupsCommand({ AutoScalingGroupNames: [`nodes-us-east-1a.${name}`] }))).AutoScalingGroups?.[0];
+    expect([a2?.NewInstancesProtectedFromScaleIn, a2?.SuspendedProcesses]).toEqual([false, []]);
+    // moto 5.2.1's UpdateAutoScalingGroup ignores CapacityRebalance (AWS takes it), so only that difference remains.
+    const after = await run(unset, false);
+    expect(after.text.split('\n').filter((l) => l.startsWith('~'))).toEqual([`~ update AutoScalingGroup/nodes-us-east-1a.${name}: capacityRebalance: true -> false`]);
+  });
+
+  it('sshKeyName "" makes templates without a key pair; a name uses that key pair, and a missing one fails preflight naming the field', async () => {
+    const none = spec('nokey.example.com', (s) => (s.cluster.spec.sshKeyName = ''));
+    await run(none, true);
+    const lt = (await ec2.send(new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateName: 'nodes-us-east-1a.nokey.example.com', Versions: ['$Latest'] }))).LaunchTemplateVersions?.[0]?.LaunchTemplateData;
+    expect(lt?.KeyName).toBeUndefined();
+    expect((await ec2.send(new DescribeKeyPairsCommand({ Filters: [{ Name: 'tag:KubernetesCluster', Values: ['nokey.example.com'] }] }))).KeyPairs).toEqual([]);
+
+    await ec2.send(new ImportKeyPairCommand({ KeyName: 'team-key', PublicKeyMaterial: Buffer.from(SSH_KEY.publicKey) }));
+    const named = spec('named.example.com', (s) => (s.cluster.spec.sshKeyName = 'team-key'));
+    await run(named, true);
+    const lt2 = (await ec2.send(new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateName: 'nodes-us-east-1a.named.example.com', Versions: ['$Latest'] }))).LaunchTemplateVersions?.[0]?.LaunchTemplateData;
+    expect(lt2?.KeyName).toBe('team-key');
+
+    const missing = spec('missing.example.com', (s) => (s.cluster.spec.sshKeyName = 'no-such-key'));
+    await expect(awsPreflight(awsCloud('missing.example.com'), missing.cluster, missing.instanceGroups)).rejects.toThrow(/Cluster\/missing\.example\.com: spec\.sshKeyName: no key pair "no-such-key"/);
   });
 });

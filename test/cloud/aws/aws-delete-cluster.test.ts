@@ -46,6 +46,7 @@ import { openVfs } from '../../../src/state/vfs/open-vfs';
 import { applyPlan } from '../../../src/targets/direct-target';
 import { runCli, tempDir } from '../../helpers/cli';
 import { AWS_NO_CREDENTIALS, MotoServer, startMotoServer } from '../../helpers/moto-server';
+import { TEST_CLUSTER_UID } from '../../helpers/cluster-layout';
 
 const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
 const REGION = 'us-east-1';
@@ -92,7 +93,7 @@ async function createCluster(store: string, name: string, zones: string, extra: 
   expect(created.stderr).toBe('');
   // What update's first step writes: the PKI and the managed files, the completed spec among them.
   const completed = (await writeManagedFilesOf(store, name)).completed;
-  const cloud = new AwsCloud({ clusterName: name, region: REGION, env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: CREDENTIALS, maxAttempts: 2 });
+  const cloud = new AwsCloud({ clusterName: name, region: REGION, env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: CREDENTIALS, maxAttempts: 2, clusterUid: TEST_CLUSTER_UID });
   // The model's network, security groups, IAM (a role per node group) and DNS; the compute resources are
   // made below with the SDK (addComputeAndLoadBalancer), as the test wants them.
   const instanceGroups = (await new ClusterRepository(openVfs(store)).get(name)).instanceGroups.map((v) => v.object);
@@ -357,7 +358,7 @@ describe('delete cluster on AWS (moto)', () => {
     const c = 'dns.example.com';
     await addRecord(`api.${c}`, '203.0.113.20');
     await addRecord(`api.internal.${c}`, '172.20.32.20');
-    const cloud = new AwsCloud({ clusterName: c, region: REGION, env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: CREDENTIALS, maxAttempts: 1 });
+    const cloud = new AwsCloud({ clusterName: c, region: REGION, env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: CREDENTIALS, maxAttempts: 1, clusterUid: TEST_CLUSTER_UID });
     const listed = await listDnsRecords(cloud, ZONE);
     expect(listed.map((r) => `${r.type} ${r.name} ${r.id}`)).toEqual([`dns-record api.${c} A ${zoneId}/api.${c}/A`, `dns-record api.internal.${c} A ${zoneId}/api.internal.${c}/A`]);
     const change = (Action: 'DELETE' | 'UPSERT', n: string, ip: string) =>
@@ -374,7 +375,7 @@ describe('delete cluster on AWS (moto)', () => {
   it('a security group revokes its references to other groups first, rule by rule when one is already gone', async () => {
     const c = 'sg.example.com';
     await createCluster(tempDir(), c, 'us-east-1a');
-    const cloud = new AwsCloud({ clusterName: c, region: REGION, env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: CREDENTIALS, maxAttempts: 1 });
+    const cloud = new AwsCloud({ clusterName: c, region: REGION, env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: CREDENTIALS, maxAttempts: 1, clusterUid: TEST_CLUSTER_UID });
     const masters = (await listNetworkResources(cloud)).find((r) => r.type === 'security-group' && r.name === `masters.${c}`);
     const group = ((await ec2.send(new DescribeSecurityGroupsCommand({ GroupIds: [masters?.id as string] }))).SecurityGroups ?? [])[0];
     const referencing = (group.IpPermissions ?? []).filter((p) => (p.UserIdGroupPairs ?? []).length > 0);

@@ -15,6 +15,7 @@ import { applyPlan } from '../../../src/targets/direct-target';
 import { renderPlan } from '../../../src/targets/dry-run-target';
 import { MotoServer, startMotoServer } from '../../helpers/moto-server';
 import { losingProxy } from './losing-proxy';
+import { TEST_CLUSTER_UID } from '../../helpers/cluster-layout';
 
 const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
 let moto: MotoServer;
@@ -45,7 +46,7 @@ function cluster(name: string, options: Partial<Options> = {}): Cluster {
 
 /** Finds, plans and (optionally) applies the cluster's tasks in a fresh run, as a command would. */
 async function run(c: Cluster, apply: boolean, endpoint = moto.endpoint): Promise<{ cloud: AwsCloud; text: string; hasChanges: boolean }> {
-  const cloud = new AwsCloud({ clusterName: c.metadata.name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: endpoint }, credentials: CREDENTIALS, maxAttempts: 2 });
+  const cloud = new AwsCloud({ clusterName: c.metadata.name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: endpoint }, credentials: CREDENTIALS, maxAttempts: 2, clusterUid: TEST_CLUSTER_UID });
   // IAM has its own test; its calls would blur the numbers here.
   const tasks = buildAwsTasks(c).filter((t) => !t.kind.startsWith('IAM'));
   const executor = awsTaskExecutor(cloud, tasks, { backoffMs: 20 });
@@ -258,7 +259,7 @@ describe('API DNS records (--dns public and private)', () => {
 
   it('refuses a zone that does not exist, naming spec.dnsZone, before any change', async () => {
     const spec = cluster('nozone.example.net', { dns: 'public', dnsZone: 'example.net' });
-    const cloud = new AwsCloud({ clusterName: spec.metadata.name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: CREDENTIALS, maxAttempts: 2 });
+    const cloud = new AwsCloud({ clusterName: spec.metadata.name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: CREDENTIALS, maxAttempts: 2, clusterUid: TEST_CLUSTER_UID });
     const executor = awsTaskExecutor(cloud, buildAwsTasks(spec), { backoffMs: 20 });
     const error = await executor.plan().then(
       () => undefined,

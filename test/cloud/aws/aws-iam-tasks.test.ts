@@ -13,6 +13,7 @@ import { applyPlan } from '../../../src/targets/direct-target';
 import { renderPlan } from '../../../src/targets/dry-run-target';
 import { MotoServer, startMotoServer } from '../../helpers/moto-server';
 import { losingProxy } from './losing-proxy';
+import { TEST_CLUSTER_UID } from '../../helpers/cluster-layout';
 
 const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
 let moto: MotoServer;
@@ -53,7 +54,7 @@ const inputs = (s: Spec) => ({ nodeupConfigHashes: Object.fromEntries(s.instance
 const COMPUTE_KINDS = new Set(['EBSVolume', 'EC2KeyPair', 'LaunchTemplate', 'AutoScalingGroup']);
 
 function awsCloud(name: string, endpoint = moto.endpoint): AwsCloud {
-  return new AwsCloud({ clusterName: name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: endpoint }, credentials: CREDENTIALS, maxAttempts: 2 });
+  return new AwsCloud({ clusterName: name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: endpoint }, credentials: CREDENTIALS, maxAttempts: 2, clusterUid: TEST_CLUSTER_UID });
 }
 
 /** Finds, plans and (optionally) applies the cluster's IAM tasks in a fresh run, as a command would. */

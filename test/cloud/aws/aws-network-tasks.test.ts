@@ -9,6 +9,7 @@ import { applyPlan } from '../../../src/targets/direct-target';
 import { renderPlan } from '../../../src/targets/dry-run-target';
 import { MotoServer, startMotoServer } from '../../helpers/moto-server';
 import { losingProxy } from './losing-proxy';
+import { TEST_CLUSTER_UID } from '../../helpers/cluster-layout';
 
 const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
 let moto: MotoServer;
@@ -32,7 +33,7 @@ function cluster(name: string, edit: (c: Cluster) => void = () => {}): Cluster {
 }
 
 function awsCloud(name: string, endpoint = moto.endpoint): AwsCloud {
-  return new AwsCloud({ clusterName: name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: endpoint }, credentials: CREDENTIALS, maxAttempts: 2 });
+  return new AwsCloud({ clusterName: name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: endpoint }, credentials: CREDENTIALS, maxAttempts: 2, clusterUid: TEST_CLUSTER_UID });
 }
 
 /** Finds, plans and (optionally) applies the cluster's tasks in a fresh run, as a command would. */

@@ -234,7 +234,7 @@ it('create cluster --vpc --subnets --utility-subnets records the ids (no cloud c
   ]);
   const refused = await runCliAsync([...args, ...shared]);
   expect(refused.status).toBe(1);
-  expect(refused.stderr).toMatch(/^Error: .*\n {2}--network-cidr: is required with --vpc/);
+  expect(refused.stderr).toMatch(/^Error: .*\n {2}--network-cidr: is required with --network-id/);
   expect(refused.stderr).not.toContain('    at ');
 }, 60_000);
 

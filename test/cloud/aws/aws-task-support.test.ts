@@ -26,13 +26,27 @@ describe('EC2 error classification', () => {
 });
 
 describe('idempotency tokens and tags', () => {
-  it('derive the same token for the same cluster and task, another for another, within EC2’s 64 characters', () => {
-    const a = new AwsCloud({ clusterName: 'a.example.com', region: 'us-east-1' });
-    const b = new AwsCloud({ clusterName: 'b.example.com', region: 'us-east-1' });
-    expect(a.clientToken('RouteTable/x')).toBe(new AwsCloud({ clusterName: 'a.example.com', region: 'eu-west-1' }).clientToken('RouteTable/x'));
+  it('derive the same token for the same cluster life and task, another for another cluster, life or task, within EC2’s 64 characters', () => {
+    const uid = '11111111-1111-4111-8111-111111111111';
+    const a = new AwsCloud({ clusterName: 'a.example.com', region: 'us-east-1', clusterUid: uid });
+    const b = new AwsCloud({ clusterName: 'b.example.com', region: 'us-east-1', clusterUid: uid });
+    const aAgain = new AwsCloud({ clusterName: 'a.example.com', region: 'us-east-1', clusterUid: '22222222-2222-4222-8222-222222222222' });
+    expect(a.clientToken('RouteTable/x')).toBe(new AwsCloud({ clusterName: 'a.example.com', region: 'eu-west-1', clusterUid: uid }).clientToken('RouteTable/x'));
     expect(a.clientToken('RouteTable/x')).not.toBe(b.clientToken('RouteTable/x'));
+    expect(a.clientToken('RouteTable/x')).not.toBe(aAgain.clientToken('RouteTable/x'));
     expect(a.clientToken('RouteTable/x')).not.toBe(a.clientToken('RouteTable/y'));
     expect(a.clientToken('RouteTable/x')).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('are never made from the name alone: without a cluster UID there is no token', () => {
+    const e = (() => {
+      try {
+        return new AwsCloud({ clusterName: 'a.example.com', region: 'us-east-1' }).clientToken('RouteTable/x');
+      } catch (x) {
+        return x;
+      }
+    })();
+    expect((e as { code?: string }).code).toBe('MISSING_MODEL_INPUT');
   });
 
   it('put the cluster tags last, so cloudLabels cannot override them', () => {

@@ -9,16 +9,21 @@ set -o nounset
 set -o pipefail
 
 # Each download: its sha256, then the URLs to try in order (mirrors of the same bytes, comma-separated).
+# An s3:// URL (the nodeup bundle in the state store) is read with this instance's IAM role.
 NODE_HASH_AMD64=1111111111111111111111111111111111111111111111111111111111111111
-NODE_URLS_AMD64=https://nodejs.org/dist/v20.18.0/node-v20.18.0-linux-x64.tar.xz,https://nodejs.org/download/release/v20.18.0/node-v20.18.0-linux-x64.tar.xz
+NODE_URLS_AMD64=https://nodejs.org/dist/v24.15.0/node-v24.15.0-linux-x64.tar.xz,https://nodejs.org/download/release/v24.15.0/node-v24.15.0-linux-x64.tar.xz
 NODE_HASH_ARM64=2222222222222222222222222222222222222222222222222222222222222222
-NODE_URLS_ARM64=https://nodejs.org/dist/v20.18.0/node-v20.18.0-linux-arm64.tar.xz
+NODE_URLS_ARM64=https://nodejs.org/dist/v24.15.0/node-v24.15.0-linux-arm64.tar.xz
 NODEUP_HASH=3333333333333333333333333333333333333333333333333333333333333333
-NODEUP_URLS=https://mirror.example.com/kforge/0.1.0/nodeup
+NODEUP_URLS=s3://kforge-state/team/userdata.example.com/assets/nodeup/3333333333333333333333333333333333333333333333333333333333333333/nodeup
 
 export AWS_REGION=us-east-1
 
 INSTALL_DIR=/opt/kforge
+# The instance-metadata service; AWS_EC2_METADATA_SERVICE_ENDPOINT (the AWS SDKs' variable) moves it, and
+# AWS_ENDPOINT_URL_S3 moves S3 (path-style), as for nodeup.
+IMDS="${AWS_EC2_METADATA_SERVICE_ENDPOINT:-http://169.254.169.254}"
+IMDS="${IMDS%/}"
 # Download rounds over all URLs, with waits of 2, 4, 8, ... seconds between them: bounded, so a node that
 # cannot download fails visibly (cloud-init reports it) instead of waiting forever.
 ROUNDS=6
@@ -30,6 +35,38 @@ fail() {
 
 sha256-of() {
   sha256sum "$1" | cut -d' ' -f1
+}
+
+# The value of a string field of the metadata service's JSON (one field per line on EC2, one line in tests).
+json-field() {
+  sed -n "s/.*\"$1\" *: *\"\([^\"]*\)\".*/\1/p" | head -n 1
+}
+
+# Reads s3://BUCKET/KEY into FILE as this instance: an IMDSv2 token, the role's temporary credentials, and
+# a GET that curl signs (--aws-sigv4 needs curl 7.75 or later: Ubuntu 22.04 and 24.04, Debian 12). The
+# credentials reach curl as a config on its standard input, never on a command line, and are not written
+# anywhere. The bucket's region is the one S3 names (x-amz-bucket-region), else the cluster's.
+# Arguments: url, file.
+s3-get() {
+  local bucket="${1#s3://}"
+  local -r key="${bucket#*/}"
+  bucket="${bucket%%/*}"
+  local token role creds region endpoint
+  token=$(curl -fsS --connect-timeout 10 --max-time 30 -X PUT -H "X-aws-ec2-metadata-token-ttl-seconds: 300" "${IMDS}/latest/api/token") || return 1
+  role=$(curl -fsS --connect-timeout 10 --max-time 30 -H "X-aws-ec2-metadata-token: ${token}" "${IMDS}/latest/meta-data/iam/security-credentials/" | head -n 1) || return 1
+  creds=$(curl -fsS --connect-timeout 10 --max-time 30 -H "X-aws-ec2-metadata-token: ${token}" "${IMDS}/latest/meta-data/iam/security-credentials/${role}") || return 1
+  if [[ -n "${AWS_ENDPOINT_URL_S3:-}" ]]; then
+    region="${AWS_REGION}"
+    endpoint="${AWS_ENDPOINT_URL_S3%/}/${bucket}"
+  else
+    region=$(curl -sSI --connect-timeout 10 --max-time 30 "https://s3.amazonaws.com/${bucket}" | tr -d '\r' | sed -n 's/^x-amz-bucket-region: *//Ip' | head -n 1)
+    region="${region:-${AWS_REGION}}"
+    endpoint="https://s3.${region}.amazonaws.com/${bucket}"
+  fi
+  printf 'user = "%s:%s"\nheader = "x-amz-security-token: %s"\nheader = "x-amz-content-sha256: %s"\n' \
+    "$(json-field AccessKeyId <<< "${creds}")" "$(json-field SecretAccessKey <<< "${creds}")" "$(json-field Token <<< "${creds}")" \
+    e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 |
+    curl -fsS --connect-timeout 10 --max-time 600 --aws-sigv4 "aws:amz:${region}:s3" -K - -o "$2" "${endpoint}/${key}"
 }
 
 # Downloads to FILE from the first URL that answers, retrying with exponential backoff, and keeps it only
@@ -45,7 +82,12 @@ download() {
     for url in "${urls[@]}"; do
       echo "== Downloading ${url} (round ${round} of ${ROUNDS}) =="
       rm -f "${file}.part"
-      if ! curl -fsSL --connect-timeout 10 --max-time 600 -o "${file}.part" "${url}"; then
+      if [[ "${url}" == s3://* ]]; then
+        s3-get "${url}" "${file}.part" || {
+          echo "== Failed to read ${url} with this instance's role ==" >&2
+          continue
+        }
+      elif ! curl -fsSL --connect-timeout 10 --max-time 600 -o "${file}.part" "${url}"; then
         echo "== Failed to download ${url} ==" >&2
         continue
       fi

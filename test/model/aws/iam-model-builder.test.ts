@@ -56,7 +56,7 @@ describe('IAM model builder', () => {
     );
   });
 
-  it.each(['nodes-us-east-1a', 'nodes-us-east-1b'])('lets a node of %s read only its own group’s config, the issued keysets, the completed spec and its client keysets (never a CA key), all scoped to the cluster', (group) => {
+  it.each(['nodes-us-east-1a', 'nodes-us-east-1b'])('lets a node of %s read only its own group’s config, the issued keysets, the completed spec, its client keysets (never a CA key) and the nodeup bundles, all scoped to the cluster', (group) => {
     const { cluster, instanceGroups } = spec();
     const nodeGroups = [group];
     const nodes = buildIamPolicies(cluster, instanceGroups).nodeGroups[group];
@@ -69,10 +69,12 @@ describe('IAM model builder', () => {
     const clientKeysets = [`${PREFIX}pki/private/kubelet-bootstrap/*`];
     expect(s3Resources.filter((r) => r.includes('pki/private'))).toEqual(clientKeysets);
     expect(s3Resources.filter((r) => r.includes('/pki/*') || r === `${PREFIX}*`)).toEqual([]);
-    // No object wildcard except the certificate-only keysets' prefix and the client keysets'.
-    expect(s3Resources.filter((r) => r.includes('*')).sort()).toEqual([`${PREFIX}pki/issued/*`, ...clientKeysets].sort());
+    // No object wildcard except the certificate-only keysets' prefix, the client keysets' and the nodeup
+    // bundles' (assets/nodeup/<sha256>/nodeup: one per kforge build, nothing secret).
+    const bundles = `${PREFIX}assets/nodeup/*/nodeup`;
+    expect(s3Resources.filter((r) => r.includes('*')).sort()).toEqual([`${PREFIX}pki/issued/*`, bundles, ...clientKeysets].sort());
     const objects = s3.filter((s) => list(s.Action).includes('s3:GetObject')).flatMap((s) => list(s.Resource));
-    expect(objects.sort()).toEqual([`${PREFIX}cluster-completed.spec`, `${PREFIX}pki/issued/*`, ...clientKeysets, ...nodeGroups.map((ig) => `${PREFIX}igconfig/node/${ig}/nodeupconfig.yaml`)].sort());
+    expect(objects.sort()).toEqual([bundles, `${PREFIX}cluster-completed.spec`, `${PREFIX}pki/issued/*`, ...clientKeysets, ...nodeGroups.map((ig) => `${PREFIX}igconfig/node/${ig}/nodeupconfig.yaml`)].sort());
     // Listing the bucket is limited to the issued keysets' prefix.
     const listing = s3.filter((s) => list(s.Action).includes('s3:ListBucket'));
     expect(listing.map((s) => s.Condition)).toEqual([{ StringLike: { 's3:prefix': [`team/${NAME}/pki/issued/*`] } }]);

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { newCluster } from '../../../src/create/new-cluster';
 import { normalizedRole } from '../../../src/expand/expand-context';
 import { renderUserData } from '../../../src/model/aws/render-user-data';
-import { NodeupArtifacts, nodeupArtifacts, builtNodeupArtifact } from '../../../src/model/nodeup-artifacts';
+import { NodeupArtifacts, nodeupArtifacts, builtNodeupArtifact, nodeupInStateStore } from '../../../src/model/nodeup-artifacts';
 import { derivedFiles, completeCluster } from '../../../src/ops/expand-cluster';
 import { StatePaths } from '../../../src/state/state-paths';
 import { expectGolden } from '../../helpers/golden';
@@ -26,10 +26,10 @@ const NAME = 'userdata.example.com';
 /** Fixed downloads for the golden files: they pin the script, not this build's nodeup hash (which changes with every source change). */
 const FIXED: NodeupArtifacts = {
   runtime: {
-    amd64: { sha256: '1'.repeat(64), urls: ['https://nodejs.org/dist/v20.18.0/node-v20.18.0-linux-x64.tar.xz', 'https://nodejs.org/download/release/v20.18.0/node-v20.18.0-linux-x64.tar.xz'] },
-    arm64: { sha256: '2'.repeat(64), urls: ['https://nodejs.org/dist/v20.18.0/node-v20.18.0-linux-arm64.tar.xz'] },
+    amd64: { sha256: '1'.repeat(64), urls: ['https://nodejs.org/dist/v24.15.0/node-v24.15.0-linux-x64.tar.xz', 'https://nodejs.org/download/release/v24.15.0/node-v24.15.0-linux-x64.tar.xz'] },
+    arm64: { sha256: '2'.repeat(64), urls: ['https://nodejs.org/dist/v24.15.0/node-v24.15.0-linux-arm64.tar.xz'] },
   },
-  nodeup: { sha256: '3'.repeat(64), urls: ['https://mirror.example.com/kforge/0.1.0/nodeup'] },
+  nodeup: { sha256: '3'.repeat(64), urls: [`s3://kforge-state/team/${NAME}/assets/nodeup/${'3'.repeat(64)}/nodeup`] },
 };
 
 /** The user-data of every instance group of a new three-zone cluster, with the real nodeup config hashes or `fixedHash`. */
@@ -96,27 +96,37 @@ describe('user-data', () => {
     expectGolden('user-data/node.sh', fixed.get('nodes-us-east-1a') as string);
   });
 
-  it("carries the pinned Node.js runtime's published hashes and this build's nodeup bundle hash", () => {
+  it("carries the pinned Node.js runtime's published hashes and this build's nodeup bundle, read from the s3:// state store", () => {
     const built = builtNodeupArtifact();
     expect(createHash('sha256').update(fs.readFileSync(built.path)).digest('hex')).toBe(built.sha256);
     expect(node).toContain(`NODEUP_HASH=${built.sha256}\n`);
-    expect(node).toContain('NODE_HASH_AMD64=4543670b589593f8fa5f106111fd5139081da42bb165a9239f05195e405f240a\n');
+    expect(node).toContain(`NODEUP_URLS=s3://kforge-state/team/${NAME}/assets/nodeup/${built.sha256}/nodeup\n`);
+    expect(`team/${StatePaths.nodeupArtifact(NAME, built.sha256)}`).toBe(`team/${NAME}/assets/nodeup/${built.sha256}/nodeup`);
+    expect(node).toContain('NODE_HASH_AMD64=472655581fb851559730c48763e0c9d3bc25975c59d518003fc0849d3e4ba0f6\n');
     expect(node).toContain(
-      'NODE_URLS_AMD64=https://nodejs.org/dist/v20.18.0/node-v20.18.0-linux-x64.tar.xz,https://nodejs.org/download/release/v20.18.0/node-v20.18.0-linux-x64.tar.xz\n',
+      'NODE_URLS_AMD64=https://nodejs.org/dist/v24.15.0/node-v24.15.0-linux-x64.tar.xz,https://nodejs.org/download/release/v24.15.0/node-v24.15.0-linux-x64.tar.xz\n',
     );
-    expect(node).toContain('NODE_HASH_ARM64=a9ce85675ba33f00527f6234d90000946c0936fb4fca605f1891bb5f4fe6fb0a\n');
+    expect(node).toContain('NODE_HASH_ARM64=f3d5a797b5d210ce8e2cb265544c8e482eaedcb8aa409a8b46da7e8595d0dda0\n');
     expect(node).toMatch(/^"\$\{INSTALL_DIR\}\/bin\/nodeup" --conf=\S+ --assets --install-systemd-unit$/m);
   });
 
   it('moves every download onto spec.assets.fileRepository, path kept, and takes sha256@url overrides from the environment', () => {
-    const a = nodeupArtifacts('http://mirror.internal:8080/files/', {});
-    expect(a.runtime.amd64.urls).toEqual(['http://mirror.internal:8080/files/dist/v20.18.0/node-v20.18.0-linux-x64.tar.xz']);
+    // A file repository or KFORGE_NODEUP overrides the state store, even with an s3:// configBase.
+    const a = nodeupArtifacts('http://mirror.internal:8080/files/', {}, undefined, 's3://kforge-state/team/c.example.com');
+    expect(a.runtime.amd64.urls).toEqual(['http://mirror.internal:8080/files/dist/v24.15.0/node-v24.15.0-linux-x64.tar.xz']);
     expect(a.nodeup.urls).toEqual(['http://mirror.internal:8080/files/kforge/0.1.0/nodeup']);
-    const o = nodeupArtifacts(undefined, { KFORGE_NODE_RUNTIME_AMD64: `${'c'.repeat(64)}@http://127.0.0.1:1/node.tar.xz`, KFORGE_NODEUP: `${'d'.repeat(64)}@http://127.0.0.1:1/nodeup` });
+    const o = nodeupArtifacts(undefined, { KFORGE_NODE_RUNTIME_AMD64: `${'c'.repeat(64)}@http://127.0.0.1:1/node.tar.xz`, KFORGE_NODEUP: `${'d'.repeat(64)}@http://127.0.0.1:1/nodeup` }, undefined, 's3://kforge-state/team/c.example.com');
     expect(o.runtime.amd64).toEqual({ sha256: 'c'.repeat(64), urls: ['http://127.0.0.1:1/node.tar.xz'] });
     expect(o.nodeup).toEqual({ sha256: 'd'.repeat(64), urls: ['http://127.0.0.1:1/nodeup'] });
     expect(nodeupArtifacts(undefined, { KFORGE_NODEUP: `${'d'.repeat(64)}@http://a.test/nodeup,https://b.test/nodeup` }).nodeup.urls).toEqual(['http://a.test/nodeup', 'https://b.test/nodeup']);
     expect(() => nodeupArtifacts(undefined, { KFORGE_NODEUP: 'http://127.0.0.1:1/nodeup' })).toThrow(expect.objectContaining({ code: 'INVALID_NODEUP_ARTIFACT', message: expect.stringContaining('KFORGE_NODEUP') }));
+  });
+
+  it('names no state-store object where user-data cannot read one: a store that is not s3:// keeps the published path', () => {
+    expect(nodeupArtifacts(undefined, {}, undefined, 'gs://kforge-state/c.example.com').nodeup.urls).toEqual(['https://artifacts.kforge.invalid/kforge/0.1.0/nodeup']);
+    expect(nodeupInStateStore('c.example.com', 'gs://kforge-state/c.example.com', undefined, {})).toBeUndefined();
+    expect(nodeupInStateStore('c.example.com', 's3://kforge-state/c.example.com', 'https://mirror.example.com/', {})).toBeUndefined();
+    expect(nodeupInStateStore('c.example.com', 's3://kforge-state/c.example.com', undefined, {})).toEqual(expect.objectContaining({ key: `c.example.com/assets/nodeup/${builtNodeupArtifact().sha256}/nodeup` }));
   });
 
   it('refuses a value that would need quoting in the script', () => {

@@ -114,8 +114,8 @@ describe('AWS model with shared resources (kops Shared: true)', () => {
   });
 
   it('create cluster --vpc needs --network-cidr and one subnet id per zone', () => {
-    expect(() => newCluster({ name: C, zones: ['us-east-1a'], vpc: 'vpc-0a' })).toThrow(/--network-cidr: is required with --vpc/);
-    expect(() => newCluster({ name: C, zones: ['us-east-1a'], subnets: ['subnet-0a'] })).toThrow(/--subnets: needs --vpc/);
+    expect(() => newCluster({ name: C, zones: ['us-east-1a'], vpc: 'vpc-0a' })).toThrow(/--network-cidr: is required with --network-id/);
+    expect(() => newCluster({ name: C, zones: ['us-east-1a'], subnets: ['subnet-0a'] })).toThrow(/--subnets: needs --network-id/);
     expect(() => newCluster({ name: C, zones: ['us-east-1a', 'us-east-1b'], vpc: 'vpc-0a', networkCidr: '10.0.0.0/16', subnets: ['subnet-0a'] })).toThrow(/one subnet id per zone/);
     expect(() => newCluster({ name: C, zones: ['us-east-1a'], vpc: 'vpc-0a', networkCidr: '10.0.0.0/16', utilitySubnets: ['subnet-0a'] })).toThrow(/utility subnets are for --topology private/);
     const p = planned();

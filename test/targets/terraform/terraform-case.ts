@@ -1,6 +1,6 @@
 import { IamRolePolicyTask } from '../../../src/cloud/aws/tasks/iam-role-policy-task';
 import { LaunchTemplateTask } from '../../../src/cloud/aws/tasks/launch-template-task';
-import { newCluster, NewClusterOptions } from '../../../src/create/new-cluster';
+import { newCluster, NewCluster, NewClusterOptions } from '../../../src/create/new-cluster';
 import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
 import { completeCluster } from '../../../src/ops/expand-cluster';
 import type { AnyTask } from '../../../src/tasks/task';
@@ -21,9 +21,11 @@ export const TERRAFORM_CASES: Array<[string, NewClusterOptions]> = [
 /** A fake SSH key (no real key material is needed to render one). */
 const SSH = { fingerprint: 'c4:a6:ed:9a:a8:89:b9:e2:c3:9c:d6:63:eb:9c:71:57', publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeKeyForTerraformGoldenTests test@example.com' };
 
-/** The tasks of a case, built in process with fake nodeup hashes and every launch template's image resolved to a fixed AMI. */
-export function caseTasks(options: NewClusterOptions): { tasks: AnyTask[]; region: string } {
-  const { cluster, instanceGroups } = newCluster(options);
+/** The tasks of a case (its objects changed by `edit` first), built in process with fake nodeup hashes and every launch template's image resolved to a fixed AMI. */
+export function caseTasks(options: NewClusterOptions, edit: (objects: NewCluster) => void = () => {}): { tasks: AnyTask[]; region: string } {
+  const objects = newCluster(options);
+  edit(objects);
+  const { cluster, instanceGroups } = objects;
   const completed = completeCluster(cluster, instanceGroups, 'memfs://store');
   const nodeupConfigHashes = Object.fromEntries(instanceGroups.map((ig, i) => [ig.metadata.name, String(i).repeat(64)]));
   const tasks = buildAwsTasks(completed, instanceGroups, { nodeupConfigHashes, sshPublicKey: SSH });

@@ -25,7 +25,29 @@ export interface AutoScalingGroupSpec {
   tags: TagMap;
   /** Target groups the instances join; when absent, whatever is attached is left alone. */
   targetGroups?: readonly (TargetGroupRef & AnyTask<AwsCloud>)[];
+  /** Seconds an instance may serve before it is replaced (`maxInstanceLifetime`); 0: no limit. */
+  maxInstanceLifetime: number;
+  /** Replace Spot instances on a rebalance recommendation (`capacityRebalance`). */
+  capacityRebalance: boolean;
+  /** New instances are protected from scale-in (`instanceProtection`). */
+  protectFromScaleIn: boolean;
+  /** Scaling processes suspended (`suspendProcesses`), sorted. */
+  suspendedProcesses: readonly string[];
 }
+
+// kops enables every group metric at one-minute granularity on every group (GroupMetrics in its ASG task).
+/** The group metrics kforge enables on every group, as kops does (`enabled_metrics`, `1Minute`). */
+export const GROUP_METRICS = [
+  'GroupDesiredCapacity',
+  'GroupInServiceInstances',
+  'GroupMaxSize',
+  'GroupMinSize',
+  'GroupPendingInstances',
+  'GroupStandbyInstances',
+  'GroupTerminatingInstances',
+  'GroupTotalInstances',
+];
+const METRICS_GRANULARITY = '1Minute';
 
 /** The actual state of an Auto Scaling group. */
 export interface AutoScalingGroupActual {
@@ -39,6 +61,11 @@ export interface AutoScalingGroupActual {
   tags: TagMap;
   /** Tags not propagated at launch, to be fixed by CreateOrUpdateTags. */
   unpropagated: string[];
+  maxInstanceLifetime: number;
+  capacityRebalance: boolean;
+  protectFromScaleIn: boolean;
+  suspendedProcesses: string[];
+  enabledMetrics: string[];
 }
 
 // The version the group launches: the latest, so a new template version reaches new instances without
@@ -71,10 +98,16 @@ export class AutoScalingGroupTask extends AwsTask<AutoScalingGroupActual> {
     t.addResource(this, 'aws_autoscaling_group', {
       // `$Latest`, as the direct target sets it (kops renders `latest_version`, a number): a new template version
       // reaches new instances, and after `terraform apply` the direct target finds the group unchanged.
+      capacity_rebalance: d.capacityRebalance || undefined,
+      enabled_metrics: GROUP_METRICS,
       launch_template: new HclBlock({ id: t.reference(d.launchTemplate, 'id'), version: LAUNCH_VERSION }),
+      max_instance_lifetime: d.maxInstanceLifetime,
       max_size: d.maxSize,
+      metrics_granularity: METRICS_GRANULARITY,
       min_size: d.minSize,
       name: this.name,
+      protect_from_scale_in: d.protectFromScaleIn,
+      suspended_processes: d.suspendedProcesses.length > 0 ? [...d.suspendedProcesses] : undefined,
       tag: Object.keys(d.tags)
         .sort()
         .map((key) => new HclBlock({ key, propagate_at_launch: true, value: d.tags[key] })),
@@ -96,6 +129,11 @@ export class AutoScalingGroupTask extends AwsTask<AutoScalingGroupActual> {
       targetGroupArns: [...(g.TargetGroupARNs ?? [])].sort(),
       tags: tagMap(g.Tags),
       unpropagated: (g.Tags ?? []).filter((t) => !t.PropagateAtLaunch && t.Key !== undefined).map((t) => t.Key as string),
+      maxInstanceLifetime: g.MaxInstanceLifetime ?? 0,
+      capacityRebalance: g.CapacityRebalance ?? false,
+      protectFromScaleIn: g.NewInstancesProtectedFromScaleIn ?? false,
+      suspendedProcesses: (g.SuspendedProcesses ?? []).flatMap((p) => (p.ProcessName ? [p.ProcessName] : [])).sort(),
+      enabledMetrics: (g.EnabledMetrics ?? []).flatMap((m) => (m.Metric && m.Granularity === METRICS_GRANULARITY ? [m.Metric] : [])).sort(),
     };
   }
 
@@ -109,6 +147,11 @@ export class AutoScalingGroupTask extends AwsTask<AutoScalingGroupActual> {
       subnetIds: subnetIds.every((s) => s !== undefined) ? [...subnetIds].sort() : undefined,
       launchTemplate: `${d.launchTemplate.name}@${LAUNCH_VERSION}`,
       targetGroupArns: arns?.every((a) => a !== undefined) ? [...arns].sort() : undefined,
+      maxInstanceLifetime: d.maxInstanceLifetime,
+      capacityRebalance: d.capacityRebalance,
+      protectFromScaleIn: d.protectFromScaleIn,
+      suspendedProcesses: [...d.suspendedProcesses].sort(),
+      enabledMetrics: [...GROUP_METRICS].sort(),
       tags: d.tags,
     });
     // A tag with the right value that does not propagate would leave new instances without it.
@@ -136,17 +179,32 @@ export class AutoScalingGroupTask extends AwsTask<AutoScalingGroupActual> {
           LaunchTemplate: launchTemplate,
           TargetGroupARNs: d.targetGroups?.map((t) => t.arn.get()),
           Tags: this.asgTags(d.tags),
+          MaxInstanceLifetime: d.maxInstanceLifetime,
+          CapacityRebalance: d.capacityRebalance,
+          NewInstancesProtectedFromScaleIn: d.protectFromScaleIn,
         }),
       );
+      // Neither is part of CreateAutoScalingGroup; both are idempotent, so a crash before them is mended by the next run's diff.
+      await this.setProcessesAndMetrics(cloud, { suspendedProcesses: [], enabledMetrics: [] });
       return;
     }
     const changed = new Set(changes.map((c) => c.field));
-    if (['minSize', 'maxSize', 'subnetIds', 'launchTemplate'].some((f) => changed.has(f))) {
+    if (['minSize', 'maxSize', 'subnetIds', 'launchTemplate', 'maxInstanceLifetime', 'capacityRebalance', 'protectFromScaleIn'].some((f) => changed.has(f))) {
       // No DesiredCapacity: AWS raises it to a new MinSize (or lowers it to a new MaxSize) by itself.
       await client.send(
-        new sdk.UpdateAutoScalingGroupCommand({ AutoScalingGroupName: this.name, MinSize: d.minSize, MaxSize: d.maxSize, VPCZoneIdentifier: subnets, LaunchTemplate: launchTemplate }),
+        new sdk.UpdateAutoScalingGroupCommand({
+          AutoScalingGroupName: this.name,
+          MinSize: d.minSize,
+          MaxSize: d.maxSize,
+          VPCZoneIdentifier: subnets,
+          LaunchTemplate: launchTemplate,
+          MaxInstanceLifetime: d.maxInstanceLifetime,
+          CapacityRebalance: d.capacityRebalance,
+          NewInstancesProtectedFromScaleIn: d.protectFromScaleIn,
+        }),
       );
     }
+    if (changed.has('suspendedProcesses') || changed.has('enabledMetrics')) await this.setProcessesAndMetrics(cloud, actual);
     if (changed.has('targetGroupArns') && d.targetGroups) {
       const want = d.targetGroups.map((t) => t.arn.get());
       const add = want.filter((a) => !actual.targetGroupArns.includes(a));
@@ -160,6 +218,18 @@ export class AutoScalingGroupTask extends AwsTask<AutoScalingGroupActual> {
       if (m) tags[m[1]] = d.tags[m[1]];
     }
     if (Object.keys(tags).length > 0) await client.send(new sdk.CreateOrUpdateTagsCommand({ Tags: this.asgTags(tags) }));
+  }
+
+  /** Suspends and resumes processes, and enables the group metrics, from what the group has to what the spec says. */
+  private async setProcessesAndMetrics(cloud: AwsCloud, actual: Pick<AutoScalingGroupActual, 'suspendedProcesses' | 'enabledMetrics'>): Promise<void> {
+    const { sdk, client } = await cloud.autoScaling();
+    const want = this.desired.suspendedProcesses;
+    const suspend = want.filter((p) => !actual.suspendedProcesses.includes(p));
+    const resume = actual.suspendedProcesses.filter((p) => !want.includes(p));
+    if (suspend.length > 0) await client.send(new sdk.SuspendProcessesCommand({ AutoScalingGroupName: this.name, ScalingProcesses: suspend }));
+    if (resume.length > 0) await client.send(new sdk.ResumeProcessesCommand({ AutoScalingGroupName: this.name, ScalingProcesses: resume }));
+    const metrics = GROUP_METRICS.filter((m) => !actual.enabledMetrics.includes(m));
+    if (metrics.length > 0) await client.send(new sdk.EnableMetricsCollectionCommand({ AutoScalingGroupName: this.name, Metrics: metrics, Granularity: METRICS_GRANULARITY }));
   }
 
   /** Tags in the Auto Scaling form: every one propagated to the instances at launch, as kops does. */

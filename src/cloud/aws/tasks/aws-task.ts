@@ -43,18 +43,27 @@ export abstract class AwsTask<A> implements Task<AwsCloud, A> {
     await client.send(new sdk.CreateTagsCommand({ Resources: [id], Tags: tagList(tags) }));
   }
 
+  /**
+   * The task's resource among `items`: the one whose Name tag is the task's name; with duplicates the one
+   * with the lowest id, so that every run picks the same one. Every resource that has the name goes to the
+   * run's inventory, so that the plan lists duplicates instead of silently using one of them.
+   */
+  protected pickOwn<T extends Tagged>(cloud: AwsCloud, items: readonly T[], id: (t: T) => string | undefined): T | undefined {
+    const matches = namedMatches(items, this.name, id);
+    cloud.inventory.recordNameMatches(this.kind, this.name, matches.map((m) => id(m) ?? ''));
+    return matches[0];
+  }
+
   /** TagSpecifications for a create, so the resource is tagged (and findable) from its first moment. */
   protected tagSpec<R extends string>(resourceType: R, tags: TagMap): { ResourceType: R; Tags: { Key: string; Value: string }[] }[] {
     return [{ ResourceType: resourceType, Tags: tagList(tags) }];
   }
 }
 
-/**
- * The resource among `items` whose Name tag is `name`; with duplicates (left by an older tool) the one with
- * the lowest id, so that every run picks the same one.
- */
-export function pickByName<T extends { Tags?: { Key?: string; Value?: string }[] }>(items: readonly T[], name: string, id: (t: T) => string | undefined): T | undefined {
-  return items
-    .filter((i) => i.Tags?.some((t) => t.Key === 'Name' && t.Value === name))
-    .sort((a, b) => ((id(a) ?? '') < (id(b) ?? '') ? -1 : 1))[0];
+/** A resource as EC2 describes it: with its tags. */
+type Tagged = { Tags?: { Key?: string; Value?: string }[] };
+
+/** Every resource among `items` whose Name tag is `name`, lowest id first. */
+function namedMatches<T extends Tagged>(items: readonly T[], name: string, id: (t: T) => string | undefined): T[] {
+  return items.filter((i) => i.Tags?.some((t) => t.Key === 'Name' && t.Value === name)).sort((a, b) => ((id(a) ?? '') < (id(b) ?? '') ? -1 : 1));
 }

@@ -5,7 +5,7 @@ import type { Change } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
 import type { AwsCloud } from '../aws-cloud';
 import { tagMap, TagMap } from '../aws-tags';
-import { AwsTask, pickByName } from './aws-task';
+import { AwsTask } from './aws-task';
 
 /** The actual state of an EBS volume. */
 export interface EbsVolumeActual {
@@ -64,7 +64,7 @@ export class EbsVolumeTask extends AwsTask<EbsVolumeActual> {
   async find(cloud: AwsCloud): Promise<EbsVolumeActual | undefined> {
     // A deleted volume is gone for good; one being deleted is not ours to keep.
     const live = (await cloud.inventory.volumes()).filter((v) => v.State !== 'deleting' && v.State !== 'deleted' && v.State !== 'error');
-    const v = pickByName(live, this.name, (x) => x.VolumeId);
+    const v = this.pickOwn(cloud, live, (x) => x.VolumeId);
     if (!v?.VolumeId) return undefined;
     this.id.set(v.VolumeId);
     return { id: v.VolumeId, zone: v.AvailabilityZone, size: v.Size, volumeType: v.VolumeType, encrypted: v.Encrypted, iops: v.Iops, throughput: v.Throughput, tags: tagMap(v.Tags) };

@@ -4,7 +4,7 @@ import type { Change } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
 import type { AwsCloud } from '../aws-cloud';
 import { tagMap, TagMap } from '../aws-tags';
-import { AwsTask, pickByName } from './aws-task';
+import { AwsTask } from './aws-task';
 
 /** The actual state of an Elastic IP. */
 export interface ElasticIpActual {
@@ -32,7 +32,7 @@ export class ElasticIpTask extends AwsTask<ElasticIpActual> {
   }
 
   async find(cloud: AwsCloud): Promise<ElasticIpActual | undefined> {
-    const a = pickByName(await cloud.inventory.addresses(), this.name, (x) => x.AllocationId);
+    const a = this.pickOwn(cloud, await cloud.inventory.addresses(), (x) => x.AllocationId);
     if (!a?.AllocationId) return undefined;
     this.allocationId.set(a.AllocationId);
     return { allocationId: a.AllocationId, publicIp: a.PublicIp, tags: tagMap(a.Tags) };

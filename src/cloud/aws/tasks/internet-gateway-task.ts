@@ -5,7 +5,7 @@ import type { AnyTask, Change } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
 import type { AwsCloud } from '../aws-cloud';
 import { tagMap, TagMap } from '../aws-tags';
-import { AwsTask, pickByName } from './aws-task';
+import { AwsTask } from './aws-task';
 import type { SharedTerraformValue } from './shared-resource';
 import type { VpcTask } from './vpc-task';
 
@@ -67,7 +67,7 @@ export class InternetGatewayTask extends AwsTask<InternetGatewayActual> implemen
       this.id.set(g.InternetGatewayId);
       return { id: g.InternetGatewayId, vpcId, tags: tagMap(g.Tags) };
     }
-    const g = pickByName(await cloud.inventory.internetGateways(), this.name, (x) => x.InternetGatewayId);
+    const g = this.pickOwn(cloud, await cloud.inventory.internetGateways(), (x) => x.InternetGatewayId);
     if (!g?.InternetGatewayId) return undefined;
     this.id.set(g.InternetGatewayId);
     const attached = g.Attachments?.find((a) => a.State !== 'detached' && a.State !== 'detaching');

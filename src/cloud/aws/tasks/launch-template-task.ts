@@ -24,6 +24,8 @@ export interface RootVolumeSpec {
   encrypted: boolean;
   iops?: number;
   throughput?: number;
+  /** KMS key of the encryption (`rootVolumeEncryptionKey`); default: the account's EBS key. */
+  kmsKeyId?: string;
 }
 
 /** What an instance group's launch template should hold. */
@@ -39,8 +41,18 @@ export interface LaunchTemplateSpec {
   httpTokens: 'required' | 'optional';
   httpPutResponseHopLimit: number;
   securityGroup: SecurityGroupTask;
+  /** Existing security groups added to the group's own (`additionalSecurityGroups`), sorted. */
+  additionalSecurityGroupIds: readonly string[];
+  /** Detailed (one-minute) CloudWatch monitoring (`detailedInstanceMonitoring`). */
+  detailedMonitoring: boolean;
+  /** `standard` or `unlimited` CPU credits for burstable types (`cpuCredits`); default: the type's own. */
+  cpuCredits?: string;
+  /** `dedicated` or `host` tenancy (`tenancy`); default: shared. */
+  tenancy?: string;
   instanceProfile: IamInstanceProfileTask;
   keyPair?: Ec2KeyPairTask;
+  /** An existing key pair named by the spec (`sshKeyName`), used instead of an imported one. */
+  existingKeyName?: string;
   /** The boot script, plain text (sent base64). */
   /** The boot script; none for a bastion (a bare jump host, as in kops). */
   userData?: string;
@@ -63,8 +75,16 @@ export interface LaunchTemplateActual {
   keyName?: string;
   userDataSha256?: string;
   instanceTags?: string[];
+  /** The resource types the template tags at launch, sorted. */
+  tagSpecTypes?: string[];
+  detailedMonitoring?: boolean;
+  cpuCredits?: string;
+  tenancy?: string;
   tags: TagMap;
 }
+
+// kops tags the instances, their volumes and their network interfaces at launch.
+const TAGGED_AT_LAUNCH = ['instance', 'network-interface', 'volume'];
 
 /**
  * An instance group's launch template (kops's LaunchTemplate), named `<ig>.<cluster>`. A change makes a
@@ -98,20 +118,23 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
     t.addResource(this, 'aws_launch_template', {
       block_device_mappings: new HclBlock({
         device_name: this.image.rootDevice,
-        ebs: new HclBlock({ delete_on_termination: true, encrypted: r.encrypted, iops: r.iops, throughput: r.throughput, volume_size: r.size, volume_type: r.volumeType }),
+        ebs: new HclBlock({ delete_on_termination: true, encrypted: r.encrypted, iops: r.iops, kms_key_id: r.kmsKeyId, throughput: r.throughput, volume_size: r.size, volume_type: r.volumeType }),
       }),
+      credit_specification: d.cpuCredits ? new HclBlock({ cpu_credits: d.cpuCredits }) : undefined,
       iam_instance_profile: new HclBlock({ name: t.reference(d.instanceProfile, 'id') }),
       image_id: this.image.id,
       instance_type: d.instanceType,
-      key_name: d.keyPair ? t.reference(d.keyPair, 'id') : undefined,
+      key_name: d.keyPair ? t.reference(d.keyPair, 'id') : d.existingKeyName,
       // A changed template is a new version in place; create_before_destroy covers a rename (kops sets it too).
       lifecycle: new HclBlock({ create_before_destroy: true }),
       metadata_options: new HclBlock({ http_endpoint: 'enabled', http_put_response_hop_limit: d.httpPutResponseHopLimit, http_tokens: d.httpTokens }),
+      monitoring: new HclBlock({ enabled: d.detailedMonitoring }),
       name: this.name,
-      tag_specifications: [new HclBlock({ resource_type: 'instance', tags: d.instanceTags }), new HclBlock({ resource_type: 'volume', tags: d.instanceTags })],
+      placement: d.tenancy ? new HclBlock({ tenancy: d.tenancy }) : undefined,
+      tag_specifications: TAGGED_AT_LAUNCH.map((type) => new HclBlock({ resource_type: type, tags: d.instanceTags })),
       tags: d.tags,
       user_data: d.userData === undefined ? undefined : t.addFile('aws_launch_template', this.name, 'user_data', d.userData, 'base64'),
-      vpc_security_group_ids: [t.reference(d.securityGroup, 'id')],
+      vpc_security_group_ids: [t.reference(d.securityGroup, 'id'), ...d.additionalSecurityGroupIds],
     });
   }
 
@@ -145,11 +168,16 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
       instanceType: d.instanceType,
       rootVolume: this.rootVolume(),
       metadataOptions: { httpPutResponseHopLimit: d.httpPutResponseHopLimit, httpTokens: d.httpTokens },
-      securityGroupIds: sg ? [sg] : undefined,
+      securityGroupIds: sg ? [sg, ...d.additionalSecurityGroupIds] : undefined,
       instanceProfile: d.instanceProfile.name,
-      keyName: d.keyPair?.keyName,
+      keyName: d.keyPair?.keyName ?? d.existingKeyName,
       userDataSha256: d.userData === undefined ? undefined : sha256(d.userData),
       instanceTags: tagStrings(d.instanceTags),
+      tagSpecTypes: TAGGED_AT_LAUNCH,
+      detailedMonitoring: d.detailedMonitoring,
+      // '' is "the default": a setting removed from the spec is then a change back.
+      cpuCredits: d.cpuCredits ?? '',
+      tenancy: d.tenancy ?? '',
       tags: d.tags,
     });
   }
@@ -203,7 +231,7 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
   private rootVolume(): Record<string, unknown> | undefined {
     if (!this.image) return undefined;
     const r = this.desired.rootVolume;
-    return { deviceName: this.image.rootDevice, encrypted: r.encrypted, iops: r.iops, size: r.size, throughput: r.throughput, volumeType: r.volumeType };
+    return { deviceName: this.image.rootDevice, encrypted: r.encrypted, iops: r.iops, kmsKeyId: r.kmsKeyId, size: r.size, throughput: r.throughput, volumeType: r.volumeType };
   }
 
   /** The full launch template data of the desired state. */
@@ -216,17 +244,20 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
       ImageId: this.image.id,
       InstanceType: d.instanceType as never,
       BlockDeviceMappings: [
-        { DeviceName: this.image.rootDevice, Ebs: { VolumeSize: r.size, VolumeType: r.volumeType as never, Encrypted: r.encrypted, Iops: r.iops, Throughput: r.throughput, DeleteOnTermination: true } },
+        {
+          DeviceName: this.image.rootDevice,
+          Ebs: { VolumeSize: r.size, VolumeType: r.volumeType as never, Encrypted: r.encrypted, Iops: r.iops, KmsKeyId: r.kmsKeyId, Throughput: r.throughput, DeleteOnTermination: true },
+        },
       ],
+      Monitoring: { Enabled: d.detailedMonitoring },
+      CreditSpecification: d.cpuCredits ? { CpuCredits: d.cpuCredits } : undefined,
+      Placement: d.tenancy ? { Tenancy: d.tenancy as never } : undefined,
       MetadataOptions: { HttpEndpoint: 'enabled', HttpTokens: d.httpTokens, HttpPutResponseHopLimit: d.httpPutResponseHopLimit },
-      SecurityGroupIds: [d.securityGroup.id.get()],
+      SecurityGroupIds: [d.securityGroup.id.get(), ...d.additionalSecurityGroupIds],
       IamInstanceProfile: { Name: d.instanceProfile.name },
-      KeyName: d.keyPair?.keyName,
+      KeyName: d.keyPair?.keyName ?? d.existingKeyName,
       UserData: d.userData === undefined ? undefined : Buffer.from(d.userData, 'utf8').toString('base64'),
-      TagSpecifications: [
-        { ResourceType: 'instance', Tags: instanceTags },
-        { ResourceType: 'volume', Tags: instanceTags },
-      ],
+      TagSpecifications: TAGGED_AT_LAUNCH.map((type) => ({ ResourceType: type as never, Tags: instanceTags })),
     };
   }
 }
@@ -242,7 +273,7 @@ function flatten(v: LaunchTemplateVersion | undefined): Omit<LaunchTemplateActua
     imageId: data.ImageId,
     instanceType: data.InstanceType,
     rootVolume: root
-      ? { deviceName: root.DeviceName, encrypted: ebs?.Encrypted, iops: ebs?.Iops, size: ebs?.VolumeSize, throughput: ebs?.Throughput, volumeType: ebs?.VolumeType }
+      ? { deviceName: root.DeviceName, encrypted: ebs?.Encrypted, iops: ebs?.Iops, kmsKeyId: ebs?.KmsKeyId, size: ebs?.VolumeSize, throughput: ebs?.Throughput, volumeType: ebs?.VolumeType }
       : undefined,
     metadataOptions: data.MetadataOptions
       ? { httpPutResponseHopLimit: data.MetadataOptions.HttpPutResponseHopLimit, httpTokens: data.MetadataOptions.HttpTokens }
@@ -252,6 +283,11 @@ function flatten(v: LaunchTemplateVersion | undefined): Omit<LaunchTemplateActua
     keyName: data.KeyName,
     userDataSha256: data.UserData ? sha256(Buffer.from(data.UserData, 'base64').toString('utf8')) : undefined,
     instanceTags: instance ? tagStrings(tagMap(instance.Tags)) : undefined,
+    // moto also lists the template's own tags (type launch-template) here; only the launch-time types count.
+    tagSpecTypes: (data.TagSpecifications ?? []).flatMap((t) => (t.ResourceType && TAGGED_AT_LAUNCH.includes(t.ResourceType) ? [t.ResourceType] : [])).sort(),
+    detailedMonitoring: data.Monitoring?.Enabled ?? false,
+    cpuCredits: data.CreditSpecification?.CpuCredits ?? '',
+    tenancy: data.Placement?.Tenancy === undefined || data.Placement.Tenancy === 'default' ? '' : data.Placement.Tenancy,
   };
 }
 

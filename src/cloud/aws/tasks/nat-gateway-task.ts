@@ -6,7 +6,7 @@ import type { AnyTask, Change } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
 import type { AwsCloud } from '../aws-cloud';
 import { tagMap, TagMap } from '../aws-tags';
-import { AwsTask, pickByName } from './aws-task';
+import { AwsTask } from './aws-task';
 import type { ElasticIpTask } from './elastic-ip-task';
 import type { SubnetTask } from './subnet-task';
 import type { VpcTask } from './vpc-task';
@@ -75,7 +75,7 @@ export class NatGatewayTask extends AwsTask<NatGatewayActual> implements SharedT
     if ('shared' in this.desired) return this.findShared(cloud, this.desired.shared);
     // Deleted and failed gateways stay visible for an hour; they are not ours any more.
     const live = (await cloud.inventory.natGateways()).filter((g) => g.State !== 'deleted' && g.State !== 'deleting' && g.State !== 'failed');
-    const g = pickByName(live, this.name, (x) => x.NatGatewayId);
+    const g = this.pickOwn(cloud, live, (x) => x.NatGatewayId);
     if (!g?.NatGatewayId) return undefined;
     this.id.set(g.NatGatewayId);
     return { id: g.NatGatewayId, subnetId: g.SubnetId, allocationId: g.NatGatewayAddresses?.[0]?.AllocationId, state: g.State, tags: tagMap(g.Tags) };

@@ -5,7 +5,7 @@ import { TaskOutput } from '../../../tasks/task-output';
 import { taskKey } from '../../../tasks/task';
 import type { AwsCloud } from '../aws-cloud';
 import { tagMap, TagMap } from '../aws-tags';
-import { AwsTask, pickByName } from './aws-task';
+import { AwsTask } from './aws-task';
 import type { VpcTask } from './vpc-task';
 
 /** The actual state of a route table (its routes and associations are their own tasks). */
@@ -38,7 +38,7 @@ export class RouteTableTask extends AwsTask<RouteTableActual> {
   }
 
   async find(cloud: AwsCloud): Promise<RouteTableActual | undefined> {
-    const rt = pickByName(await cloud.inventory.routeTables(), this.name, (x) => x.RouteTableId);
+    const rt = this.pickOwn(cloud, await cloud.inventory.routeTables(), (x) => x.RouteTableId);
     if (!rt?.RouteTableId) return undefined;
     this.id.set(rt.RouteTableId);
     return { id: rt.RouteTableId, vpcId: rt.VpcId, tags: tagMap(rt.Tags) };

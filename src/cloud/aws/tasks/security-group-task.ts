@@ -5,7 +5,7 @@ import type { AnyTask, Change } from '../../../tasks/task';
 import { TaskOutput } from '../../../tasks/task-output';
 import type { AwsCloud } from '../aws-cloud';
 import { tagMap, TagMap } from '../aws-tags';
-import { AwsTask, pickByName } from './aws-task';
+import { AwsTask } from './aws-task';
 import type { VpcTask } from './vpc-task';
 import { hclLiteral, SharedTerraformValue } from './shared-resource';
 
@@ -73,7 +73,7 @@ export class SecurityGroupTask extends AwsTask<SecurityGroupActual> implements S
       this.id.set(g.GroupId);
       return { id: g.GroupId, groupName: g.GroupName, description: g.Description, vpcId: g.VpcId, tags: tagMap(g.Tags) };
     }
-    const g = pickByName(await cloud.inventory.securityGroups(), this.name, (x) => x.GroupId);
+    const g = this.pickOwn(cloud, await cloud.inventory.securityGroups(), (x) => x.GroupId);
     if (!g?.GroupId) return undefined;
     this.id.set(g.GroupId);
     return { id: g.GroupId, groupName: g.GroupName, description: g.Description, vpcId: g.VpcId, tags: tagMap(g.Tags) };

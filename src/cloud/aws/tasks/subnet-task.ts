@@ -7,7 +7,7 @@ import type { AwsCloud } from '../aws-cloud';
 import { tagMap, TagMap } from '../aws-tags';
 import { SharedResourceError } from '../../../errors/shared-resource-error';
 import { Cidr } from '../../../net/cidr';
-import { AwsTask, pickByName } from './aws-task';
+import { AwsTask } from './aws-task';
 import { hclLiteral, SharedTerraformValue, tagSharedResource } from './shared-resource';
 import type { VpcTask } from './vpc-task';
 
@@ -77,7 +77,7 @@ export class SubnetTask extends AwsTask<SubnetActual> implements SharedTerraform
 
   async find(cloud: AwsCloud): Promise<SubnetActual | undefined> {
     if (this.desired.shared) return this.findShared(cloud, this.desired.shared);
-    const s = pickByName(await cloud.inventory.subnets(), this.name, (x) => x.SubnetId);
+    const s = this.pickOwn(cloud, await cloud.inventory.subnets(), (x) => x.SubnetId);
     if (!s?.SubnetId) return undefined;
     this.id.set(s.SubnetId);
     return { id: s.SubnetId, vpcId: s.VpcId, cidr: s.CidrBlock, zone: s.AvailabilityZone, mapPublicIpOnLaunch: s.MapPublicIpOnLaunch === true, tags: tagMap(s.Tags) };

@@ -6,7 +6,7 @@ import type { AwsCloud } from '../aws-cloud';
 import { tagMap, TagMap } from '../aws-tags';
 import { SharedResourceError } from '../../../errors/shared-resource-error';
 import { Cidr } from '../../../net/cidr';
-import { AwsTask, pickByName } from './aws-task';
+import { AwsTask } from './aws-task';
 import { hclLiteral, SharedTerraformValue, tagSharedResource } from './shared-resource';
 
 /** The actual state of a VPC. */
@@ -53,7 +53,7 @@ export class VpcTask extends AwsTask<VpcActual> implements SharedTerraformValue 
 
   async find(cloud: AwsCloud): Promise<VpcActual | undefined> {
     if (this.desired.shared) return this.findShared(cloud, this.desired.shared);
-    const vpc = pickByName(await cloud.inventory.vpcs(), this.name, (v) => v.VpcId);
+    const vpc = this.pickOwn(cloud, await cloud.inventory.vpcs(), (v) => v.VpcId);
     if (!vpc?.VpcId) return undefined;
     this.id.set(vpc.VpcId);
     const attrs = await cloud.inventory.vpcAttributes(vpc.VpcId);

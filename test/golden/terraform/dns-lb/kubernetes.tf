@@ -91,13 +91,17 @@ data "aws_route53_zone" "example-com" {
 }
 
 resource "aws_autoscaling_group" "control-plane-us-east-1a-lb-example-com" {
+  enabled_metrics = ["GroupDesiredCapacity", "GroupInServiceInstances", "GroupMaxSize", "GroupMinSize", "GroupPendingInstances", "GroupStandbyInstances", "GroupTerminatingInstances", "GroupTotalInstances"]
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1a-lb-example-com.id
     version = "$Latest"
   }
-  max_size = 1
-  min_size = 1
-  name     = "control-plane-us-east-1a.lb.example.com"
+  max_instance_lifetime = 0
+  max_size              = 1
+  metrics_granularity   = "1Minute"
+  min_size              = 1
+  name                  = "control-plane-us-east-1a.lb.example.com"
+  protect_from_scale_in = false
   tag {
     key                 = "KubernetesCluster"
     propagate_at_launch = true
@@ -133,13 +137,17 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-lb-example-com" {
 }
 
 resource "aws_autoscaling_group" "nodes-us-east-1a-lb-example-com" {
+  enabled_metrics = ["GroupDesiredCapacity", "GroupInServiceInstances", "GroupMaxSize", "GroupMinSize", "GroupPendingInstances", "GroupStandbyInstances", "GroupTerminatingInstances", "GroupTotalInstances"]
   launch_template {
     id      = aws_launch_template.nodes-us-east-1a-lb-example-com.id
     version = "$Latest"
   }
-  max_size = 1
-  min_size = 1
-  name     = "nodes-us-east-1a.lb.example.com"
+  max_instance_lifetime = 0
+  max_size              = 1
+  metrics_granularity   = "1Minute"
+  min_size              = 1
+  name                  = "nodes-us-east-1a.lb.example.com"
+  protect_from_scale_in = false
   tag {
     key                 = "KubernetesCluster"
     propagate_at_launch = true
@@ -169,13 +177,17 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-lb-example-com" {
 }
 
 resource "aws_autoscaling_group" "nodes-us-east-1b-lb-example-com" {
+  enabled_metrics = ["GroupDesiredCapacity", "GroupInServiceInstances", "GroupMaxSize", "GroupMinSize", "GroupPendingInstances", "GroupStandbyInstances", "GroupTerminatingInstances", "GroupTotalInstances"]
   launch_template {
     id      = aws_launch_template.nodes-us-east-1b-lb-example-com.id
     version = "$Latest"
   }
-  max_size = 1
-  min_size = 1
-  name     = "nodes-us-east-1b.lb.example.com"
+  max_instance_lifetime = 0
+  max_size              = 1
+  metrics_granularity   = "1Minute"
+  min_size              = 1
+  name                  = "nodes-us-east-1b.lb.example.com"
+  protect_from_scale_in = false
   tag {
     key                 = "KubernetesCluster"
     propagate_at_launch = true
@@ -355,9 +367,23 @@ resource "aws_launch_template" "control-plane-us-east-1a-lb-example-com" {
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
+  monitoring {
+    enabled = false
+  }
   name = "control-plane-us-east-1a.lb.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                    = "lb.example.com"
+      "Name"                                 = "control-plane-us-east-1a.lb.example.com"
+      "k8s.io/role/control-plane"            = "1"
+      "k8s.io/role/master"                   = "1"
+      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/lb.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       "KubernetesCluster"                    = "lb.example.com"
       "Name"                                 = "control-plane-us-east-1a.lb.example.com"
@@ -414,9 +440,22 @@ resource "aws_launch_template" "nodes-us-east-1a-lb-example-com" {
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
+  monitoring {
+    enabled = false
+  }
   name = "nodes-us-east-1a.lb.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                    = "lb.example.com"
+      "Name"                                 = "nodes-us-east-1a.lb.example.com"
+      "k8s.io/role/node"                     = "1"
+      "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
+      "kubernetes.io/cluster/lb.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       "KubernetesCluster"                    = "lb.example.com"
       "Name"                                 = "nodes-us-east-1a.lb.example.com"
@@ -470,9 +509,22 @@ resource "aws_launch_template" "nodes-us-east-1b-lb-example-com" {
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
+  monitoring {
+    enabled = false
+  }
   name = "nodes-us-east-1b.lb.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                    = "lb.example.com"
+      "Name"                                 = "nodes-us-east-1b.lb.example.com"
+      "k8s.io/role/node"                     = "1"
+      "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
+      "kubernetes.io/cluster/lb.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       "KubernetesCluster"                    = "lb.example.com"
       "Name"                                 = "nodes-us-east-1b.lb.example.com"

@@ -96,13 +96,17 @@ data "aws_route53_zone" "example-com" {
 }
 
 resource "aws_autoscaling_group" "control-plane-us-east-1a-dns-example-com" {
+  enabled_metrics = ["GroupDesiredCapacity", "GroupInServiceInstances", "GroupMaxSize", "GroupMinSize", "GroupPendingInstances", "GroupStandbyInstances", "GroupTerminatingInstances", "GroupTotalInstances"]
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1a-dns-example-com.id
     version = "$Latest"
   }
-  max_size = 1
-  min_size = 1
-  name     = "control-plane-us-east-1a.dns.example.com"
+  max_instance_lifetime = 0
+  max_size              = 1
+  metrics_granularity   = "1Minute"
+  min_size              = 1
+  name                  = "control-plane-us-east-1a.dns.example.com"
+  protect_from_scale_in = false
   tag {
     key                 = "KubernetesCluster"
     propagate_at_launch = true
@@ -138,13 +142,17 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-dns-example-com" {
 }
 
 resource "aws_autoscaling_group" "nodes-us-east-1a-dns-example-com" {
+  enabled_metrics = ["GroupDesiredCapacity", "GroupInServiceInstances", "GroupMaxSize", "GroupMinSize", "GroupPendingInstances", "GroupStandbyInstances", "GroupTerminatingInstances", "GroupTotalInstances"]
   launch_template {
     id      = aws_launch_template.nodes-us-east-1a-dns-example-com.id
     version = "$Latest"
   }
-  max_size = 1
-  min_size = 1
-  name     = "nodes-us-east-1a.dns.example.com"
+  max_instance_lifetime = 0
+  max_size              = 1
+  metrics_granularity   = "1Minute"
+  min_size              = 1
+  name                  = "nodes-us-east-1a.dns.example.com"
+  protect_from_scale_in = false
   tag {
     key                 = "KubernetesCluster"
     propagate_at_launch = true
@@ -298,9 +306,23 @@ resource "aws_launch_template" "control-plane-us-east-1a-dns-example-com" {
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
+  monitoring {
+    enabled = false
+  }
   name = "control-plane-us-east-1a.dns.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                     = "dns.example.com"
+      "Name"                                  = "control-plane-us-east-1a.dns.example.com"
+      "k8s.io/role/control-plane"             = "1"
+      "k8s.io/role/master"                    = "1"
+      "kops.k8s.io/instancegroup"             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/dns.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       "KubernetesCluster"                     = "dns.example.com"
       "Name"                                  = "control-plane-us-east-1a.dns.example.com"
@@ -357,9 +379,22 @@ resource "aws_launch_template" "nodes-us-east-1a-dns-example-com" {
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
+  monitoring {
+    enabled = false
+  }
   name = "nodes-us-east-1a.dns.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                     = "dns.example.com"
+      "Name"                                  = "nodes-us-east-1a.dns.example.com"
+      "k8s.io/role/node"                      = "1"
+      "kops.k8s.io/instancegroup"             = "nodes-us-east-1a"
+      "kubernetes.io/cluster/dns.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       "KubernetesCluster"                     = "dns.example.com"
       "Name"                                  = "nodes-us-east-1a.dns.example.com"

@@ -91,13 +91,17 @@ provider "aws" {
 }
 
 resource "aws_autoscaling_group" "control-plane-us-east-1a-ha-example-com" {
+  enabled_metrics = ["GroupDesiredCapacity", "GroupInServiceInstances", "GroupMaxSize", "GroupMinSize", "GroupPendingInstances", "GroupStandbyInstances", "GroupTerminatingInstances", "GroupTotalInstances"]
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1a-ha-example-com.id
     version = "$Latest"
   }
-  max_size = 1
-  min_size = 1
-  name     = "control-plane-us-east-1a.ha.example.com"
+  max_instance_lifetime = 0
+  max_size              = 1
+  metrics_granularity   = "1Minute"
+  min_size              = 1
+  name                  = "control-plane-us-east-1a.ha.example.com"
+  protect_from_scale_in = false
   tag {
     key                 = "KubernetesCluster"
     propagate_at_launch = true
@@ -133,13 +137,17 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-ha-example-com" {
 }
 
 resource "aws_autoscaling_group" "control-plane-us-east-1b-ha-example-com" {
+  enabled_metrics = ["GroupDesiredCapacity", "GroupInServiceInstances", "GroupMaxSize", "GroupMinSize", "GroupPendingInstances", "GroupStandbyInstances", "GroupTerminatingInstances", "GroupTotalInstances"]
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1b-ha-example-com.id
     version = "$Latest"
   }
-  max_size = 1
-  min_size = 1
-  name     = "control-plane-us-east-1b.ha.example.com"
+  max_instance_lifetime = 0
+  max_size              = 1
+  metrics_granularity   = "1Minute"
+  min_size              = 1
+  name                  = "control-plane-us-east-1b.ha.example.com"
+  protect_from_scale_in = false
   tag {
     key                 = "KubernetesCluster"
     propagate_at_launch = true
@@ -175,13 +183,17 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-ha-example-com" {
 }
 
 resource "aws_autoscaling_group" "control-plane-us-east-1c-ha-example-com" {
+  enabled_metrics = ["GroupDesiredCapacity", "GroupInServiceInstances", "GroupMaxSize", "GroupMinSize", "GroupPendingInstances", "GroupStandbyInstances", "GroupTerminatingInstances", "GroupTotalInstances"]
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1c-ha-example-com.id
     version = "$Latest"
   }
-  max_size = 1
-  min_size = 1
-  name     = "control-plane-us-east-1c.ha.example.com"
+  max_instance_lifetime = 0
+  max_size              = 1
+  metrics_granularity   = "1Minute"
+  min_size              = 1
+  name                  = "control-plane-us-east-1c.ha.example.com"
+  protect_from_scale_in = false
   tag {
     key                 = "KubernetesCluster"
     propagate_at_launch = true
@@ -217,13 +229,17 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-ha-example-com" {
 }
 
 resource "aws_autoscaling_group" "nodes-us-east-1a-ha-example-com" {
+  enabled_metrics = ["GroupDesiredCapacity", "GroupInServiceInstances", "GroupMaxSize", "GroupMinSize", "GroupPendingInstances", "GroupStandbyInstances", "GroupTerminatingInstances", "GroupTotalInstances"]
   launch_template {
     id      = aws_launch_template.nodes-us-east-1a-ha-example-com.id
     version = "$Latest"
   }
-  max_size = 1
-  min_size = 1
-  name     = "nodes-us-east-1a.ha.example.com"
+  max_instance_lifetime = 0
+  max_size              = 1
+  metrics_granularity   = "1Minute"
+  min_size              = 1
+  name                  = "nodes-us-east-1a.ha.example.com"
+  protect_from_scale_in = false
   tag {
     key                 = "KubernetesCluster"
     propagate_at_launch = true
@@ -253,13 +269,17 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-ha-example-com" {
 }
 
 resource "aws_autoscaling_group" "nodes-us-east-1b-ha-example-com" {
+  enabled_metrics = ["GroupDesiredCapacity", "GroupInServiceInstances", "GroupMaxSize", "GroupMinSize", "GroupPendingInstances", "GroupStandbyInstances", "GroupTerminatingInstances", "GroupTotalInstances"]
   launch_template {
     id      = aws_launch_template.nodes-us-east-1b-ha-example-com.id
     version = "$Latest"
   }
-  max_size = 1
-  min_size = 1
-  name     = "nodes-us-east-1b.ha.example.com"
+  max_instance_lifetime = 0
+  max_size              = 1
+  metrics_granularity   = "1Minute"
+  min_size              = 1
+  name                  = "nodes-us-east-1b.ha.example.com"
+  protect_from_scale_in = false
   tag {
     key                 = "KubernetesCluster"
     propagate_at_launch = true
@@ -289,13 +309,17 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-ha-example-com" {
 }
 
 resource "aws_autoscaling_group" "nodes-us-east-1c-ha-example-com" {
+  enabled_metrics = ["GroupDesiredCapacity", "GroupInServiceInstances", "GroupMaxSize", "GroupMinSize", "GroupPendingInstances", "GroupStandbyInstances", "GroupTerminatingInstances", "GroupTotalInstances"]
   launch_template {
     id      = aws_launch_template.nodes-us-east-1c-ha-example-com.id
     version = "$Latest"
   }
-  max_size = 1
-  min_size = 1
-  name     = "nodes-us-east-1c.ha.example.com"
+  max_instance_lifetime = 0
+  max_size              = 1
+  metrics_granularity   = "1Minute"
+  min_size              = 1
+  name                  = "nodes-us-east-1c.ha.example.com"
+  protect_from_scale_in = false
   tag {
     key                 = "KubernetesCluster"
     propagate_at_launch = true
@@ -561,9 +585,23 @@ resource "aws_launch_template" "control-plane-us-east-1a-ha-example-com" {
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
+  monitoring {
+    enabled = false
+  }
   name = "control-plane-us-east-1a.ha.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                    = "ha.example.com"
+      "Name"                                 = "control-plane-us-east-1a.ha.example.com"
+      "k8s.io/role/control-plane"            = "1"
+      "k8s.io/role/master"                   = "1"
+      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/ha.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "control-plane-us-east-1a.ha.example.com"
@@ -620,9 +658,23 @@ resource "aws_launch_template" "control-plane-us-east-1b-ha-example-com" {
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
+  monitoring {
+    enabled = false
+  }
   name = "control-plane-us-east-1b.ha.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                    = "ha.example.com"
+      "Name"                                 = "control-plane-us-east-1b.ha.example.com"
+      "k8s.io/role/control-plane"            = "1"
+      "k8s.io/role/master"                   = "1"
+      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1b"
+      "kubernetes.io/cluster/ha.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "control-plane-us-east-1b.ha.example.com"
@@ -679,9 +731,23 @@ resource "aws_launch_template" "control-plane-us-east-1c-ha-example-com" {
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
+  monitoring {
+    enabled = false
+  }
   name = "control-plane-us-east-1c.ha.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                    = "ha.example.com"
+      "Name"                                 = "control-plane-us-east-1c.ha.example.com"
+      "k8s.io/role/control-plane"            = "1"
+      "k8s.io/role/master"                   = "1"
+      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1c"
+      "kubernetes.io/cluster/ha.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "control-plane-us-east-1c.ha.example.com"
@@ -738,9 +804,22 @@ resource "aws_launch_template" "nodes-us-east-1a-ha-example-com" {
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
+  monitoring {
+    enabled = false
+  }
   name = "nodes-us-east-1a.ha.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                    = "ha.example.com"
+      "Name"                                 = "nodes-us-east-1a.ha.example.com"
+      "k8s.io/role/node"                     = "1"
+      "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
+      "kubernetes.io/cluster/ha.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "nodes-us-east-1a.ha.example.com"
@@ -794,9 +873,22 @@ resource "aws_launch_template" "nodes-us-east-1b-ha-example-com" {
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
+  monitoring {
+    enabled = false
+  }
   name = "nodes-us-east-1b.ha.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                    = "ha.example.com"
+      "Name"                                 = "nodes-us-east-1b.ha.example.com"
+      "k8s.io/role/node"                     = "1"
+      "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
+      "kubernetes.io/cluster/ha.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "nodes-us-east-1b.ha.example.com"
@@ -850,9 +942,22 @@ resource "aws_launch_template" "nodes-us-east-1c-ha-example-com" {
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
+  monitoring {
+    enabled = false
+  }
   name = "nodes-us-east-1c.ha.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                    = "ha.example.com"
+      "Name"                                 = "nodes-us-east-1c.ha.example.com"
+      "k8s.io/role/node"                     = "1"
+      "kops.k8s.io/instancegroup"            = "nodes-us-east-1c"
+      "kubernetes.io/cluster/ha.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "nodes-us-east-1c.ha.example.com"

@@ -141,13 +141,17 @@ provider "aws" {
 }
 
 resource "aws_autoscaling_group" "bastions-private-example-com" {
+  enabled_metrics = ["GroupDesiredCapacity", "GroupInServiceInstances", "GroupMaxSize", "GroupMinSize", "GroupPendingInstances", "GroupStandbyInstances", "GroupTerminatingInstances", "GroupTotalInstances"]
   launch_template {
     id      = aws_launch_template.bastions-private-example-com.id
     version = "$Latest"
   }
-  max_size = 1
-  min_size = 1
-  name     = "bastions.private.example.com"
+  max_instance_lifetime = 0
+  max_size              = 1
+  metrics_granularity   = "1Minute"
+  min_size              = 1
+  name                  = "bastions.private.example.com"
+  protect_from_scale_in = false
   tag {
     key                 = "KubernetesCluster"
     propagate_at_launch = true
@@ -177,13 +181,17 @@ resource "aws_autoscaling_group" "bastions-private-example-com" {
 }
 
 resource "aws_autoscaling_group" "control-plane-us-east-1a-private-example-com" {
+  enabled_metrics = ["GroupDesiredCapacity", "GroupInServiceInstances", "GroupMaxSize", "GroupMinSize", "GroupPendingInstances", "GroupStandbyInstances", "GroupTerminatingInstances", "GroupTotalInstances"]
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1a-private-example-com.id
     version = "$Latest"
   }
-  max_size = 1
-  min_size = 1
-  name     = "control-plane-us-east-1a.private.example.com"
+  max_instance_lifetime = 0
+  max_size              = 1
+  metrics_granularity   = "1Minute"
+  min_size              = 1
+  name                  = "control-plane-us-east-1a.private.example.com"
+  protect_from_scale_in = false
   tag {
     key                 = "KubernetesCluster"
     propagate_at_launch = true
@@ -219,13 +227,17 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-private-example-com" 
 }
 
 resource "aws_autoscaling_group" "control-plane-us-east-1b-private-example-com" {
+  enabled_metrics = ["GroupDesiredCapacity", "GroupInServiceInstances", "GroupMaxSize", "GroupMinSize", "GroupPendingInstances", "GroupStandbyInstances", "GroupTerminatingInstances", "GroupTotalInstances"]
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1b-private-example-com.id
     version = "$Latest"
   }
-  max_size = 1
-  min_size = 1
-  name     = "control-plane-us-east-1b.private.example.com"
+  max_instance_lifetime = 0
+  max_size              = 1
+  metrics_granularity   = "1Minute"
+  min_size              = 1
+  name                  = "control-plane-us-east-1b.private.example.com"
+  protect_from_scale_in = false
   tag {
     key                 = "KubernetesCluster"
     propagate_at_launch = true
@@ -261,13 +273,17 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-private-example-com" 
 }
 
 resource "aws_autoscaling_group" "control-plane-us-east-1c-private-example-com" {
+  enabled_metrics = ["GroupDesiredCapacity", "GroupInServiceInstances", "GroupMaxSize", "GroupMinSize", "GroupPendingInstances", "GroupStandbyInstances", "GroupTerminatingInstances", "GroupTotalInstances"]
   launch_template {
     id      = aws_launch_template.control-plane-us-east-1c-private-example-com.id
     version = "$Latest"
   }
-  max_size = 1
-  min_size = 1
-  name     = "control-plane-us-east-1c.private.example.com"
+  max_instance_lifetime = 0
+  max_size              = 1
+  metrics_granularity   = "1Minute"
+  min_size              = 1
+  name                  = "control-plane-us-east-1c.private.example.com"
+  protect_from_scale_in = false
   tag {
     key                 = "KubernetesCluster"
     propagate_at_launch = true
@@ -303,13 +319,17 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-private-example-com" 
 }
 
 resource "aws_autoscaling_group" "nodes-us-east-1a-private-example-com" {
+  enabled_metrics = ["GroupDesiredCapacity", "GroupInServiceInstances", "GroupMaxSize", "GroupMinSize", "GroupPendingInstances", "GroupStandbyInstances", "GroupTerminatingInstances", "GroupTotalInstances"]
   launch_template {
     id      = aws_launch_template.nodes-us-east-1a-private-example-com.id
     version = "$Latest"
   }
-  max_size = 1
-  min_size = 1
-  name     = "nodes-us-east-1a.private.example.com"
+  max_instance_lifetime = 0
+  max_size              = 1
+  metrics_granularity   = "1Minute"
+  min_size              = 1
+  name                  = "nodes-us-east-1a.private.example.com"
+  protect_from_scale_in = false
   tag {
     key                 = "KubernetesCluster"
     propagate_at_launch = true
@@ -339,13 +359,17 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-private-example-com" {
 }
 
 resource "aws_autoscaling_group" "nodes-us-east-1b-private-example-com" {
+  enabled_metrics = ["GroupDesiredCapacity", "GroupInServiceInstances", "GroupMaxSize", "GroupMinSize", "GroupPendingInstances", "GroupStandbyInstances", "GroupTerminatingInstances", "GroupTotalInstances"]
   launch_template {
     id      = aws_launch_template.nodes-us-east-1b-private-example-com.id
     version = "$Latest"
   }
-  max_size = 1
-  min_size = 1
-  name     = "nodes-us-east-1b.private.example.com"
+  max_instance_lifetime = 0
+  max_size              = 1
+  metrics_granularity   = "1Minute"
+  min_size              = 1
+  name                  = "nodes-us-east-1b.private.example.com"
+  protect_from_scale_in = false
   tag {
     key                 = "KubernetesCluster"
     propagate_at_launch = true
@@ -375,13 +399,17 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-private-example-com" {
 }
 
 resource "aws_autoscaling_group" "nodes-us-east-1c-private-example-com" {
+  enabled_metrics = ["GroupDesiredCapacity", "GroupInServiceInstances", "GroupMaxSize", "GroupMinSize", "GroupPendingInstances", "GroupStandbyInstances", "GroupTerminatingInstances", "GroupTotalInstances"]
   launch_template {
     id      = aws_launch_template.nodes-us-east-1c-private-example-com.id
     version = "$Latest"
   }
-  max_size = 1
-  min_size = 1
-  name     = "nodes-us-east-1c.private.example.com"
+  max_instance_lifetime = 0
+  max_size              = 1
+  metrics_granularity   = "1Minute"
+  min_size              = 1
+  name                  = "nodes-us-east-1c.private.example.com"
+  protect_from_scale_in = false
   tag {
     key                 = "KubernetesCluster"
     propagate_at_launch = true
@@ -700,9 +728,22 @@ resource "aws_launch_template" "bastions-private-example-com" {
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
+  monitoring {
+    enabled = false
+  }
   name = "bastions.private.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                         = "private.example.com"
+      "Name"                                      = "bastions.private.example.com"
+      "k8s.io/role/bastion"                       = "1"
+      "kops.k8s.io/instancegroup"                 = "bastions"
+      "kubernetes.io/cluster/private.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "bastions.private.example.com"
@@ -755,9 +796,23 @@ resource "aws_launch_template" "control-plane-us-east-1a-private-example-com" {
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
+  monitoring {
+    enabled = false
+  }
   name = "control-plane-us-east-1a.private.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                         = "private.example.com"
+      "Name"                                      = "control-plane-us-east-1a.private.example.com"
+      "k8s.io/role/control-plane"                 = "1"
+      "k8s.io/role/master"                        = "1"
+      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/private.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "control-plane-us-east-1a.private.example.com"
@@ -814,9 +869,23 @@ resource "aws_launch_template" "control-plane-us-east-1b-private-example-com" {
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
+  monitoring {
+    enabled = false
+  }
   name = "control-plane-us-east-1b.private.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                         = "private.example.com"
+      "Name"                                      = "control-plane-us-east-1b.private.example.com"
+      "k8s.io/role/control-plane"                 = "1"
+      "k8s.io/role/master"                        = "1"
+      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1b"
+      "kubernetes.io/cluster/private.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "control-plane-us-east-1b.private.example.com"
@@ -873,9 +942,23 @@ resource "aws_launch_template" "control-plane-us-east-1c-private-example-com" {
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
+  monitoring {
+    enabled = false
+  }
   name = "control-plane-us-east-1c.private.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                         = "private.example.com"
+      "Name"                                      = "control-plane-us-east-1c.private.example.com"
+      "k8s.io/role/control-plane"                 = "1"
+      "k8s.io/role/master"                        = "1"
+      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1c"
+      "kubernetes.io/cluster/private.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "control-plane-us-east-1c.private.example.com"
@@ -932,9 +1015,22 @@ resource "aws_launch_template" "nodes-us-east-1a-private-example-com" {
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
+  monitoring {
+    enabled = false
+  }
   name = "nodes-us-east-1a.private.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                         = "private.example.com"
+      "Name"                                      = "nodes-us-east-1a.private.example.com"
+      "k8s.io/role/node"                          = "1"
+      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
+      "kubernetes.io/cluster/private.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "nodes-us-east-1a.private.example.com"
@@ -988,9 +1084,22 @@ resource "aws_launch_template" "nodes-us-east-1b-private-example-com" {
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
+  monitoring {
+    enabled = false
+  }
   name = "nodes-us-east-1b.private.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                         = "private.example.com"
+      "Name"                                      = "nodes-us-east-1b.private.example.com"
+      "k8s.io/role/node"                          = "1"
+      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1b"
+      "kubernetes.io/cluster/private.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "nodes-us-east-1b.private.example.com"
@@ -1044,9 +1153,22 @@ resource "aws_launch_template" "nodes-us-east-1c-private-example-com" {
     http_put_response_hop_limit = 1
     http_tokens                 = "required"
   }
+  monitoring {
+    enabled = false
+  }
   name = "nodes-us-east-1c.private.example.com"
   tag_specifications {
     resource_type = "instance"
+    tags = {
+      "KubernetesCluster"                         = "private.example.com"
+      "Name"                                      = "nodes-us-east-1c.private.example.com"
+      "k8s.io/role/node"                          = "1"
+      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1c"
+      "kubernetes.io/cluster/private.example.com" = "owned"
+    }
+  }
+  tag_specifications {
+    resource_type = "network-interface"
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "nodes-us-east-1c.private.example.com"

@@ -1,0 +1,8 @@
+import { KforgeError } from './kforge-error';
+
+/** A command asked for something this version does not do (e.g. reading instances on a cloud other than AWS). */
+export class NotSupportedError extends KforgeError {
+  constructor(message: string) {
+    super('NOT_SUPPORTED', message);
+  }
+}

@@ -1,0 +1,37 @@
+import type { Cluster, InstanceGroup } from '../api/types';
+import type { FieldError } from '../errors/field-error';
+import { goDurationNs } from '../util/go-duration';
+
+// AWS's bounds on an Auto Scaling group's MaxInstanceLifetime: 0 (none), or one day to one year, in seconds.
+const LIFETIME_MIN_S = 86_400;
+const LIFETIME_MAX_S = 31_536_000;
+
+// The processes SuspendProcesses takes (Auto Scaling API reference, ProcessType).
+const PROCESSES = ['Launch', 'Terminate', 'AddToLoadBalancer', 'AlarmNotification', 'AZRebalance', 'HealthCheck', 'InstanceRefresh', 'ReplaceUnhealthy', 'ScheduledActions'];
+
+/**
+ * The instance-group settings AWS refuses at CreateAutoScalingGroup, caught before any change:
+ * `maxInstanceLifetime` out of AWS's range, unknown `suspendProcesses`, a malformed `additionalSecurityGroups` id.
+ */
+export function checkInstanceGroupAws(cluster: Cluster, igs: readonly InstanceGroup[]): FieldError[] {
+  if ((cluster.spec.cloudProvider ?? 'aws') !== 'aws') return [];
+  const errors: FieldError[] = [];
+  for (const ig of igs) {
+    const object = `InstanceGroup/${ig.metadata.name}`;
+    const life = ig.spec.maxInstanceLifetime;
+    if (life !== undefined) {
+      const ns = goDurationNs(life);
+      const s = ns === undefined ? undefined : Math.round(ns / 1e9);
+      if (s !== undefined && s !== 0 && (s < LIFETIME_MIN_S || s > LIFETIME_MAX_S)) {
+        errors.push({ object, path: 'spec.maxInstanceLifetime', message: `${life} is ${s} s; AWS takes 0 (no limit) or 24h to 8760h (one day to one year)` });
+      }
+    }
+    (ig.spec.suspendProcesses ?? []).forEach((p, i) => {
+      if (!PROCESSES.includes(p)) errors.push({ object, path: `spec.suspendProcesses[${i}]`, message: `"${p}" is not an Auto Scaling process; use one of ${PROCESSES.join(', ')}` });
+    });
+    (ig.spec.additionalSecurityGroups ?? []).forEach((id, i) => {
+      if (!/^sg-[0-9A-Za-z]+$/.test(id)) errors.push({ object, path: `spec.additionalSecurityGroups[${i}]`, message: `"${id}" is not a security group id (sg-…)` });
+    });
+  }
+  return errors;
+}

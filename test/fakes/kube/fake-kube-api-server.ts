@@ -1,0 +1,256 @@
+import * as https from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import type { Keypair } from '../../../src/pki/keypair';
+import { jsonPatch, mergePatch, PatchError, PATCH_TYPES, strategicMergePatch } from './kube-patch';
+import { fieldSelector, labelSelector, SelectorError } from './kube-selectors';
+import { KubeStatusError, success } from './kube-status';
+import { DeleteOptions, kindOf, KubeObject, KubeResource, KubeStore, Loose } from './kube-store';
+
+/** Who made a request, from its client certificate (CN = user, O = groups), as kube-apiserver's x509 authenticator reads it. */
+export interface KubeUser {
+  user: string;
+  groups: string[];
+}
+
+/** One request's authorization attributes, as RBAC sees them. */
+export interface KubeRequestAttributes extends KubeUser {
+  verb: string;
+  resource: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+}
+
+/** A request as the fake received it. `verb` is the Kubernetes verb (list, get, patch, delete, create). */
+export interface KubeRequestRecord {
+  verb: string;
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  contentType?: string;
+  user?: string;
+}
+
+/** Start options. */
+export interface FakeKubeApiOptions {
+  /** The cluster CA: client certificates must chain to it (else 401). */
+  ca: Keypair;
+  /** The serving certificate and key (tests choose its SANs). */
+  serving: Keypair;
+  /** Authorization; default: members of system:masters may do anything, everyone else is forbidden (403). */
+  authorize?: (a: KubeRequestAttributes) => boolean;
+}
+
+/** A running fake kube-apiserver with hooks for tests to change its state and count its requests. */
+export interface FakeKubeApi {
+  /** `https://127.0.0.1:PORT`. */
+  url: string;
+  port: number;
+  /** The cluster state; tests add nodes, set conditions and delete pods through it. */
+  store: KubeStore;
+  /** Every request since start or the last `resetRequests`. */
+  requests: KubeRequestRecord[];
+  /** Request counts keyed `VERB PATH` (e.g. `list /api/v1/nodes`), sorted by key. */
+  requestCounts(): Record<string, number>;
+  resetRequests(): void;
+  /** Called with each request before it is served, so a test can change the state between requests (a flapping node). */
+  onRequest?: (r: KubeRequestRecord) => void;
+  /** Makes the next `times` requests (matching `path` when given) fail with this Status. */
+  injectFault(fault: { code: number; reason: string; message?: string; times?: number; path?: string }): void;
+  stop(): Promise<void>;
+}
+
+interface Route {
+  resource: KubeResource;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+}
+
+/** Maps a path to the resource it names, or undefined for a path the fake does not serve. */
+function route(path: string): Route | undefined {
+  let m = /^\/api\/v1\/(nodes|pods)(?:\/([^/]+))?$/.exec(path);
+  if (m) return m[1] === 'pods' && m[2] ? undefined : { resource: m[1] as KubeResource, name: m[2] && decodeURIComponent(m[2]) };
+  m = /^\/api\/v1\/namespaces\/([^/]+)\/pods(?:\/([^/]+)(?:\/(eviction))?)?$/.exec(path);
+  if (m) return { resource: 'pods', namespace: decodeURIComponent(m[1]), name: m[2] && decodeURIComponent(m[2]), subresource: m[3] };
+  m = /^\/apis\/policy\/v1\/(?:namespaces\/([^/]+)\/)?poddisruptionbudgets(?:\/([^/]+))?$/.exec(path);
+  if (m) return m[2] && !m[1] ? undefined : { resource: 'poddisruptionbudgets', namespace: m[1] && decodeURIComponent(m[1]), name: m[2] && decodeURIComponent(m[2]) };
+  return undefined;
+}
+
+function verbOf(method: string, r: Route | undefined, query: Record<string, string>): string {
+  if (method === 'GET') return r?.name ? 'get' : query.watch === 'true' || query.watch === '1' ? 'watch' : 'list';
+  return { POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: r?.name ? 'delete' : 'deletecollection' }[method] ?? method.toLowerCase();
+}
+
+function forbidden(a: KubeRequestAttributes): KubeStatusError {
+  const { group } = kindOf(a.resource as KubeResource);
+  const res = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+  const who = a.name ? `${a.resource}${group ? `.${group}` : ''} "${a.name}"` : `${a.resource}${group ? `.${group}` : ''}`;
+  const scope = a.namespace ? `in the namespace "${a.namespace}"` : 'at the cluster scope';
+  return new KubeStatusError(403, 'Forbidden', `${who} is forbidden: User "${a.user}" cannot ${a.verb} resource "${res}" in API group "${group}" ${scope}`, {
+    ...(a.name ? { name: a.name } : {}),
+    ...(group ? { group } : {}),
+    kind: a.resource,
+  });
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseJson(text: string): Loose {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new KubeStatusError(400, 'BadRequest', `the object provided is unrecognized: ${(e as Error).message}`);
+  }
+}
+
+function userOf(socket: TLSSocket): KubeUser | undefined {
+  if (!socket.authorized) return undefined;
+  const subject = socket.getPeerCertificate().subject as unknown as Record<string, string | string[]> | undefined;
+  if (!subject?.CN) return undefined;
+  const o = subject.O;
+  return { user: String(subject.CN), groups: [...(o === undefined ? [] : Array.isArray(o) ? o : [o]), 'system:authenticated'] };
+}
+
+/** The "public info" paths every authenticated user may read (system:public-info-viewer). */
+const PUBLIC = new Set(['/version', '/healthz', '/readyz', '/livez']);
+
+/** Starts a fake kube-apiserver on a loopback port, serving nodes, pods, evictions and PDBs over TLS with client-certificate auth. */
+export async function startFakeKubeApi(o: FakeKubeApiOptions): Promise<FakeKubeApi> {
+  const store = new KubeStore();
+  const requests: KubeRequestRecord[] = [];
+  const faults: { code: number; reason: string; message?: string; times: number; path?: string }[] = [];
+  const authorize = o.authorize ?? ((a: KubeRequestAttributes) => a.groups.includes('system:masters'));
+
+  const handle = async (req: IncomingMessage, user: KubeUser | undefined): Promise<{ code: number; body: unknown }> => {
+    const url = new URL(req.url ?? '/', 'https://fake');
+    const query = Object.fromEntries(url.searchParams);
+    const method = req.method ?? 'GET';
+    const r = route(url.pathname);
+    const verb = verbOf(method, r, query);
+    const record: KubeRequestRecord = { verb, method, path: url.pathname, query, contentType: req.headers['content-type'], user: user?.user };
+    requests.push(record);
+    self.onRequest?.(record);
+    const body = await readBody(req);
+    // kube-apiserver with anonymous auth off (kops's default) answers 401 to a request without a valid client certificate.
+    if (!user) throw new KubeStatusError(401, 'Unauthorized', 'Unauthorized');
+    const fault = faults.find((f) => f.path === undefined || f.path === url.pathname);
+    if (fault) {
+      if (--fault.times <= 0) faults.splice(faults.indexOf(fault), 1);
+      throw new KubeStatusError(fault.code, fault.reason, fault.message ?? fault.reason);
+    }
+    if (PUBLIC.has(url.pathname) && method === 'GET') {
+      if (url.pathname === '/version') return { code: 200, body: { major: '1', minor: '31', gitVersion: 'v1.31.4', platform: 'linux/amd64' } };
+      return { code: 200, body: 'ok' };
+    }
+    if (!r) throw new KubeStatusError(404, 'NotFound', 'the server could not find the requested resource', { causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }] });
+    const attrs: KubeRequestAttributes = { ...user, verb, resource: r.resource, subresource: r.subresource, namespace: r.namespace, name: r.name };
+    if (!authorize(attrs)) throw forbidden(attrs);
+    const { kind, apiVersion } = kindOf(r.resource);
+    const notAllowed = (): KubeStatusError => new KubeStatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+
+    if (verb === 'list') {
+      const byLabel = labelSelector(query.labelSelector);
+      const byField = fieldSelector(query.fieldSelector, r.resource);
+      const items = store
+        .list(r.resource, r.namespace)
+        .filter((x) => byLabel(x.metadata.labels) && byField(x))
+        .map((x) => {
+          // Items of a real list carry no kind or apiVersion.
+          delete x.kind;
+          delete x.apiVersion;
+          return x;
+        });
+      return { code: 200, body: { kind: `${kind}List`, apiVersion, metadata: { resourceVersion: store.resourceVersion }, items } };
+    }
+    if (!r.name) throw notAllowed();
+    if (r.subresource === 'eviction') {
+      if (method !== 'POST') throw notAllowed();
+      const ev = parseJson(body);
+      if (ev?.kind !== 'Eviction' || (ev.apiVersion !== 'policy/v1' && ev.apiVersion !== 'policy/v1beta1')) throw new KubeStatusError(400, 'BadRequest', `the body of the request was not an Eviction (kind "${ev?.kind}", apiVersion "${ev?.apiVersion}")`);
+      if (ev.metadata?.name !== r.name) throw new KubeStatusError(400, 'BadRequest', 'name in URL does not match name in Eviction object');
+      if (ev.metadata?.namespace && ev.metadata.namespace !== r.namespace) throw new KubeStatusError(400, 'BadRequest', 'the namespace of the provided object does not match the namespace sent on the request');
+      store.evict(r.namespace as string, r.name, (ev.deleteOptions ?? {}) as DeleteOptions);
+      return { code: 201, body: success(201) };
+    }
+    if (verb === 'get') return { code: 200, body: store.get(r.resource, r.name, r.namespace) };
+    if (verb === 'delete') {
+      const opts: DeleteOptions = body.trim() ? parseJson(body) : {};
+      if (query.gracePeriodSeconds !== undefined) opts.gracePeriodSeconds = Number(query.gracePeriodSeconds);
+      if (query.dryRun) opts.dryRun = [query.dryRun];
+      return { code: 200, body: store.delete(r.resource, r.name, r.namespace, opts) };
+    }
+    if (verb === 'patch') {
+      const type = (req.headers['content-type'] ?? '').split(';')[0].trim();
+      if (!PATCH_TYPES.includes(type)) {
+        throw new KubeStatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${PATCH_TYPES.join(', ')}`);
+      }
+      const before = store.get(r.resource, r.name, r.namespace);
+      const patch = parseJson(body);
+      const after = type === 'application/json-patch+json' ? jsonPatch(before, patch) : type === 'application/merge-patch+json' ? mergePatch(before, patch) : strategicMergePatch(before, patch);
+      const next = after as KubeObject;
+      if (next.spec?.unschedulable !== undefined && typeof next.spec.unschedulable !== 'boolean') {
+        throw new KubeStatusError(400, 'BadRequest', `json: cannot unmarshal ${typeof next.spec.unschedulable} into Go struct field NodeSpec.spec.unschedulable of type bool`);
+      }
+      // As the real strategies do, a write to the main resource leaves status unchanged (status has its own subresource).
+      next.status = before.status;
+      return { code: 200, body: store.update(r.resource, before, next) };
+    }
+    throw notAllowed();
+  };
+
+  const server = https.createServer(
+    { cert: o.serving.certificatePem, key: o.serving.privateKeyPem, ca: [o.ca.certificatePem], requestCert: true, rejectUnauthorized: false },
+    (req: IncomingMessage, res: ServerResponse) => {
+      const user = userOf(req.socket as TLSSocket);
+      handle(req, user).then(
+        ({ code, body }) => send(res, code, body),
+        (e: unknown) => {
+          const err = e instanceof KubeStatusError ? e : e instanceof PatchError ? new KubeStatusError(e.code, e.code === 415 ? 'UnsupportedMediaType' : e.code === 422 ? 'Invalid' : 'BadRequest', e.message) : e instanceof SelectorError ? new KubeStatusError(400, 'BadRequest', e.message) : new KubeStatusError(500, 'InternalError', `Internal error occurred: ${(e as Error).message}`);
+          send(res, err.code, err.body());
+        },
+      );
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const self: FakeKubeApi = {
+    url: `https://127.0.0.1:${port}`,
+    port,
+    store,
+    requests,
+    requestCounts: () => {
+      const counts: Record<string, number> = {};
+      for (const r of requests) counts[`${r.verb} ${r.path}`] = (counts[`${r.verb} ${r.path}`] ?? 0) + 1;
+      return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
+    },
+    resetRequests: () => {
+      requests.length = 0;
+    },
+    injectFault: (f) => {
+      faults.push({ ...f, times: f.times ?? 1 });
+    },
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((e) => (e ? reject(e) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+  return self;
+}
+
+function send(res: ServerResponse, code: number, body: unknown): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(code, { 'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
