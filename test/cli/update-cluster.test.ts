@@ -250,38 +250,26 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     expect(kforge(['update', 'cluster', irsa]).stdout).toMatch(/^No changes/);
   });
 
-  it('a deleted instance group’s ASG, launch template, role and profile show under "Will delete" and go with --yes', async () => {
+  it('delete instancegroup --yes deletes the group’s ASG, launch template, role and profile at once (as kops); update then deletes only its nodeup config', async () => {
     expect(kforge(['create', 'instancegroup', 'extra', '--name', LIFE, '--subnet', 'us-east-1a', '--min-size', '1']).status).toBe(0);
     expect(kforge(['update', 'cluster', LIFE, '--yes']).status).toBe(0);
     const asgNames = async () =>
       ((await autoScaling.send(new DescribeAutoScalingGroupsCommand({}))).AutoScalingGroups ?? []).filter((g) => g.Tags?.some((t) => t.Key === 'KubernetesCluster' && t.Value === LIFE)).map((g) => g.AutoScalingGroupName).sort();
     expect(await asgNames()).toContain(`extra.${LIFE}`);
-    expect(kforge(['delete', 'instancegroup', 'extra', '--name', LIFE, '--yes']).status).toBe(0);
-
-    const plan = kforge(['update', 'cluster', LIFE]);
-    expect(plan.stdout).toContain(
-      [
-        'Will delete resources:',
-        '  AutoScalingGroup',
-        `    extra.${LIFE}`,
-        '  IAMInstanceProfile',
-        `    nodes-extra.${LIFE}`,
-        '  IAMRole',
-        `    nodes-extra.${LIFE}`,
-        '  LaunchTemplate',
-        `    extra.${LIFE}`,
-        '  ManagedFile',
-        `    ${LIFE}/igconfig/node/extra/nodeupconfig.yaml`,
-      ].join('\n'),
-    );
-    const applied = kforge(['update', 'cluster', LIFE, '--yes']);
-    expect(applied.stderr).not.toMatch(/Error/);
+    const deleted = kforge(['delete', 'instancegroup', 'extra', '--name', LIFE, '--yes']);
+    expect(deleted.status).toBe(0);
+    expect(deleted.stdout).toContain(`Deleted autoscaling-group extra.${LIFE}\n`);
     expect(await asgNames()).toEqual([`control-plane-us-east-1a.${LIFE}`, `nodes-us-east-1a.${LIFE}`]);
     expect((await ec2.send(new DescribeLaunchTemplatesCommand({ Filters: tagged(LIFE) }))).LaunchTemplates?.map((t) => t.LaunchTemplateName).sort()).toEqual([
       `control-plane-us-east-1a.${LIFE}`,
       `nodes-us-east-1a.${LIFE}`,
     ]);
     await expect(iam.send(new GetRoleCommand({ RoleName: `nodes-extra.${LIFE}` }))).rejects.toMatchObject({ name: 'NoSuchEntityException' });
+
+    const plan = kforge(['update', 'cluster', LIFE]);
+    expect(plan.stdout).toContain(['Will delete resources:', '  ManagedFile', `    ${LIFE}/igconfig/node/extra/nodeupconfig.yaml`, '', '0 to create, 0 to modify, 1 to delete'].join('\n'));
+    const applied = kforge(['update', 'cluster', LIFE, '--yes']);
+    expect(applied.stderr).not.toMatch(/Error/);
     expect(kforge(['update', 'cluster', LIFE]).stdout).toMatch(/^No changes/);
   });
 
