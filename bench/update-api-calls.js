@@ -107,7 +107,7 @@ async function measure(endpoint, groups, label = 'bench') {
     planned.instanceGroups.push({ ...template, metadata: { ...template.metadata, name: `extra-${String(i).padStart(2, '0')}` } });
   }
   await saveCluster(vfs, { cluster: planned.cluster, instanceGroups: planned.instanceGroups });
-  const env = { ...process.env, AWS_ENDPOINT_URL: endpoint, AWS_EC2_METADATA_DISABLED: 'true' };
+  const env = { ...process.env, AWS_ENDPOINT_URL: endpoint, AWS_EC2_METADATA_DISABLED: 'true', KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only' };
   const lock = { command: 'bench', forceUnlock: false, ttlSeconds: 300 };
   const started = new Map();
   const durations = new Map();

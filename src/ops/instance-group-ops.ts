@@ -4,7 +4,10 @@ import { applySetFlags } from '../create/set-fields';
 import { AlreadyExistsError } from '../errors/already-exists-error';
 import { NotFoundError } from '../errors/not-found-error';
 import { UsageError } from '../errors/usage-error';
+import type { OrphanedResource } from '../cloud/aws/orphaned-resources';
+import { nodeGroupIamName } from '../model/aws/iam-names';
 import { ClusterRepository, StoredCluster } from '../state/cluster-repository';
+import { StatePaths } from '../state/state-paths';
 import type { Vfs } from '../state/vfs/vfs';
 import { expandCluster } from './expand-cluster';
 import { saveCluster } from './save-cluster';
@@ -63,9 +66,37 @@ export async function checkDeleteInstanceGroup(vfs: Vfs, cluster: string, name: 
   return stored;
 }
 
-/** Removes an instance group from a stored cluster (state only); refuses if etcd members still use it. */
-export async function deleteInstanceGroup(vfs: Vfs, cluster: string, name: string): Promise<void> {
+/**
+ * Removes an instance group: as kops's `delete instancegroup`, its cloud resources first, at once (on AWS,
+ * once the cluster has been applied: the group's Auto Scaling group with its instances, its launch template,
+ * and a node group's own IAM role and instance profile), then the group from the spec. Refuses if etcd
+ * members still use it. Returns the cloud resources deleted (`type name`, sorted). Run it under the cluster lock.
+ */
+export async function deleteInstanceGroup(vfs: Vfs, cluster: string, name: string, env: NodeJS.ProcessEnv = process.env, fence?: () => Promise<void>): Promise<string[]> {
   const stored = await checkDeleteInstanceGroup(vfs, cluster, name);
+  const deleted = await deleteInstanceGroupCloudResources(vfs, stored, name, env, fence);
   const rest = stored.instanceGroups.map((v) => v.object).filter((ig) => ig.metadata.name !== name);
   await saveCluster(vfs, { cluster: stored.cluster.object, instanceGroups: rest, previous: stored });
+  return deleted;
+}
+
+/** The group's AWS resources, deleted; none before the cluster's first `update --yes` (nothing can exist yet). */
+async function deleteInstanceGroupCloudResources(vfs: Vfs, stored: StoredCluster, name: string, env: NodeJS.ProcessEnv, fence?: () => Promise<void>): Promise<string[]> {
+  const cluster = stored.cluster.object;
+  const c = cluster.metadata.name;
+  if ((cluster.spec.cloudProvider ?? 'aws') !== 'aws' || (await vfs.read(StatePaths.appliedMarker(c))) === undefined) return [];
+  const ig = stored.instanceGroups.map((v) => v.object).find((g) => g.metadata.name === name);
+  const { connectAwsCloud } = await import('../cloud/aws/connect-aws-cloud');
+  const { deleteNamedResources } = await import('../cloud/aws/orphaned-resources');
+  const cloud = await connectAwsCloud(cluster, { env, consequence: `; instance group "${name}" was not deleted` });
+  // Every deleting call checks the cluster lock first (lock-fence-middleware.ts).
+  cloud.fence = fence;
+  const wanted: OrphanedResource[] = [
+    { kind: 'AutoScalingGroup', name: `${name}.${c}` },
+    { kind: 'LaunchTemplate', name: `${name}.${c}` },
+  ];
+  // A node group has a role and profile of its own (unless it names an existing profile); others share theirs.
+  if (ig?.spec.role === 'Node' && !ig.spec.iam?.profile) wanted.push({ kind: 'IAMInstanceProfile', name: nodeGroupIamName(name, c) }, { kind: 'IAMRole', name: nodeGroupIamName(name, c) });
+  const deleted = await deleteNamedResources(cloud, wanted);
+  return deleted.map((r) => `${r.type} ${r.name}`).sort();
 }

@@ -16,6 +16,7 @@ import type { DuplicateName } from '../tasks/duplicate-name';
 import type { AnyTask } from '../tasks/task';
 import type { TaskExecutor, TaskExecutorOptions } from '../tasks/task-executor';
 import type { TaskPlan, TaskWarning } from '../tasks/task-plan';
+import { assertNodesCanReadStore, nodeStateStoreProblem } from './node-state-store';
 import { DiscoveryDocumentsPlan, planDiscoveryDocuments, writeDiscoveryDocuments } from './plan-discovery-documents';
 import { ManagedFilesPlan, planManagedFiles, writeManagedFiles } from './plan-managed-files';
 
@@ -89,6 +90,8 @@ export interface UpdateClusterResult {
   warnings: TaskWarning[];
   /** Names that match more than one of the cluster's resources (the task uses the lowest id), sorted; found while planning. */
   duplicates: DuplicateName[];
+  /** Why nodes could not read the state store (a local store): a plan or Terraform output is still made, `--yes` is refused. */
+  storeWarning?: string;
 }
 
 /**
@@ -114,7 +117,7 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     const managed = await planManagedFiles(store, name, stored);
     const discovery = await planDiscoveryDocuments(managed.completed, managed.serviceAccountPublicKeys);
     p?.step('build');
-    const tasks = await buildTasks(managed, instanceGroups, await modelInputs(store, name, managed));
+    const tasks = await buildTasks(managed, instanceGroups, await modelInputs(store, name, managed, options.env ?? process.env));
     p?.step('connect');
     // Read only: the plan makes no token, and a plan or a failed preflight writes nothing to the store.
     const cloud = await connect(managed, await readClusterUid(store, name), options);
@@ -147,8 +150,16 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     await markApplied(store, name);
     return { ...result, applied: true, warnings: byTask([...executor.warnings, ...kept]) };
   };
+  // Nodes read their config from the store: on AWS a local store would make every instance unbootable.
+  const storeProblem = nodeStateStoreProblem(vfs.url);
+  if (storeProblem && options.yes && options.target !== 'terraform') {
+    const cloud = (await new ClusterRepository(vfs).get(name)).cluster.object.spec.cloudProvider;
+    if (cloud === undefined || cloud === 'aws') assertNodesCanReadStore(vfs.url, options.env ?? process.env);
+  }
   // The terraform target writes the state store whatever `yes` says (as kops), so it takes the lock too.
-  return options.yes || options.target === 'terraform' ? withClusterLocks(vfs, [name], options.lock, run) : run();
+  const result = await (options.yes || options.target === 'terraform' ? withClusterLocks(vfs, [name], options.lock, run) : run());
+  // A plan, or Terraform output (which would boot no node either), with such a store: allowed, to try things out, but said.
+  return storeProblem ? { ...result, storeWarning: storeProblem } : result;
 }
 
 /**
@@ -167,6 +178,9 @@ async function renderAndWriteTerraform(
   p?.step('render');
   const { LaunchTemplateTask } = await import('../cloud/aws/tasks/launch-template-task');
   for (const t of run.tasks) if (t instanceof LaunchTemplateTask) await t.resolveImage(run.cloud);
+  // The control plane's policy names the hosted zone by id, which a zone given by name has only in AWS.
+  const { IamRolePolicyTask } = await import('../cloud/aws/tasks/iam-role-policy-task');
+  for (const t of run.tasks) if (t instanceof IamRolePolicyTask) await t.resolveHostedZone(run.cloud);
   const { renderTerraformOutput, writeTerraformOutput } = await import('../targets/terraform/render-terraform');
   const output = renderTerraformOutput(run.cluster, run.cloud.region, run.tasks);
   p?.step('write managed files');
@@ -182,13 +196,17 @@ async function renderAndWriteTerraform(
   return { ...run, cloudPlan: { entries: [], hasChanges: false }, orphans: [], applied: run.managed.hasChanges, terraform, warnings: [], duplicates: [] };
 }
 
-/** What the builders need from the store besides the spec: nodeup config hashes and the admin SSH key. */
-async function modelInputs(vfs: Vfs, name: string, managed: ManagedFilesPlan): Promise<AwsModelInputs> {
+/**
+ * What the builders need from the store besides the spec: nodeup config hashes, the admin SSH key, and the
+ * KMS key an S3 store encrypts with (the S3 store writes every object with KFORGE_STATE_S3_KMS_KEY_ID).
+ */
+async function modelInputs(vfs: Vfs, name: string, managed: ManagedFilesPlan, env: NodeJS.ProcessEnv): Promise<AwsModelInputs> {
   const keys = await vfs.list(StatePaths.sshPublicKey(name, ''));
   const first = keys.sort()[0];
   const read = first ? await vfs.read(first) : undefined;
   const sshPublicKey = first && read ? { fingerprint: first.slice(first.lastIndexOf('/') + 1), publicKey: read.data.toString('utf8').trim() } : undefined;
-  return { nodeupConfigHashes: managed.nodeupConfigHashes, sshPublicKey };
+  const stateStoreKmsKey = vfs.url.startsWith('s3://') ? env.KFORGE_STATE_S3_KMS_KEY_ID || undefined : undefined;
+  return { nodeupConfigHashes: managed.nodeupConfigHashes, sshPublicKey, ...(stateStoreKmsKey ? { stateStoreKmsKey } : {}) };
 }
 
 /** Step build: the model builders of the cluster's cloud; only AWS has them so far. */

@@ -243,38 +243,26 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     expect(kforge(['update', 'cluster', irsa]).stdout).toMatch(/^No changes/);
   });
 
-  it('a deleted instance group’s ASG, launch template, role and profile show under "Will delete" and go with --yes', async () => {
+  it('delete instancegroup --yes deletes the group’s ASG, launch template, role and profile at once (as kops); update then deletes only its nodeup config', async () => {
     expect(kforge(['create', 'instancegroup', 'extra', '--name', LIFE, '--subnet', 'us-east-1a', '--min-size', '1']).status).toBe(0);
     expect(kforge(['update', 'cluster', LIFE, '--yes']).status).toBe(0);
     const asgNames = async () =>
       ((await autoScaling.send(new DescribeAutoScalingGroupsCommand({}))).AutoScalingGroups ?? []).filter((g) => g.Tags?.some((t) => t.Key === 'KubernetesCluster' && t.Value === LIFE)).map((g) => g.AutoScalingGroupName).sort();
     expect(await asgNames()).toContain(`extra.${LIFE}`);
-    expect(kforge(['delete', 'instancegroup', 'extra', '--name', LIFE, '--yes']).status).toBe(0);
-
-    const plan = kforge(['update', 'cluster', LIFE]);
-    expect(plan.stdout).toContain(
-      [
-        'Will delete resources:',
-        '  AutoScalingGroup',
-        `    extra.${LIFE}`,
-        '  IAMInstanceProfile',
-        `    nodes-extra.${LIFE}`,
-        '  IAMRole',
-        `    nodes-extra.${LIFE}`,
-        '  LaunchTemplate',
-        `    extra.${LIFE}`,
-        '  ManagedFile',
-        `    ${LIFE}/igconfig/node/extra/nodeupconfig.yaml`,
-      ].join('\n'),
-    );
-    const applied = kforge(['update', 'cluster', LIFE, '--yes']);
-    expect(applied.stderr).not.toMatch(/Error/);
+    const deleted = kforge(['delete', 'instancegroup', 'extra', '--name', LIFE, '--yes']);
+    expect(deleted.status).toBe(0);
+    expect(deleted.stdout).toContain(`Deleted autoscaling-group extra.${LIFE}\n`);
     expect(await asgNames()).toEqual([`control-plane-us-east-1a.${LIFE}`, `nodes-us-east-1a.${LIFE}`]);
     expect((await ec2.send(new DescribeLaunchTemplatesCommand({ Filters: tagged(LIFE) }))).LaunchTemplates?.map((t) => t.LaunchTemplateName).sort()).toEqual([
       `control-plane-us-east-1a.${LIFE}`,
       `nodes-us-east-1a.${LIFE}`,
     ]);
     await expect(iam.send(new GetRoleCommand({ RoleName: `nodes-extra.${LIFE}` }))).rejects.toMatchObject({ name: 'NoSuchEntityException' });
+
+    const plan = kforge(['update', 'cluster', LIFE]);
+    expect(plan.stdout).toContain(['Will delete resources:', '  ManagedFile', `    ${LIFE}/igconfig/node/extra/nodeupconfig.yaml`, '', '0 to create, 0 to modify, 1 to delete'].join('\n'));
+    const applied = kforge(['update', 'cluster', LIFE, '--yes']);
+    expect(applied.stderr).not.toMatch(/Error/);
     expect(kforge(['update', 'cluster', LIFE]).stdout).toMatch(/^No changes/);
   });
 
@@ -319,6 +307,39 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^(.*\.\.\.\n)*Error: no AWS credentials found: set AWS_PROFILE/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses update --yes with a local store before any cloud call or store write, naming s3:// and create state-store; a plan only warns', async () => {
+    const dir = path.join(home, 'local-only-store');
+    const store = `file://${dir}`;
+    const local = (args: string[], extra: NodeJS.ProcessEnv = {}): CliResult => runCli([...args, '--state', store], { env: { ...env, ...extra } });
+    expect(local(['create', 'cluster', 'local.example.com', '--zones', 'us-east-1a', '--cloud', 'aws']).status).toBe(0);
+    const snapshot = (): string[] => fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort().map((f) => {
+      const full = path.join(dir, f);
+      return fs.statSync(full).isFile() ? `${f}:${fs.readFileSync(full, 'base64')}` : f;
+    });
+    const before = snapshot();
+    // Without credentials: were any AWS call made first, the run would fail on credentials instead.
+    const r = local(['update', 'cluster', 'local.example.com', '--yes'], { KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: undefined, ...AWS_NO_CREDENTIALS });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/s3:\/\//);
+    expect(r.stderr).toMatch(/kforge create state-store/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(snapshot()).toEqual(before);
+    const vpcs = (await ec2.send(new DescribeVpcsCommand({ Filters: tagged('local.example.com') }))).Vpcs;
+    expect(vpcs).toEqual([]);
+    // The same refusal in-process, with its stable code.
+    const { updateCluster } = await import('../../src/ops/update-cluster');
+    const { openVfs } = await import('../../src/state/vfs/open-vfs');
+    const refused = await updateCluster(openVfs(store), 'local.example.com', { yes: true, lock: { command: 'test', forceUnlock: false, ttlSeconds: 60 }, env: {} }).catch((e: unknown) => e);
+    expect((refused as { code?: string }).code).toBe('STATE_STORE_NOT_FOR_NODES');
+    expect(snapshot()).toEqual(before);
+    // A plan still runs, and says why it could not be applied.
+    const plan = local(['update', 'cluster', 'local.example.com'], { KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: undefined });
+    expect(plan.status).toBe(0);
+    expect(plan.stderr).toMatch(/Warning: the state store file:\/\/\S+ is not one AWS nodes can read/);
+    expect(plan.stdout).toMatch(/Must specify --yes/);
   });
 
   it('refuses a cluster on a cloud without model builders, naming the field', () => {

@@ -95,6 +95,8 @@ export async function startMotoServer(options: MotoServerOptions = {}): Promise<
       AWS_SECRET_ACCESS_KEY: 'test',
       AWS_REGION: 'us-east-1',
       AWS_EC2_METADATA_DISABLED: 'true',
+      // Tests apply with local stores against moto, where no instance boots; users must use s3:// (docs/state-stores.md).
+      KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only',
     },
     reset: async () => {
       const status = await request('POST', `${endpoint}/moto-api/reset`);

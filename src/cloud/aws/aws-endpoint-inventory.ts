@@ -5,6 +5,7 @@ import { classifyAwsError } from './aws-errors';
 import { tagMap, TagMap } from './aws-tags';
 import type { InventoryCache } from './inventory-cache';
 import { orUndefined } from './or-undefined';
+import { AWS_PAGE_SIZE } from './aws-page-size';
 import { ownedByCluster } from './owned-by-cluster';
 
 /** An ELBv2 resource with its tags (ELBv2 returns them from a separate DescribeTags). */
@@ -79,7 +80,7 @@ export class AwsEndpointInventory {
       const { sdk, client } = await this.cloud.elbv2();
       try {
         return await this.cache.pages(async (Marker) => {
-          const out = await client.send(new sdk.DescribeListenersCommand({ LoadBalancerArn: loadBalancerArn, Marker }));
+          const out = await client.send(new sdk.DescribeListenersCommand({ LoadBalancerArn: loadBalancerArn, PageSize: AWS_PAGE_SIZE.DescribeListeners, Marker }));
           return [out.Listeners ?? [], out.NextMarker];
         });
       } catch (e) {

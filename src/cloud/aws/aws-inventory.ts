@@ -4,14 +4,12 @@ import type { InstanceProfile, Role, RoleDetail } from '@aws-sdk/client-iam';
 import type { DuplicateName } from '../../tasks/duplicate-name';
 import type { AwsCloud } from './aws-cloud';
 import { AwsEndpointInventory } from './aws-endpoint-inventory';
+import { AWS_PAGE_SIZE } from './aws-page-size';
 import { InventoryCache } from './inventory-cache';
 import { orUndefined } from './or-undefined';
 import { ownedByCluster } from './owned-by-cluster';
 import { parseImageRef } from './image-ref';
 
-// The largest page the launch template APIs give (AWS's maximum). Asked for explicitly: without it the
-// default page is 15, and moto 5.2.1 then cuts the list at 15 without a NextToken.
-const MAX_LAUNCH_TEMPLATE_PAGE = 200;
 
 /** The VPC attributes kforge manages, which DescribeVpcs does not return. */
 export interface VpcAttributes {
@@ -51,7 +49,7 @@ export class AwsInventory {
     return this.once('vpcs', async () => {
       const { sdk, client } = await this.cloud.ec2();
       return this.pages(async (NextToken) => {
-        const out = await client.send(new sdk.DescribeVpcsCommand({ Filters: this.clusterFilters(), NextToken }));
+        const out = await client.send(new sdk.DescribeVpcsCommand({ Filters: this.clusterFilters(), MaxResults: AWS_PAGE_SIZE.DescribeVpcs, NextToken }));
         return [out.Vpcs ?? [], out.NextToken];
       });
     });
@@ -74,7 +72,7 @@ export class AwsInventory {
     return this.once('subnets', async () => {
       const { sdk, client } = await this.cloud.ec2();
       return this.pages(async (NextToken) => {
-        const out = await client.send(new sdk.DescribeSubnetsCommand({ Filters: this.clusterFilters(), NextToken }));
+        const out = await client.send(new sdk.DescribeSubnetsCommand({ Filters: this.clusterFilters(), MaxResults: AWS_PAGE_SIZE.DescribeSubnets, NextToken }));
         return [out.Subnets ?? [], out.NextToken];
       });
     });
@@ -85,7 +83,7 @@ export class AwsInventory {
     return this.once('internet-gateways', async () => {
       const { sdk, client } = await this.cloud.ec2();
       return this.pages(async (NextToken) => {
-        const out = await client.send(new sdk.DescribeInternetGatewaysCommand({ Filters: this.clusterFilters(), NextToken }));
+        const out = await client.send(new sdk.DescribeInternetGatewaysCommand({ Filters: this.clusterFilters(), MaxResults: AWS_PAGE_SIZE.DescribeInternetGateways, NextToken }));
         return [out.InternetGateways ?? [], out.NextToken];
       });
     });
@@ -96,7 +94,7 @@ export class AwsInventory {
     return this.once('route-tables', async () => {
       const { sdk, client } = await this.cloud.ec2();
       return this.pages(async (NextToken) => {
-        const out = await client.send(new sdk.DescribeRouteTablesCommand({ Filters: this.clusterFilters(), NextToken }));
+        const out = await client.send(new sdk.DescribeRouteTablesCommand({ Filters: this.clusterFilters(), MaxResults: AWS_PAGE_SIZE.DescribeRouteTables, NextToken }));
         return [out.RouteTables ?? [], out.NextToken];
       });
     });
@@ -107,7 +105,7 @@ export class AwsInventory {
     return this.once('security-groups', async () => {
       const { sdk, client } = await this.cloud.ec2();
       return this.pages(async (NextToken) => {
-        const out = await client.send(new sdk.DescribeSecurityGroupsCommand({ Filters: this.clusterFilters(), NextToken }));
+        const out = await client.send(new sdk.DescribeSecurityGroupsCommand({ Filters: this.clusterFilters(), MaxResults: AWS_PAGE_SIZE.DescribeSecurityGroups, NextToken }));
         return [out.SecurityGroups ?? [], out.NextToken];
       });
     });
@@ -127,7 +125,7 @@ export class AwsInventory {
       const { sdk, client } = await this.cloud.ec2();
       return this.pages(async (NextToken) => {
         // This API spells its filter parameter in the singular.
-        const out = await client.send(new sdk.DescribeNatGatewaysCommand({ Filter: this.clusterFilters(), NextToken }));
+        const out = await client.send(new sdk.DescribeNatGatewaysCommand({ Filter: this.clusterFilters(), MaxResults: AWS_PAGE_SIZE.DescribeNatGateways, NextToken }));
         // moto 5.2.1 ignores tag filters here and returns every gateway; the tags are checked again.
         return [(out.NatGateways ?? []).filter((g) => ownedByCluster(g.Tags, this.cloud.clusterName)), out.NextToken];
       });
@@ -139,7 +137,7 @@ export class AwsInventory {
     return this.once('volumes', async () => {
       const { sdk, client } = await this.cloud.ec2();
       return this.pages(async (NextToken) => {
-        const out = await client.send(new sdk.DescribeVolumesCommand({ Filters: this.clusterFilters(), NextToken }));
+        const out = await client.send(new sdk.DescribeVolumesCommand({ Filters: this.clusterFilters(), MaxResults: AWS_PAGE_SIZE.DescribeVolumes, NextToken }));
         return [out.Volumes ?? [], out.NextToken];
       });
     });
@@ -158,7 +156,7 @@ export class AwsInventory {
     return this.once('launch-templates', async () => {
       const { sdk, client } = await this.cloud.ec2();
       return this.pages(async (NextToken) => {
-        const out = await client.send(new sdk.DescribeLaunchTemplatesCommand({ Filters: this.clusterFilters(), MaxResults: MAX_LAUNCH_TEMPLATE_PAGE, NextToken }));
+        const out = await client.send(new sdk.DescribeLaunchTemplatesCommand({ Filters: this.clusterFilters(), MaxResults: AWS_PAGE_SIZE.DescribeLaunchTemplates, NextToken }));
         return [out.LaunchTemplates ?? [], out.NextToken];
       });
     });
@@ -175,7 +173,7 @@ export class AwsInventory {
       if (ids.size === 0) return [];
       const { sdk, client } = await this.cloud.ec2();
       const all = await this.pages(async (NextToken) => {
-        const out = await client.send(new sdk.DescribeLaunchTemplateVersionsCommand({ Versions: ['$Latest'], MaxResults: MAX_LAUNCH_TEMPLATE_PAGE, NextToken }));
+        const out = await client.send(new sdk.DescribeLaunchTemplateVersionsCommand({ Versions: ['$Latest'], MaxResults: AWS_PAGE_SIZE.DescribeLaunchTemplateVersions, NextToken }));
         return [out.LaunchTemplateVersions ?? [], out.NextToken];
       });
       return all.filter((v) => ids.has(v.LaunchTemplateId));
@@ -192,7 +190,7 @@ export class AwsInventory {
       const { sdk, client } = await this.cloud.autoScaling();
       const name = this.cloud.clusterName;
       const all = await this.pages(async (NextToken) => {
-        const out = await client.send(new sdk.DescribeAutoScalingGroupsCommand({ Filters: [{ Name: 'tag:KubernetesCluster', Values: [name] }], MaxRecords: 100, NextToken }));
+        const out = await client.send(new sdk.DescribeAutoScalingGroupsCommand({ Filters: [{ Name: 'tag:KubernetesCluster', Values: [name] }], MaxRecords: AWS_PAGE_SIZE.DescribeAutoScalingGroups, NextToken }));
         return [out.AutoScalingGroups ?? [], out.NextToken];
       });
       return all.filter((g) => ownedByCluster(g.Tags, name));
@@ -268,7 +266,7 @@ export class AwsInventory {
     return this.once('iam-role-details', async () => {
       const { sdk, client } = await this.cloud.iam();
       const roles = await this.pages(async (Marker) => {
-        const out = await client.send(new sdk.GetAccountAuthorizationDetailsCommand({ Filter: ['Role'], Marker }));
+        const out = await client.send(new sdk.GetAccountAuthorizationDetailsCommand({ Filter: ['Role'], MaxItems: AWS_PAGE_SIZE.GetAccountAuthorizationDetails, Marker }));
         return [out.RoleDetailList ?? [], out.IsTruncated ? out.Marker : undefined];
       });
       return new Map(roles.flatMap((r) => (r.RoleName ? [[r.RoleName, r] as const] : [])));

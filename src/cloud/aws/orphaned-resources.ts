@@ -47,10 +47,19 @@ export async function findOrphanedResources(cloud: AwsCloud, tasks: readonly Any
  * before its launch template, a profile before its role). Returns how many were deleted.
  */
 export async function deleteOrphanedResources(cloud: AwsCloud, orphans: readonly OrphanedResource[]): Promise<number> {
-  if (orphans.length === 0) return 0;
-  const wanted = new Set(orphans.map((o) => `${LISTED_AS[o.kind]}/${o.name}`));
-  const iamNames = orphans.filter((o) => o.kind === 'IAMInstanceProfile').map((o) => o.name);
+  return (await deleteNamedResources(cloud, orphans)).length;
+}
+
+/**
+ * Deletes those of `wanted` that exist (found by the cluster's tags, as `delete cluster` finds them), in
+ * rounds; returns the resources it deleted (`delete instancegroup` names them).
+ */
+export async function deleteNamedResources(cloud: AwsCloud, wanted: readonly OrphanedResource[]): Promise<ClusterResource[]> {
+  if (wanted.length === 0) return [];
+  const keys = new Set(wanted.map((o) => `${LISTED_AS[o.kind]}/${o.name}`));
+  const iamNames = wanted.filter((o) => o.kind === 'IAMInstanceProfile').map((o) => o.name);
   const all = await listClusterResources(cloud, { iamNames });
-  const targets: ClusterResource[] = all.filter((r) => wanted.has(`${r.type}/${r.name}`));
-  return deleteInRounds(targets, {});
+  const targets: ClusterResource[] = all.filter((r) => keys.has(`${r.type}/${r.name}`));
+  await deleteInRounds(targets, {});
+  return targets;
 }

@@ -5,7 +5,8 @@ import { BaseCommand, lockFlags } from '../../cli/base-command';
 export default class DeleteInstanceGroup extends BaseCommand {
   static override aliases = ['delete:ig'];
   static override summary = 'Delete an instance group from a cluster\'s spec.';
-  static override description = 'The cluster is revalidated without the group first: a control-plane group that still holds etcd members cannot be deleted. Without --yes, says what would be deleted.';
+  static override description =
+    'The cluster is revalidated without the group first: a control-plane group that still holds etcd members cannot be deleted. With --yes, as kops does, the group\'s cloud resources go at once (on AWS: its Auto Scaling group and instances, its launch template, a node group\'s own IAM role and instance profile), then the group leaves the spec. Without --yes, says what would be deleted.';
   static override examples = ['<%= config.bin %> delete instancegroup nodes-us-east-1b --name x.example.com --yes'];
   static override args = { group: Args.string({ description: 'Instance group name', required: true }) };
   static override flags = {
@@ -27,7 +28,9 @@ export default class DeleteInstanceGroup extends BaseCommand {
       this.out('Must specify --yes to delete instancegroup');
       return;
     }
-    await this.withClusterLock(vfs, cluster, flags, (store) => deleteInstanceGroup(store, cluster, args.group));
+    // The store the callback gets is fenced; the fence also stops the cloud deletions once the lock is lost.
+    const deleted = await this.withClusterLock(vfs, cluster, flags, (store, fence) => deleteInstanceGroup(store, cluster, args.group, process.env, fence.verify));
+    for (const r of deleted) this.out(`Deleted ${r}`);
     this.out(`InstanceGroup "${args.group}" deleted from cluster "${cluster}"`);
   }
 }

@@ -81,6 +81,7 @@ export default class UpdateCluster extends BaseCommand {
     }
     const report = updatePlanReport(name, result.cloudPlan, result.managed, result.discovery.files, result.orphans, result.warnings, result.duplicates);
     // On stderr, as kops prints its "did not match, problems possible": -o json keeps them in `warnings` too.
+    if (result.storeWarning) this.status(`Warning: ${result.storeWarning}`);
     for (const w of result.warnings) this.status(`Warning: ${w.task} (${w.lifecycle}): ${w.message}`);
     const tf = result.terraform;
     if (flags.output === 'json') this.out(JSON.stringify({ ...report, applied: result.applied, ...(tf ? { terraform: tf } : {}) }, null, 2));

@@ -20,7 +20,8 @@ export function expandClusterDefaults(spec: ClusterSpec, ctx: ExpandContext): vo
   spec.authorization ??= { rbac: {} };
   spec.iam ??= {};
   spec.iam.legacy ??= false;
-  spec.iam.allowContainerRegistry ??= true;
+  // No default for allowContainerRegistry: kops sets it only in a new cluster (`create cluster`,
+  // upup/pkg/fi/cloudup/new_cluster.go), and its IAM builder grants ECR read only when it is true.
   spec.containerRuntime ??= 'containerd';
   spec.topology ??= {};
   spec.topology.dns ??= { type: defaultDnsType(ctx.clusterName) };

@@ -4,12 +4,14 @@ import { clusterTags } from '../../cloud/aws/aws-tags';
 import { DnsRecordTask } from '../../cloud/aws/tasks/dns-record-task';
 import { ListenerTask } from '../../cloud/aws/tasks/listener-task';
 import { NetworkLoadBalancerTask } from '../../cloud/aws/tasks/network-load-balancer-task';
-import { SecurityGroupRuleTask } from '../../cloud/aws/tasks/security-group-rule-task';
+import { SecurityGroupRuleSpec, SecurityGroupRuleTask } from '../../cloud/aws/tasks/security-group-rule-task';
+import { SecurityGroupTask } from '../../cloud/aws/tasks/security-group-task';
 import type { SubnetTask } from '../../cloud/aws/tasks/subnet-task';
 import { TargetGroupTask } from '../../cloud/aws/tasks/target-group-task';
 import type { AnyTask } from '../../tasks/task';
 import type { NetworkTasks } from './network-model-builder';
 import type { SecurityGroupTasks } from './security-group-model-builder';
+import { securityGroupRuleName } from './security-group-rule-name';
 import { UnsupportedModelError } from './unsupported-model-error';
 
 /** The API endpoint's tasks, with the target groups the control-plane Auto Scaling groups must register in. */
@@ -22,9 +24,9 @@ export interface ApiEndpointTasks {
 /**
  * kops's APILoadBalancerBuilder (Network class) and DNS records, pure. With `spec.api.loadBalancer`: a
  * network load balancer (internet-facing or internal by its type) in one subnet per zone, a TCP 443 target
- * group for the control plane, a TCP 443 listener, and 443 from the VPC CIDR to the control plane (the
- * NLB's health checks come from its addresses in the VPC; clients keep their own addresses, which
- * kubernetesApiAccess already admits). With DNS (`spec.networking.topology.dns` Public or Private, not
+ * group for the control plane, a TCP 443 listener, and the load balancer's own security group `api-elb.<c>`
+ * (apiLoadBalancerRules): clients reach the load balancer from kubernetesApiAccess, the control plane
+ * only from it. With DNS (`spec.networking.topology.dns` Public or Private, not
  * gossip): `api.<cluster>` and `api.internal.<cluster>` A records in `spec.dnsZone`, aliases to the load
  * balancer where there is one (the internal name only with useForInternalApi), else kops's placeholders.
  */
@@ -42,15 +44,18 @@ export function buildApiEndpointTasks(cluster: Cluster, network: NetworkTasks, s
     if (lbSpec.class === 'Classic') throw new UnsupportedModelError(`${f}.class`, 'a Classic load balancer (use Network)');
     if (lbSpec.type !== 'Public' && lbSpec.type !== 'Internal') throw new UnsupportedModelError(`${f}.type`, 'a load balancer without a type (Public or Internal)');
     if (lbSpec.sslCertificate) throw new UnsupportedModelError(`${f}.sslCertificate`, 'a TLS listener');
-    if (lbSpec.securityGroupOverride) throw new UnsupportedModelError(`${f}.securityGroupOverride`, 'load balancer security groups');
-    if (lbSpec.additionalSecurityGroups?.length) throw new UnsupportedModelError(`${f}.additionalSecurityGroups`, 'load balancer security groups');
+    if (lbSpec.securityGroupOverride) throw new UnsupportedModelError(`${f}.securityGroupOverride`, 'a load balancer security group of your own');
+    if (lbSpec.additionalSecurityGroups?.length) throw new UnsupportedModelError(`${f}.additionalSecurityGroups`, 'additional load balancer security groups');
     if (lbSpec.accessLog) throw new UnsupportedModelError(`${f}.accessLog`, 'load balancer access logs');
 
     const dashed = c.replace(/\./g, '-');
+    const lbGroup = new SecurityGroupTask(`api-elb.${c}`, { vpc: network.vpc, description: 'Security group for api ELB', tags: clusterTags(c, `api-elb.${c}`, labels) });
+    tasks.push(lbGroup, ...apiLoadBalancerRules(cluster, lbGroup, securityGroups.controlPlane));
     nlb = new NetworkLoadBalancerTask(`api-${dashed}`, {
       loadBalancerName: awsResourceName32(c, 'api'),
       scheme: lbSpec.type === 'Internal' ? 'internal' : 'internet-facing',
       subnets: loadBalancerSubnets(cluster, network, lbSpec.type),
+      securityGroups: [lbGroup],
       crossZoneLoadBalancing: lbSpec.crossZoneLoadBalancing === true,
       // kops names the load balancer's Name tag after the API's DNS name, not after the ELB name.
       tags: clusterTags(c, `api.${c}`, labels),
@@ -69,15 +74,7 @@ export function buildApiEndpointTasks(cluster: Cluster, network: NetworkTasks, s
       tags: clusterTags(c, tgName, labels),
     });
     const listener = new ListenerTask(`api-${dashed}-443`, { loadBalancer: nlb, port: 443, targetGroup: tg });
-    const healthChecks = new SecurityGroupRuleTask('https-elb-to-master', {
-      group: securityGroups.controlPlane,
-      direction: 'ingress',
-      protocol: 'tcp',
-      fromPort: 443,
-      toPort: 443,
-      cidr: spec.networkCIDR,
-    });
-    tasks.push(nlb, tg, listener, healthChecks);
+    tasks.push(nlb, tg, listener);
     controlPlaneTargetGroups.push(tg);
   }
 
@@ -96,6 +93,32 @@ export function buildApiEndpointTasks(cluster: Cluster, network: NetworkTasks, s
     tasks.push(record(spec.masterInternalName ?? `api.internal.${c}`, lbSpec?.useForInternalApi === true));
   }
   return { tasks, controlPlaneTargetGroups };
+}
+
+/**
+ * The rules of the API load balancer's group and the control plane's side of it, as kops's
+ * APILoadBalancerBuilder (pkg/model/awsmodel/api_loadbalancer.go, current master): egress anywhere; 443 from
+ * each kubernetesApiAccess entry, with ICMP "fragmentation needed" (type 3, code 4; ICMPv6 for an IPv6
+ * source) for path-MTU discovery; the control plane takes 443 (clients and health checks) and that ICMP from
+ * the group, and the group that ICMP back from the control plane.
+ */
+function apiLoadBalancerRules(cluster: Cluster, lbGroup: SecurityGroupTask, controlPlane: SecurityGroupTask): SecurityGroupRuleTask[] {
+  const rules: SecurityGroupRuleTask[] = [];
+  const directional = (r: SecurityGroupRuleSpec): void => void rules.push(new SecurityGroupRuleTask(securityGroupRuleName(r), r));
+  for (const cidr of ['0.0.0.0/0', '::/0']) directional({ group: lbGroup, direction: 'egress', protocol: '-1', cidr });
+  for (const cidr of cluster.spec.kubernetesApiAccess ?? []) {
+    directional({ group: lbGroup, direction: 'ingress', protocol: 'tcp', fromPort: 443, toPort: 443, cidr });
+    const ipv6 = cidr.includes(':');
+    const ipv4 = !ipv6 && !cidr.startsWith('pl-');
+    if (!ipv4) rules.push(new SecurityGroupRuleTask(`icmpv6-pmtu-api-elb-${cidr}`, { group: lbGroup, direction: 'ingress', protocol: 'icmpv6', cidr }));
+    if (!ipv6) rules.push(new SecurityGroupRuleTask(`icmp-pmtu-api-elb-${cidr}`, { group: lbGroup, direction: 'ingress', protocol: 'icmp', fromPort: 3, toPort: 4, cidr }));
+  }
+  rules.push(
+    new SecurityGroupRuleTask('https-elb-to-master', { group: controlPlane, direction: 'ingress', protocol: 'tcp', fromPort: 443, toPort: 443, sourceGroup: lbGroup }),
+    new SecurityGroupRuleTask('icmp-pmtu-elb-to-cp', { group: controlPlane, direction: 'ingress', protocol: 'icmp', fromPort: 3, toPort: 4, sourceGroup: lbGroup }),
+    new SecurityGroupRuleTask('icmp-pmtu-cp-to-elb', { group: lbGroup, direction: 'ingress', protocol: 'icmp', fromPort: 3, toPort: 4, sourceGroup: controlPlane }),
+  );
+  return rules;
 }
 
 /**

@@ -26,7 +26,7 @@ export function buildAwsTasks(
   const groups = buildSecurityGroupTasks(cluster, network.vpc, { bastion: instanceGroups.some((ig) => ig.spec.role === 'Bastion') });
   // The API load balancer and DNS records; endpoint.controlPlaneTargetGroups are for the control-plane ASGs.
   const endpoint = buildApiEndpointTasks(cluster, network, groups);
-  const iam = buildIamTasks(cluster, instanceGroups);
+  const iam = buildIamTasks(cluster, instanceGroups, { stateStoreKmsKey: inputs.stateStoreKmsKey });
   // Without instance groups there is nothing to run and no zone for the etcd members: infrastructure only.
   const volumes = instanceGroups.length > 0 ? buildEtcdVolumeTasks(cluster, instanceGroups) : [];
   // The control-plane ASGs register with the API load balancer's target groups (none with DNS only).

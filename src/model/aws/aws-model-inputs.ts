@@ -7,4 +7,9 @@ export interface AwsModelInputs {
   nodeupConfigHashes: Readonly<Record<string, string>>;
   /** The cluster's SSH public key (`pki/ssh/public/admin/<fingerprint>`), installed as an EC2 key pair; absent when none was given. */
   sshPublicKey?: { fingerprint: string; publicKey: string };
+  /**
+   * The customer-managed KMS key the S3 state store's objects are encrypted with (`KFORGE_STATE_S3_KMS_KEY_ID`:
+   * a key ARN, key id, alias name or alias ARN); absent for SSE-S3. Nodes need it to read their config.
+   */
+  stateStoreKmsKey?: string;
 }

@@ -3,7 +3,7 @@ import { clusterTags, TagMap } from '../../cloud/aws/aws-tags';
 import type { IamPolicyDocument, IamStatement } from '../../cloud/aws/iam-policy-document';
 import { IamInstanceProfileRoleTask } from '../../cloud/aws/tasks/iam-instance-profile-role-task';
 import { IamInstanceProfileTask } from '../../cloud/aws/tasks/iam-instance-profile-task';
-import { IamRolePolicyTask } from '../../cloud/aws/tasks/iam-role-policy-task';
+import { HOSTED_ZONE_ID, IamRolePolicyTask, PolicyHostedZone } from '../../cloud/aws/tasks/iam-role-policy-task';
 import { EC2_ASSUME_ROLE_POLICY, IamRoleTask } from '../../cloud/aws/tasks/iam-role-task';
 import { StatePaths } from '../../state/state-paths';
 import type { AnyTask } from '../../tasks/task';
@@ -47,25 +47,26 @@ const ECR_READ = [
  * IAM is read with one call whatever the number of roles (AwsInventory), so a role per group costs nothing
  * in a plan.
  */
-export function buildIamTasks(cluster: Cluster, instanceGroups: readonly InstanceGroup[] = []): IamTasks {
+export function buildIamTasks(cluster: Cluster, instanceGroups: readonly InstanceGroup[] = [], keys: KmsInputs = {}): IamTasks {
   const c = cluster.metadata.name;
   const spec = cluster.spec;
   if (spec.iam?.legacy) throw new UnsupportedModelError('spec.iam.legacy', 'the legacy (broad) IAM policies');
   if (spec.iam?.permissionsBoundary) throw new UnsupportedModelError('spec.iam.permissionsBoundary', 'a permissions boundary');
   const labels: TagMap = { ...(spec.cloudLabels ?? {}) };
-  const policies = buildIamPolicies(cluster, instanceGroups);
+  const policies = buildIamPolicies(cluster, instanceGroups, keys);
+  const hostedZone = clusterHostedZone(cluster);
   const tasks: AnyTask[] = [];
-  const role = (name: string, policy: IamPolicyDocument): IamInstanceProfileTask => {
+  const role = (name: string, policy: IamPolicyDocument, zone?: PolicyHostedZone): IamInstanceProfileTask => {
     const r = new IamRoleTask(name, { assumeRolePolicy: EC2_ASSUME_ROLE_POLICY, tags: clusterTags(c, name, labels) });
     const profile = new IamInstanceProfileTask(name, { tags: clusterTags(c, name, labels) });
-    tasks.push(r, new IamRolePolicyTask(name, { role: r, policy }), profile, new IamInstanceProfileRoleTask(name, { profile, role: r }));
+    tasks.push(r, new IamRolePolicyTask(name, { role: r, policy, ...(zone ? { hostedZone: zone } : {}) }), profile, new IamInstanceProfileRoleTask(name, { profile, role: r }));
     return profile;
   };
   // A group with `spec.iam.profile` uses that existing profile: no role or profile is made for it.
   const own = instanceGroups.filter((ig) => !ig.spec.iam?.profile);
   const overridden = new Set(instanceGroups.filter((ig) => ig.spec.iam?.profile).map((ig) => ig.metadata.name));
   const everyOverrides = (roles: string[]): boolean => instanceGroups.some((ig) => roles.includes(ig.spec.role ?? '')) && !own.some((ig) => roles.includes(ig.spec.role ?? ''));
-  const controlPlaneProfile = everyOverrides(['ControlPlane', 'Master']) ? undefined : role(controlPlaneIamName(c), policies.controlPlane);
+  const controlPlaneProfile = everyOverrides(['ControlPlane', 'Master']) ? undefined : role(controlPlaneIamName(c), policies.controlPlane, hostedZone);
   const nodeProfiles: Record<string, IamInstanceProfileTask> = {};
   for (const [group, policy] of Object.entries(policies.nodeGroups)) if (!overridden.has(group)) nodeProfiles[group] = role(nodeGroupIamName(group, c), policy);
   // A bastion is a bare SSH jump host: kops gives it a role that may only describe regions.
@@ -75,7 +76,11 @@ export function buildIamTasks(cluster: Cluster, instanceGroups: readonly Instanc
 }
 
 /** The inline policies: the control plane's, and each node instance group's by group name (exported for tests and review). */
-export function buildIamPolicies(cluster: Cluster, instanceGroups: readonly InstanceGroup[] = []): { controlPlane: IamPolicyDocument; nodeGroups: Record<string, IamPolicyDocument> } {
+export function buildIamPolicies(
+  cluster: Cluster,
+  instanceGroups: readonly InstanceGroup[] = [],
+  keys: KmsInputs = {},
+): { controlPlane: IamPolicyDocument; nodeGroups: Record<string, IamPolicyDocument> } {
   const c = cluster.metadata.name;
   const spec = cluster.spec;
   const partition = awsPartition(spec.subnets?.find((s) => s.zone)?.zone ?? '');
@@ -83,8 +88,16 @@ export function buildIamPolicies(cluster: Cluster, instanceGroups: readonly Inst
 
   const controlPlane: IamStatement[] = [
     { Sid: 'kforgeControlPlaneDescribe', Effect: 'Allow', Action: ['ec2:DescribeInstances', 'ec2:DescribeRegions', 'ec2:DescribeVolumes'], Resource: '*' },
-    // protokube attaches the etcd volumes; only volumes (and instances) tagged for this cluster.
-    { Sid: 'kforgeControlPlaneAttachClusterVolumes', Effect: 'Allow', Action: ['ec2:AttachVolume'], Resource: '*', Condition: { StringEquals: { 'aws:ResourceTag/KubernetesCluster': c } } },
+    // protokube attaches the etcd volumes: only volumes (and to instances) tagged for this cluster AND for the
+    // control plane, as kops's addEtcdManagerPermissions (pkg/model/iam/iam_builder.go at 7bb774b2); a
+    // cluster-tagged data volume of a workload is not the control plane's to take.
+    {
+      Sid: 'kforgeControlPlaneAttachClusterVolumes',
+      Effect: 'Allow',
+      Action: ['ec2:AttachVolume'],
+      Resource: '*',
+      Condition: { StringEquals: { 'aws:ResourceTag/KubernetesCluster': c, 'aws:ResourceTag/k8s.io/role/master': '1' } },
+    },
   ];
   const clientKeysets = spec.kubeProxy?.enabled === false ? ['kubelet-bootstrap'] : ['kube-proxy', 'kubelet-bootstrap'];
   const nodeGroupNames = instanceGroups.filter((ig) => ig.spec.role === 'Node').map((ig) => ig.metadata.name).sort();
@@ -117,10 +130,28 @@ export function buildIamPolicies(cluster: Cluster, instanceGroups: readonly Inst
         // nodeup writes kubelet's and kube-proxy's kubeconfigs: their two client keysets, never a CA's key.
         { Sid: 'kforgeNodesReadClientKeysets', Effect: 'Allow', Action: ['s3:GetObject'], Resource: clientKeysets.map((k) => object(`${rel(StatePaths.privateKeyset(c, k)).replace(/keyset\.yaml$/, '')}*`)) },
       );
+      // Objects written with SSE-KMS are readable only with kms:Decrypt on their key; a node only reads.
+      if (keys.stateStoreKmsKey) statements.push(kmsStatement('kforgeNodesDecryptState', ['kms:Decrypt'], keys.stateStoreKmsKey, partition));
     }
     return [...statements, ...ecr];
   };
 
+  // protokube UPSERTs api.internal.<c> and the etcd members' names in the cluster's zone: what kops's
+  // AddDNSControllerPermissions grants (pkg/model/iam/iam_builder.go at 7bb774b2), the zone's records only.
+  // ListHostedZonesByName is protokube's own: it finds a zone given by name with it (dns-controller lists).
+  if (clusterHostedZone(cluster)) {
+    controlPlane.push(
+      {
+        Sid: 'kforgeControlPlaneWriteClusterZone',
+        Effect: 'Allow',
+        Action: ['route53:ChangeResourceRecordSets', 'route53:GetHostedZone', 'route53:ListResourceRecordSets'],
+        Resource: `arn:${partition}:route53:::hostedzone/${HOSTED_ZONE_ID}`,
+      },
+      { Sid: 'kforgeControlPlaneGetDnsChange', Effect: 'Allow', Action: ['route53:GetChange'], Resource: `arn:${partition}:route53:::change/*` },
+      // List calls take no resource-level permissions: '*' is the only Resource AWS accepts.
+      { Sid: 'kforgeControlPlaneListZones', Effect: 'Allow', Action: ['route53:ListHostedZones', 'route53:ListHostedZonesByName', 'route53:ListTagsForResource'], Resource: '*' },
+    );
+  }
   const store = s3Location(spec.configBase);
   if (store) {
     const bucket = `arn:${partition}:s3:::${store.bucket}`;
@@ -136,9 +167,44 @@ export function buildIamPolicies(cluster: Cluster, instanceGroups: readonly Inst
       .filter((l): l is S3Location => l !== undefined)
       .map((l) => `arn:${partition}:s3:::${l.bucket}/${l.key}/*`);
     if (backups.length > 0) controlPlane.push({ Sid: 'kforgeControlPlaneWriteEtcdBackups', Effect: 'Allow', Action: ['s3:DeleteObject', 's3:PutObject'], Resource: [...new Set(backups)].sort() });
+    // kops's addKMSIAMPolicies (iam_builder.go) on the key the state is encrypted with: the control plane reads
+    // the state and writes etcd backups. Without kms:CreateGrant, which only EBS volumes use: an instance
+    // role that may create grants could hand the key to anyone.
+    if (keys.stateStoreKmsKey) controlPlane.push(kmsStatement('kforgeControlPlaneUseStateKey', KMS_ACTIONS, keys.stateStoreKmsKey, partition));
   }
   const nodeGroups = Object.fromEntries(nodeGroupNames.map((g) => [g, { Version: '2012-10-17' as const, Statement: nodeStatements(g) }]));
   return { controlPlane: { Version: '2012-10-17', Statement: [...controlPlane, ...ecr] }, nodeGroups };
+}
+
+/**
+ * The hosted zone the control plane publishes names in: `spec.dnsZone`, when the cluster uses Route 53 (DNS
+ * type Public or Private, not gossip `.k8s.local`, not None), as the API endpoint builder decides.
+ */
+function clusterHostedZone(cluster: Cluster): PolicyHostedZone | undefined {
+  const dnsType = cluster.spec.topology?.dns?.type ?? 'Public';
+  if (dnsType === 'None' || cluster.metadata.name.endsWith('.k8s.local') || !cluster.spec.dnsZone) return undefined;
+  return { dnsZone: cluster.spec.dnsZone, privateZone: dnsType === 'Private' };
+}
+
+/** What the IAM builder needs to know of the cluster's customer-managed KMS keys. */
+export interface KmsInputs {
+  /** The state store's key (AwsModelInputs.stateStoreKmsKey). */
+  stateStoreKmsKey?: string;
+}
+
+// kops's addKMSIAMPolicies actions, less kms:CreateGrant (see above).
+const KMS_ACTIONS = ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey*', 'kms:ReEncrypt*'];
+
+/**
+ * A statement allowing `actions` on one KMS key, however it is named: a key ARN as is; a key id (`1234…`,
+ * `mrk-…`) as `key/<id>` in any region and account (ids are unique); an alias (`alias/x` or its ARN) by the
+ * `kms:ResourceAliases` condition, since IAM authorizes a key's use against the key's ARN, never the alias's.
+ */
+function kmsStatement(sid: string, actions: string[], key: string, partition: string): IamStatement {
+  if (/^arn:[^:]+:kms:[^:]*:[^:]*:key\//.test(key)) return { Sid: sid, Effect: 'Allow', Action: actions, Resource: key };
+  const alias = /^(?:arn:[^:]+:kms:[^:]*:[^:]*:)?(alias\/.+)$/.exec(key);
+  if (alias) return { Sid: sid, Effect: 'Allow', Action: actions, Resource: `arn:${partition}:kms:*:*:key/*`, Condition: { 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': alias[1] } } };
+  return { Sid: sid, Effect: 'Allow', Action: actions, Resource: `arn:${partition}:kms:*:*:key/${key}` };
 }
 
 interface S3Location {

@@ -4,6 +4,7 @@ import { SecurityGroupRuleSpec, SecurityGroupRuleTask } from '../../cloud/aws/ta
 import { SecurityGroupTask } from '../../cloud/aws/tasks/security-group-task';
 import type { VpcTask } from '../../cloud/aws/tasks/vpc-task';
 import type { AnyTask } from '../../tasks/task';
+import { securityGroupRuleName } from './security-group-rule-name';
 
 /** The security groups of a cluster and their rules. */
 export interface SecurityGroupTasks {
@@ -25,9 +26,10 @@ const NODE_TO_CONTROL_PLANE: ReadonlyArray<[string, number, number]> = [
 
 /**
  * kops's FirewallModelBuilder and ExternalAccessModelBuilder, pure: groups `masters.<c>` and `nodes.<c>`;
- * SSH from sshAccess to both; 443 from kubernetesApiAccess to the control plane; control plane ↔ control
+ * SSH from sshAccess to both; 443 from kubernetesApiAccess to the control plane when there is no API load
+ * balancer (with one, only from its group); control plane ↔ control
  * plane, control plane → nodes and nodes ↔ nodes all traffic; nodes → control plane all but the etcd
- * ports, plus IPIP (protocol 4); NodePorts (TCP and UDP 30000-32767) from nodePortAccess; egress to anywhere.
+ * ports, plus IPIP (protocol 4) with Calico or kube-router; NodePorts (TCP and UDP 30000-32767) from nodePortAccess; egress to anywhere.
  * With a bastion (kops's BastionModelBuilder): a `bastion.<c>` group takes SSH from sshAccess, and the
  * control plane and nodes take SSH from the bastion only.
  */
@@ -41,12 +43,7 @@ export function buildSecurityGroupTasks(cluster: Cluster, vpc: VpcTask, options:
   const nodes = group('nodes');
   const rules: SecurityGroupRuleTask[] = [];
   const rule = (r: SecurityGroupRuleSpec): void => {
-    const proto = r.protocol === '-1' ? 'all' : r.protocol;
-    const ports = `${r.fromPort ?? 0}to${r.toPort ?? 0}`;
-    const peer = r.sourceGroup?.name ?? r.cidr;
-    // kops's rule names: from-<source>-<direction>-<protocol>-<ports>-<group>; egress names the destination last.
-    const name = r.direction === 'ingress' ? `from-${peer}-ingress-${proto}-${ports}-${r.group.name}` : `from-${r.group.name}-egress-${proto}-${ports}-${peer}`;
-    rules.push(new SecurityGroupRuleTask(name, r));
+    rules.push(new SecurityGroupRuleTask(securityGroupRuleName(r), r));
   };
 
   const bastion = options.bastion ? group('bastion') : undefined;
@@ -57,13 +54,16 @@ export function buildSecurityGroupTasks(cluster: Cluster, vpc: VpcTask, options:
   } else {
     for (const cidr of spec.sshAccess ?? []) for (const g of [masters, nodes]) rule({ group: g, direction: 'ingress', protocol: 'tcp', fromPort: 22, toPort: 22, cidr });
   }
-  for (const cidr of spec.kubernetesApiAccess ?? []) rule({ group: masters, direction: 'ingress', protocol: 'tcp', fromPort: 443, toPort: 443, cidr });
+  // With a load balancer, clients reach the API through it and its own group (api-endpoint-model-builder),
+  // as kops's ExternalAccessModelBuilder opens 443 to the control plane only without one.
+  if (!spec.api?.loadBalancer) for (const cidr of spec.kubernetesApiAccess ?? []) rule({ group: masters, direction: 'ingress', protocol: 'tcp', fromPort: 443, toPort: 443, cidr });
   rule({ group: masters, direction: 'ingress', protocol: '-1', sourceGroup: masters });
   rule({ group: nodes, direction: 'ingress', protocol: '-1', sourceGroup: masters });
   rule({ group: nodes, direction: 'ingress', protocol: '-1', sourceGroup: nodes });
   for (const [protocol, fromPort, toPort] of NODE_TO_CONTROL_PLANE) rule({ group: masters, direction: 'ingress', protocol, fromPort, toPort, sourceGroup: nodes });
-  // IPIP, which Calico's overlay uses between nodes and the control plane.
-  rule({ group: masters, direction: 'ingress', protocol: '4', sourceGroup: nodes });
+  // IPIP (protocol 4) only for the CNIs that tunnel with it, Calico and kube-router: kops's
+  // applyNodeToMasterBlockSpecificPorts (pkg/model/awsmodel/firewall.go, commit d0162eeb).
+  if (spec.networking?.calico || spec.networking?.kuberouter) rule({ group: masters, direction: 'ingress', protocol: '4', sourceGroup: nodes });
   for (const cidr of spec.nodePortAccess ?? []) {
     for (const protocol of ['tcp', 'udp']) rule({ group: nodes, direction: 'ingress', protocol, fromPort: 30000, toPort: 32767, cidr });
   }

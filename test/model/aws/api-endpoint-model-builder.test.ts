@@ -2,6 +2,7 @@ import type { Cluster } from '../../../src/api/types';
 import { awsResourceName32 } from '../../../src/cloud/aws/aws-resource-name32';
 import { DnsRecordTask } from '../../../src/cloud/aws/tasks/dns-record-task';
 import { NetworkLoadBalancerTask } from '../../../src/cloud/aws/tasks/network-load-balancer-task';
+import { SecurityGroupRuleTask } from '../../../src/cloud/aws/tasks/security-group-rule-task';
 import { newCluster } from '../../../src/create/new-cluster';
 import { buildApiEndpointTasks, ApiEndpointTasks } from '../../../src/model/aws/api-endpoint-model-builder';
 import { buildNetworkTasks } from '../../../src/model/aws/network-model-builder';
@@ -39,14 +40,34 @@ describe('awsResourceName32', () => {
 });
 
 describe('buildApiEndpointTasks', () => {
-  it('--dns none: an internet-facing NLB in one public subnet per zone, a TCP target group, a listener, 443 from the VPC', () => {
+  it('--dns none: an internet-facing NLB with its own security group in one public subnet per zone, a TCP target group, a listener', () => {
     const e = build(spec({ dns: 'none' }));
+    // kops's api_loadbalancer.go: api-elb.<c> takes 443 (and path-MTU ICMP) from kubernetesApiAccess; the control plane takes 443 from it.
     expect(e.tasks.map(taskKey)).toEqual([
+      'SecurityGroup/api-elb.ep.example.com',
+      'SecurityGroupRule/from-api-elb.ep.example.com-egress-all-0to0-0.0.0.0/0',
+      'SecurityGroupRule/from-api-elb.ep.example.com-egress-all-0to0-::/0',
+      'SecurityGroupRule/from-0.0.0.0/0-ingress-tcp-443to443-api-elb.ep.example.com',
+      'SecurityGroupRule/icmp-pmtu-api-elb-0.0.0.0/0',
+      'SecurityGroupRule/from-::/0-ingress-tcp-443to443-api-elb.ep.example.com',
+      'SecurityGroupRule/icmpv6-pmtu-api-elb-::/0',
+      'SecurityGroupRule/https-elb-to-master',
+      'SecurityGroupRule/icmp-pmtu-elb-to-cp',
+      'SecurityGroupRule/icmp-pmtu-cp-to-elb',
       'NetworkLoadBalancer/api-ep-example-com',
       `TargetGroup/${awsResourceName32('ep.example.com', 'tcp')}`,
       'Listener/api-ep-example-com-443',
-      'SecurityGroupRule/https-elb-to-master',
     ]);
+    const rules = e.tasks.filter((t): t is SecurityGroupRuleTask => t instanceof SecurityGroupRuleTask);
+    const https = rules.find((r) => r.name === 'https-elb-to-master');
+    expect(https?.desired).toMatchObject({ group: { name: 'masters.ep.example.com' }, sourceGroup: { name: 'api-elb.ep.example.com' }, protocol: 'tcp', fromPort: 443, toPort: 443 });
+    expect(rules.find((r) => r.name === 'icmp-pmtu-api-elb-0.0.0.0/0')?.desired).toMatchObject({ protocol: 'icmp', fromPort: 3, toPort: 4, cidr: '0.0.0.0/0' });
+    // The control plane no longer takes 443 from kubernetesApiAccess itself: only the load balancer's group does.
+    const network = buildNetworkTasks(spec({ dns: 'none' }));
+    const groups = buildSecurityGroupTasks(spec({ dns: 'none' }), network.vpc);
+    const masters443 = groups.tasks.filter((t): t is SecurityGroupRuleTask => t instanceof SecurityGroupRuleTask && t.desired.group.name === 'masters.ep.example.com' && t.desired.fromPort === 443);
+    expect(masters443).toEqual([]);
+    expect(nlbOf(e)?.desired.securityGroups.map((g) => g.name)).toEqual(['api-elb.ep.example.com']);
     const nlb = nlbOf(e);
     expect(nlb?.desired.scheme).toBe('internet-facing');
     expect(nlb?.desired.loadBalancerName).toBe(awsResourceName32('ep.example.com', 'api'));

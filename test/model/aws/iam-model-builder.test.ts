@@ -3,9 +3,14 @@ import type { IamPolicyDocument, IamStatement } from '../../../src/cloud/aws/iam
 import { canonicalPolicy } from '../../../src/cloud/aws/iam-policy-document';
 import { newCluster } from '../../../src/create/new-cluster';
 import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
+import { HOSTED_ZONE_ID, IamRolePolicyTask } from '../../../src/cloud/aws/tasks/iam-role-policy-task';
 import { buildIamPolicies, buildIamTasks } from '../../../src/model/aws/iam-model-builder';
 import { controlPlaneIamName, nodeGroupIamName } from '../../../src/model/aws/iam-names';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { loadManifests } from '../../../src/api/load-manifests';
 import { expectGolden } from '../../helpers/golden';
+import { FIXTURES } from '../../helpers/golden-cases';
 import { completeCluster } from '../../../src/ops/expand-cluster';
 import { taskKey } from '../../../src/tasks/task';
 import { TaskGraph } from '../../../src/tasks/task-graph';
@@ -17,7 +22,7 @@ const PREFIX = `${BUCKET}/team/${NAME}/`;
 function spec(edit: (c: Cluster) => void = () => {}): { cluster: Cluster; instanceGroups: InstanceGroup[] } {
   const { cluster, instanceGroups } = newCluster({ name: NAME, zones: ['us-east-1a', 'us-east-1b'] });
   const c = completeCluster(cluster, instanceGroups, 's3://kforge-state/team');
-  // Expansion turns ECR access on by default (kops does too); the tests below want it off unless they say.
+  // create cluster turns ECR access on (kops's new_cluster.go does too); the tests below want it off unless they say.
   c.spec.iam = { ...c.spec.iam, allowContainerRegistry: false };
   edit(c);
   return { cluster: c, instanceGroups };
@@ -126,7 +131,8 @@ describe('IAM model builder', () => {
     const read = controlPlane.Statement.find((s) => list(s.Action).includes('s3:GetObject'));
     expect(read?.Resource).toBe(`${PREFIX}*`);
     const attach = controlPlane.Statement.find((s) => list(s.Action).includes('ec2:AttachVolume'));
-    expect(attach?.Condition).toEqual({ StringEquals: { 'aws:ResourceTag/KubernetesCluster': NAME } });
+    // kops's addEtcdManagerPermissions: the control plane's volumes only, not any volume of the cluster.
+    expect(attach?.Condition).toEqual({ StringEquals: { 'aws:ResourceTag/KubernetesCluster': NAME, 'aws:ResourceTag/k8s.io/role/master': '1' } });
     expect(actions(controlPlane)).toEqual(expect.arrayContaining(['ec2:DescribeInstances', 'ec2:DescribeRegions', 'ec2:DescribeVolumes']));
     for (const s of controlPlane.Statement) {
       if (list(s.Resource).includes('*') && !s.Condition) expect(list(s.Action).every((a) => a.startsWith('ec2:Describe'))).toBe(true);
@@ -141,6 +147,70 @@ describe('IAM model builder', () => {
       expect(actions(doc)).toEqual(expect.arrayContaining(['ecr:GetAuthorizationToken', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer']));
       expect(actions(doc).filter((a) => a.startsWith('ecr:')).every((a) => !/(Put|Delete|Create|Upload)/.test(a))).toBe(true);
     }
+  });
+
+  it('grants no ECR access to a cluster whose manifest leaves spec.iam.allowContainerRegistry unset (kops\'s minimal case)', () => {
+    const set = loadManifests(fs.readFileSync(path.join(FIXTURES, 'kops', 'minimal.yaml'), 'utf8'), 'minimal.yaml');
+    const completed = completeCluster(set.clusters[0], set.instanceGroups, 's3://kforge-state/team');
+    expect(completed.spec.iam?.allowContainerRegistry).toBeUndefined();
+    const { controlPlane, nodeGroups } = buildIamPolicies(completed, set.instanceGroups);
+    expect(Object.keys(nodeGroups).length).toBeGreaterThan(0);
+    for (const doc of [controlPlane, ...Object.values(nodeGroups)]) expect(actions(doc).filter((a) => a.startsWith('ecr:'))).toEqual([]);
+  });
+
+  it('lets the control plane write only the cluster’s hosted zone (kops’s AddDNSControllerPermissions), resolved to its id; nodes get no Route 53', () => {
+    const build = (options: Partial<Parameters<typeof newCluster>[0]>) => {
+      const { cluster, instanceGroups } = newCluster({ name: NAME, zones: ['us-east-1a'], ...options });
+      return { cluster: completeCluster(cluster, instanceGroups, 's3://kforge-state/team'), instanceGroups };
+    };
+    const { cluster, instanceGroups } = build({ dnsZone: 'example.com' });
+    const { controlPlane, nodeGroups } = buildIamPolicies(cluster, instanceGroups);
+    const zoneStatement = controlPlane.Statement.find((s) => list(s.Action).includes('route53:ChangeResourceRecordSets'));
+    expect(zoneStatement?.Resource).toBe(`arn:aws:route53:::hostedzone/${HOSTED_ZONE_ID}`);
+    expect(list(zoneStatement?.Action).sort()).toEqual(['route53:ChangeResourceRecordSets', 'route53:GetHostedZone', 'route53:ListResourceRecordSets']);
+    // Only list calls, which take no resource-level permission, are on '*'.
+    for (const s of controlPlane.Statement.filter((x) => list(x.Action).some((a) => a.startsWith('route53:')) && x.Resource === '*')) {
+      expect(list(s.Action).every((a) => /^route53:List/.test(a))).toBe(true);
+    }
+    for (const doc of Object.values(nodeGroups)) expect(actions(doc).filter((a) => a.startsWith('route53:'))).toEqual([]);
+    // The task sends the document with the zone's id in place of the placeholder.
+    const task = buildIamTasks(cluster, instanceGroups).tasks.find((t): t is IamRolePolicyTask => t instanceof IamRolePolicyTask && t.name === controlPlaneIamName(NAME)) as IamRolePolicyTask;
+    expect(() => task.policy()).toThrow(expect.objectContaining({ code: 'HOSTED_ZONE_NOT_RESOLVED' }));
+    task.useHostedZoneId('Z0123456789ABCDEFGHIJ');
+    expect(JSON.stringify(task.policy())).toContain('"arn:aws:route53:::hostedzone/Z0123456789ABCDEFGHIJ"');
+    expect(JSON.stringify(task.policy())).not.toContain(HOSTED_ZONE_ID);
+    // A zone given by id needs no lookup.
+    const byId = build({ dnsZone: 'Z9ABCDEFGHIJKLMNOPQRS' });
+    const idTask = buildIamTasks(byId.cluster, byId.instanceGroups).tasks.find((t): t is IamRolePolicyTask => t instanceof IamRolePolicyTask && t.name === controlPlaneIamName(NAME)) as IamRolePolicyTask;
+    expect(JSON.stringify(idTask.policy())).toContain('"arn:aws:route53:::hostedzone/Z9ABCDEFGHIJKLMNOPQRS"');
+    // No Route 53 (--dns none, gossip): no route53 statement at all.
+    for (const other of [build({}), { ...build({}), cluster: { ...build({}).cluster, metadata: { name: 'g.k8s.local' } } }]) {
+      expect(actions(buildIamPolicies(other.cluster, other.instanceGroups).controlPlane).filter((a) => a.startsWith('route53:'))).toEqual([]);
+    }
+  });
+
+  it('grants the state store’s KMS key (kops’s addKMSIAMPolicies, less CreateGrant): the control plane uses it, nodes only decrypt', () => {
+    const { cluster, instanceGroups } = spec();
+    const kms = (doc: IamPolicyDocument) => doc.Statement.filter((s) => list(s.Action).some((a) => a.startsWith('kms:')));
+    const none = buildIamPolicies(cluster, instanceGroups);
+    for (const doc of [none.controlPlane, ...Object.values(none.nodeGroups)]) expect(kms(doc)).toEqual([]);
+    const arn = 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+    const cases: Array<[string, Partial<IamStatement>]> = [
+      [arn, { Resource: arn }],
+      ['1234abcd-12ab-34cd-56ef-1234567890ab', { Resource: 'arn:aws:kms:*:*:key/1234abcd-12ab-34cd-56ef-1234567890ab' }],
+      ['alias/kforge-state', { Resource: 'arn:aws:kms:*:*:key/*', Condition: { 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': 'alias/kforge-state' } } }],
+      ['arn:aws:kms:us-east-1:123456789012:alias/kforge-state', { Resource: 'arn:aws:kms:*:*:key/*', Condition: { 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': 'alias/kforge-state' } } }],
+    ];
+    for (const [key, scope] of cases) {
+      const { controlPlane, nodeGroups } = buildIamPolicies(cluster, instanceGroups, { stateStoreKmsKey: key });
+      expect(kms(controlPlane)).toEqual([expect.objectContaining({ ...scope, Action: ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey*', 'kms:ReEncrypt*'] })]);
+      expect(actions(controlPlane)).not.toContain('kms:CreateGrant');
+      for (const doc of Object.values(nodeGroups)) expect(kms(doc)).toEqual([expect.objectContaining({ ...scope, Action: ['kms:Decrypt'] })]);
+    }
+    // The update pipeline hands the key to the builders through AwsModelInputs.
+    const tasks = buildAwsTasks(cluster, instanceGroups, { nodeupConfigHashes: Object.fromEntries(instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)])), stateStoreKmsKey: arn });
+    const policy = tasks.find((t): t is IamRolePolicyTask => t instanceof IamRolePolicyTask && t.name === controlPlaneIamName(NAME)) as IamRolePolicyTask;
+    expect(JSON.stringify(policy.desired.policy)).toContain(arn);
   });
 
   it('is pure: the same spec gives the same documents; tags are the cluster’s', () => {

@@ -41,8 +41,8 @@ describe('AWS model with shared resources (kops Shared: true)', () => {
     ]);
     const kinds = new Set(tasks.map((t) => t.kind));
     for (const k of ['InternetGateway', 'RouteTable', 'Route', 'RouteTableAssociation', 'NatGateway', 'ElasticIP']) expect(kinds.has(k)).toBe(false);
-    // The cluster's own security groups still live in the shared VPC.
-    expect(tasks.filter((t) => t.kind === 'SecurityGroup').map((t) => (t as SecurityGroupTask).desired.vpc)).toEqual([vpc, vpc]);
+    // The cluster's own security groups (control plane, nodes, and the API load balancer's) still live in the shared VPC.
+    expect(tasks.filter((t) => t.kind === 'SecurityGroup').map((t) => (t as SecurityGroupTask).desired.vpc)).toEqual([vpc, vpc, vpc]);
   });
 
   it('a private subnet kforge makes in a shared VPC with egress nat-… routes to that NAT gateway: no Elastic IP, no NAT gateway made', () => {

@@ -1,3 +1,4 @@
+import { IamRolePolicyTask } from '../../../src/cloud/aws/tasks/iam-role-policy-task';
 import { LaunchTemplateTask } from '../../../src/cloud/aws/tasks/launch-template-task';
 import { newCluster, NewCluster, NewClusterOptions } from '../../../src/create/new-cluster';
 import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
@@ -29,5 +30,7 @@ export function caseTasks(options: NewClusterOptions, edit: (objects: NewCluster
   const nodeupConfigHashes = Object.fromEntries(instanceGroups.map((ig, i) => [ig.metadata.name, String(i).repeat(64)]));
   const tasks = buildAwsTasks(completed, instanceGroups, { nodeupConfigHashes, sshPublicKey: SSH });
   for (const t of tasks) if (t instanceof LaunchTemplateTask) t.useImage({ id: 'ami-0123456789abcdef0', rootDevice: '/dev/sda1' });
+  // update finds the zone in AWS; a fixed id stands for it here.
+  for (const t of tasks) if (t instanceof IamRolePolicyTask) t.useHostedZoneId('Z0123456789ABCDEFGHIJ');
   return { tasks, region: 'us-east-1' };
 }

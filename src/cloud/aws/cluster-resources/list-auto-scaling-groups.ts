@@ -1,4 +1,5 @@
 import type { AwsCloud } from '../aws-cloud';
+import { AWS_PAGE_SIZE } from '../aws-page-size';
 import { allPages } from './all-pages';
 import type { ClusterResource } from './cluster-resource';
 import { classifyAwsError } from '../aws-errors';
@@ -17,7 +18,7 @@ export async function listAutoScalingGroups(cloud: AwsCloud): Promise<ClusterRes
     { Name: 'tag:KubernetesCluster', Values: [cluster] },
     { Name: `tag:kubernetes.io/cluster/${cluster}`, Values: ['owned'] },
   ];
-  const groups = await allPages((NextToken) => client.send(new sdk.DescribeAutoScalingGroupsCommand({ Filters: filters, NextToken })).then((o) => [o.AutoScalingGroups, o.NextToken] as const));
+  const groups = await allPages((NextToken) => client.send(new sdk.DescribeAutoScalingGroupsCommand({ Filters: filters, MaxRecords: AWS_PAGE_SIZE.DescribeAutoScalingGroups, NextToken })).then((o) => [o.AutoScalingGroups, o.NextToken] as const));
   const out: ClusterResource[] = [];
   for (const g of groups) {
     const groupName = g.AutoScalingGroupName;

@@ -1,5 +1,6 @@
 import type { Tag } from '@aws-sdk/client-ec2';
 import type { AwsCloud } from '../aws-cloud';
+import { AWS_PAGE_SIZE } from '../aws-page-size';
 import { allPages } from './all-pages';
 import type { ClusterResource } from './cluster-resource';
 import { ownedByCluster } from '../owned-by-cluster';
@@ -21,11 +22,11 @@ export async function listComputeResources(cloud: AwsCloud): Promise<Array<Clust
 
   const [reservations, volumes, keyPairs, templates] = await Promise.all([
     allPages((NextToken) =>
-      client.send(new sdk.DescribeInstancesCommand({ Filters: [...filters, { Name: 'instance-state-name', Values: LIVE_STATES }], NextToken })).then((o) => [o.Reservations, o.NextToken] as const),
+      client.send(new sdk.DescribeInstancesCommand({ Filters: [...filters, { Name: 'instance-state-name', Values: LIVE_STATES }], MaxResults: AWS_PAGE_SIZE.DescribeInstances, NextToken })).then((o) => [o.Reservations, o.NextToken] as const),
     ),
-    allPages((NextToken) => client.send(new sdk.DescribeVolumesCommand({ Filters: filters, NextToken })).then((o) => [o.Volumes, o.NextToken] as const)),
+    allPages((NextToken) => client.send(new sdk.DescribeVolumesCommand({ Filters: filters, MaxResults: AWS_PAGE_SIZE.DescribeVolumes, NextToken })).then((o) => [o.Volumes, o.NextToken] as const)),
     client.send(new sdk.DescribeKeyPairsCommand({ Filters: filters })).then((o) => o.KeyPairs ?? []),
-    allPages((NextToken) => client.send(new sdk.DescribeLaunchTemplatesCommand({ Filters: filters, NextToken })).then((o) => [o.LaunchTemplates, o.NextToken] as const)),
+    allPages((NextToken) => client.send(new sdk.DescribeLaunchTemplatesCommand({ Filters: filters, MaxResults: AWS_PAGE_SIZE.DescribeLaunchTemplates, NextToken })).then((o) => [o.LaunchTemplates, o.NextToken] as const)),
   ]);
 
   const out: Array<ClusterResource & { autoScalingGroup?: string }> = [];

@@ -1,5 +1,6 @@
 import type { InstanceProfile, RoleDetail } from '@aws-sdk/client-iam';
 import type { AwsCloud } from '../aws-cloud';
+import { AWS_PAGE_SIZE } from '../aws-page-size';
 import { allPages } from './all-pages';
 import type { ClusterResource } from './cluster-resource';
 import { ignoreNotFound } from './ignore-not-found';
@@ -61,10 +62,10 @@ export async function listIamResources(cloud: AwsCloud, expectedNames: readonly 
         dependsOn: found.filter((f) => f.profile?.Roles?.some((r) => r.RoleName === roleName)).map((f) => f.profile?.Arn ?? `instance-profile/${f.profile?.InstanceProfileName}`),
         delete: async () => {
           // A role with inline or attached policies cannot be deleted (DeleteConflict): remove them first.
-          const inline = await allPages((Marker) => client.send(new sdk.ListRolePoliciesCommand({ RoleName: roleName, Marker })).then((o) => [o.PolicyNames, o.Marker] as const));
+          const inline = await allPages((Marker) => client.send(new sdk.ListRolePoliciesCommand({ RoleName: roleName, MaxItems: AWS_PAGE_SIZE.ListRolePolicies, Marker })).then((o) => [o.PolicyNames, o.Marker] as const));
           for (const p of inline) await client.send(new sdk.DeleteRolePolicyCommand({ RoleName: roleName, PolicyName: p })).catch(ignoreNotFound);
           const attached = await allPages((Marker) =>
-            client.send(new sdk.ListAttachedRolePoliciesCommand({ RoleName: roleName, Marker })).then((o) => [o.AttachedPolicies, o.Marker] as const),
+            client.send(new sdk.ListAttachedRolePoliciesCommand({ RoleName: roleName, MaxItems: AWS_PAGE_SIZE.ListAttachedRolePolicies, Marker })).then((o) => [o.AttachedPolicies, o.Marker] as const),
           );
           for (const p of attached) if (p.PolicyArn) await client.send(new sdk.DetachRolePolicyCommand({ RoleName: roleName, PolicyArn: p.PolicyArn })).catch(ignoreNotFound);
           await client.send(new sdk.DeleteRoleCommand({ RoleName: roleName }));

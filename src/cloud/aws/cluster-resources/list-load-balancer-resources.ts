@@ -1,4 +1,5 @@
 import type { AwsCloud } from '../aws-cloud';
+import { AWS_PAGE_SIZE } from '../aws-page-size';
 import { allPages } from './all-pages';
 import type { ClusterResource } from './cluster-resource';
 import { ownedByCluster } from '../owned-by-cluster';
@@ -16,8 +17,8 @@ export async function listLoadBalancerResources(cloud: AwsCloud): Promise<Cluste
   const { sdk, client } = await cloud.elbv2();
   const cluster = cloud.clusterName;
   const [balancers, targetGroups] = await Promise.all([
-    allPages((Marker) => client.send(new sdk.DescribeLoadBalancersCommand({ Marker })).then((o) => [o.LoadBalancers, o.NextMarker] as const)),
-    allPages((Marker) => client.send(new sdk.DescribeTargetGroupsCommand({ Marker })).then((o) => [o.TargetGroups, o.NextMarker] as const)),
+    allPages((Marker) => client.send(new sdk.DescribeLoadBalancersCommand({ PageSize: AWS_PAGE_SIZE.DescribeLoadBalancers, Marker })).then((o) => [o.LoadBalancers, o.NextMarker] as const)),
+    allPages((Marker) => client.send(new sdk.DescribeTargetGroupsCommand({ PageSize: AWS_PAGE_SIZE.DescribeTargetGroups, Marker })).then((o) => [o.TargetGroups, o.NextMarker] as const)),
   ]);
   const arns = [...balancers.map((b) => b.LoadBalancerArn), ...targetGroups.map((t) => t.TargetGroupArn)].filter((a): a is string => a !== undefined);
   const owned = new Set<string>();
@@ -29,7 +30,7 @@ export async function listLoadBalancerResources(cloud: AwsCloud): Promise<Cluste
   const out: ClusterResource[] = [];
   const ours = balancers.filter((b) => b.LoadBalancerArn && owned.has(b.LoadBalancerArn));
   const listeners = await Promise.all(
-    ours.map((b) => allPages((Marker) => client.send(new sdk.DescribeListenersCommand({ LoadBalancerArn: b.LoadBalancerArn, Marker })).then((o) => [o.Listeners, o.NextMarker] as const))),
+    ours.map((b) => allPages((Marker) => client.send(new sdk.DescribeListenersCommand({ LoadBalancerArn: b.LoadBalancerArn, PageSize: AWS_PAGE_SIZE.DescribeListeners, Marker })).then((o) => [o.Listeners, o.NextMarker] as const))),
   );
   ours.forEach((b, i) => {
     const arn = b.LoadBalancerArn as string;

@@ -1,5 +1,6 @@
 import type { IpPermission, Tag } from '@aws-sdk/client-ec2';
 import type { AwsCloud } from '../aws-cloud';
+import { AWS_PAGE_SIZE } from '../aws-page-size';
 import { allPages } from './all-pages';
 import type { ClusterResource } from './cluster-resource';
 import { ignoreNotFound } from './ignore-not-found';
@@ -18,16 +19,16 @@ export async function listNetworkResources(cloud: AwsCloud): Promise<ClusterReso
   const out: ClusterResource[] = [];
 
   const [vpcs, subnets, igws, tables, groups, addresses, nats] = await Promise.all([
-    allPages((NextToken) => client.send(new sdk.DescribeVpcsCommand({ Filters: filters, NextToken })).then((o) => [o.Vpcs, o.NextToken] as const)),
-    allPages((NextToken) => client.send(new sdk.DescribeSubnetsCommand({ Filters: filters, NextToken })).then((o) => [o.Subnets, o.NextToken] as const)),
-    allPages((NextToken) => client.send(new sdk.DescribeInternetGatewaysCommand({ Filters: filters, NextToken })).then((o) => [o.InternetGateways, o.NextToken] as const)),
-    allPages((NextToken) => client.send(new sdk.DescribeRouteTablesCommand({ Filters: filters, NextToken })).then((o) => [o.RouteTables, o.NextToken] as const)),
-    allPages((NextToken) => client.send(new sdk.DescribeSecurityGroupsCommand({ Filters: filters, NextToken })).then((o) => [o.SecurityGroups, o.NextToken] as const)),
+    allPages((NextToken) => client.send(new sdk.DescribeVpcsCommand({ Filters: filters, MaxResults: AWS_PAGE_SIZE.DescribeVpcs, NextToken })).then((o) => [o.Vpcs, o.NextToken] as const)),
+    allPages((NextToken) => client.send(new sdk.DescribeSubnetsCommand({ Filters: filters, MaxResults: AWS_PAGE_SIZE.DescribeSubnets, NextToken })).then((o) => [o.Subnets, o.NextToken] as const)),
+    allPages((NextToken) => client.send(new sdk.DescribeInternetGatewaysCommand({ Filters: filters, MaxResults: AWS_PAGE_SIZE.DescribeInternetGateways, NextToken })).then((o) => [o.InternetGateways, o.NextToken] as const)),
+    allPages((NextToken) => client.send(new sdk.DescribeRouteTablesCommand({ Filters: filters, MaxResults: AWS_PAGE_SIZE.DescribeRouteTables, NextToken })).then((o) => [o.RouteTables, o.NextToken] as const)),
+    allPages((NextToken) => client.send(new sdk.DescribeSecurityGroupsCommand({ Filters: filters, MaxResults: AWS_PAGE_SIZE.DescribeSecurityGroups, NextToken })).then((o) => [o.SecurityGroups, o.NextToken] as const)),
     // DescribeAddresses has no paging.
     client.send(new sdk.DescribeAddressesCommand({ Filters: filters })).then((o) => o.Addresses ?? []),
     allPages((NextToken) =>
       client
-        .send(new sdk.DescribeNatGatewaysCommand({ Filter: [...filters, { Name: 'state', Values: ['pending', 'available', 'deleting', 'failed'] }], NextToken }))
+        .send(new sdk.DescribeNatGatewaysCommand({ Filter: [...filters, { Name: 'state', Values: ['pending', 'available', 'deleting', 'failed'] }], MaxResults: AWS_PAGE_SIZE.DescribeNatGateways, NextToken }))
         .then((o) => [o.NatGateways, o.NextToken] as const),
     ),
   ]);

@@ -1,5 +1,6 @@
 import type { Tag } from '@aws-sdk/client-ec2';
 import type { AwsCloud } from '../aws-cloud';
+import { AWS_PAGE_SIZE } from '../aws-page-size';
 import { allPages } from './all-pages';
 import { classifyAwsError } from '../aws-errors';
 import { ignoreNotFound } from './ignore-not-found';
@@ -37,8 +38,8 @@ export async function listSharedResources(cloud: AwsCloud, ids: SharedResourceId
   const key = `kubernetes.io/cluster/${cloud.clusterName}`;
   const filters = [{ Name: `tag:${key}`, Values: ['shared'] }];
   const [vpcs, subnets] = await Promise.all([
-    allPages((NextToken) => client.send(new sdk.DescribeVpcsCommand({ Filters: filters, NextToken })).then((o) => [o.Vpcs, o.NextToken] as const)),
-    allPages((NextToken) => client.send(new sdk.DescribeSubnetsCommand({ Filters: filters, NextToken })).then((o) => [o.Subnets, o.NextToken] as const)),
+    allPages((NextToken) => client.send(new sdk.DescribeVpcsCommand({ Filters: filters, MaxResults: AWS_PAGE_SIZE.DescribeVpcs, NextToken })).then((o) => [o.Vpcs, o.NextToken] as const)),
+    allPages((NextToken) => client.send(new sdk.DescribeSubnetsCommand({ Filters: filters, MaxResults: AWS_PAGE_SIZE.DescribeSubnets, NextToken })).then((o) => [o.Subnets, o.NextToken] as const)),
   ]);
   const name = (tags: Tag[] | undefined, id: string) => tags?.find((t) => t.Key === 'Name')?.Value ?? id;
   const isShared = (tags: Tag[] | undefined) => tags?.some((t) => t.Key === key && t.Value === 'shared') === true;

@@ -2,7 +2,7 @@ import { HclBlock, HclExpression, type TerraformTarget } from '../../../tasks/te
 import type { ResourceRecordSet } from '@aws-sdk/client-route-53';
 import type { AnyTask, Change } from '../../../tasks/task';
 import type { AwsCloud } from '../aws-cloud';
-import { DnsZoneNotFoundError } from '../dns-zone-not-found-error';
+import { findHostedZoneId, literalHostedZoneId } from '../find-hosted-zone-id';
 import { AwsTask } from './aws-task';
 import type { NetworkLoadBalancerTask } from './network-load-balancer-task';
 
@@ -55,9 +55,9 @@ export class DnsRecordTask extends AwsTask<DnsRecordActual> {
     const d = this.desired;
     // A hosted zone id is written as is; a zone name is looked up by Terraform (a data source), so that
     // rendering needs no AWS call.
-    const zoneId = /^(\/hostedzone\/)?Z[A-Z0-9]+$/.test(d.dnsZone)
-      ? d.dnsZone.replace(/^\/hostedzone\//, '')
-      : t.addDataSource('aws_route53_zone', `${d.dnsZone}${d.privateZone ? '-private' : ''}`, { name: d.dnsZone, private_zone: d.privateZone });
+    const zoneId =
+      literalHostedZoneId(d.dnsZone) ??
+      t.addDataSource('aws_route53_zone', `${d.dnsZone}${d.privateZone ? '-private' : ''}`, { name: d.dnsZone, private_zone: d.privateZone });
     const target = d.target;
     const value =
       'placeholder' in target
@@ -120,13 +120,8 @@ export class DnsRecordTask extends AwsTask<DnsRecordActual> {
   }
 
   /** The id of the one hosted zone `spec.dnsZone` names, or a DnsZoneNotFoundError (while planning, so nothing has changed yet). */
-  private async zoneId(cloud: AwsCloud): Promise<string> {
-    const { dnsZone, privateZone } = this.desired;
-    const zones = await cloud.inventory.endpoint.hostedZones(dnsZone, privateZone);
-    const kind = privateZone ? 'private' : 'public';
-    if (zones.length === 0) throw new DnsZoneNotFoundError(dnsZone, `no ${kind} Route 53 hosted zone "${dnsZone}" exists in this account`);
-    if (zones.length > 1) throw new DnsZoneNotFoundError(dnsZone, `${zones.length} ${kind} hosted zones are named "${dnsZone}"; set spec.dnsZone to the id of the one to use`);
-    return (zones[0].Id ?? '').replace(/^\/hostedzone\//, '');
+  private zoneId(cloud: AwsCloud): Promise<string> {
+    return findHostedZoneId(cloud, this.desired.dnsZone, this.desired.privateZone);
   }
 }
 

@@ -7,6 +7,7 @@ import { tagList, TagMap } from '../aws-tags';
 import { ResourceNotOwnedError } from '../resource-not-owned-error';
 import { AwsTask } from './aws-task';
 import { addElbv2Tags } from './elbv2-tags';
+import type { SecurityGroupTask } from './security-group-task';
 import type { SubnetTask } from './subnet-task';
 
 // The load balancer attribute that spreads each zone's traffic over the targets of every zone.
@@ -19,6 +20,8 @@ export interface NetworkLoadBalancerActual {
   type?: string;
   /** Subnet ids, sorted. */
   subnets: string[];
+  /** Security group ids, sorted. */
+  securityGroups: string[];
   crossZoneLoadBalancing: boolean;
   tags: TagMap;
 }
@@ -30,6 +33,8 @@ export interface NetworkLoadBalancerSpec {
   scheme: 'internet-facing' | 'internal';
   /** One subnet per zone. */
   subnets: SubnetTask[];
+  /** Its security groups (kops's `api-elb.<cluster>`): clients reach it by these, and the control plane admits them. */
+  securityGroups: SecurityGroupTask[];
   /** `spec.api.loadBalancer.crossZoneLoadBalancing`; kops's default (and AWS's for NLBs) is off. */
   crossZoneLoadBalancing: boolean;
   tags: TagMap;
@@ -37,7 +42,9 @@ export interface NetworkLoadBalancerSpec {
 
 /**
  * The network load balancer in front of the Kubernetes API (kops's NetworkLoadBalancer task): TCP only,
- * without security groups (NLB passes client addresses through, so the control plane's own rules apply).
+ * with its own security group, as kops's (`api-elb.<cluster>`): kubernetesApiAccess reaches the load
+ * balancer, and the control plane takes 443 only from it. AWS lets a network load balancer created without
+ * security groups never have one, so such a load balancer (made by an older kforge) must be deleted once.
  * Found by its ELB name and confirmed as the cluster's by its tags. Its DNS name and hosted zone feed the
  * Route 53 alias records.
  */
@@ -62,7 +69,7 @@ export class NetworkLoadBalancerTask extends AwsTask<NetworkLoadBalancerActual> 
   }
 
   override dependencies(): readonly AnyTask<AwsCloud>[] {
-    return this.desired.subnets;
+    return [...this.desired.subnets, ...this.desired.securityGroups];
   }
 
   renderTerraform(t: TerraformTarget): void {
@@ -73,6 +80,7 @@ export class NetworkLoadBalancerTask extends AwsTask<NetworkLoadBalancerActual> 
       ip_address_type: 'ipv4',
       load_balancer_type: 'network',
       name: d.loadBalancerName,
+      security_groups: d.securityGroups.map((g) => t.reference(g, 'id')),
       subnet_mapping: d.subnets.map((s) => new HclBlock({ subnet_id: t.reference(s, 'id') })),
       tags: d.tags,
     });
@@ -93,6 +101,7 @@ export class NetworkLoadBalancerTask extends AwsTask<NetworkLoadBalancerActual> 
       scheme: lb.Scheme,
       type: lb.Type,
       subnets: subnets.sort(),
+      securityGroups: [...(lb.SecurityGroups ?? [])].sort(),
       crossZoneLoadBalancing: attributes[CROSS_ZONE] === 'true',
       tags: found.tags,
     };
@@ -104,6 +113,7 @@ export class NetworkLoadBalancerTask extends AwsTask<NetworkLoadBalancerActual> 
       scheme: d.scheme,
       type: 'network',
       subnets: this.subnetIds(),
+      securityGroups: this.securityGroupIds(),
       crossZoneLoadBalancing: d.crossZoneLoadBalancing,
       tags: d.tags,
     });
@@ -111,13 +121,16 @@ export class NetworkLoadBalancerTask extends AwsTask<NetworkLoadBalancerActual> 
 
   async apply(cloud: AwsCloud, actual: NetworkLoadBalancerActual | undefined, changes: readonly Change[]): Promise<void> {
     const { sdk, client } = await cloud.elbv2();
+    const d = this.desired;
     if (actual) {
       if (changes.some((c) => c.field === 'subnets')) await client.send(new sdk.SetSubnetsCommand({ LoadBalancerArn: actual.arn, Subnets: this.subnetIds() }));
+      if (changes.some((c) => c.field === 'securityGroups')) {
+        await client.send(new sdk.SetSecurityGroupsCommand({ LoadBalancerArn: actual.arn, SecurityGroups: d.securityGroups.map((g) => g.id.get()) }));
+      }
       if (changes.some((c) => c.field === 'crossZoneLoadBalancing')) await this.setCrossZone(cloud, actual.arn);
       await addElbv2Tags(cloud, actual.arn, changes);
       return;
     }
-    const d = this.desired;
     // CreateLoadBalancer is idempotent by name for the same settings: a resent create returns the same one.
     const out = await client.send(
       new sdk.CreateLoadBalancerCommand({
@@ -126,6 +139,7 @@ export class NetworkLoadBalancerTask extends AwsTask<NetworkLoadBalancerActual> 
         Scheme: d.scheme,
         IpAddressType: 'ipv4',
         Subnets: d.subnets.map((s) => s.id.get()),
+        SecurityGroups: d.securityGroups.map((g) => g.id.get()),
         Tags: tagList(d.tags),
       }),
     );
@@ -143,6 +157,11 @@ export class NetworkLoadBalancerTask extends AwsTask<NetworkLoadBalancerActual> 
     const { sdk, client } = await cloud.elbv2();
     const Value = String(this.desired.crossZoneLoadBalancing);
     await client.send(new sdk.ModifyLoadBalancerAttributesCommand({ LoadBalancerArn: arn, Attributes: [{ Key: CROSS_ZONE, Value }] }));
+  }
+
+  /** The security groups' ids, sorted; one not made yet shows by its name. */
+  private securityGroupIds(): string[] {
+    return this.desired.securityGroups.map((g) => g.id.peek() ?? `<${g.name}>`).sort();
   }
 
   /** The subnets' ids, sorted; a subnet not made yet shows by its name, so the plan still shows the change. */

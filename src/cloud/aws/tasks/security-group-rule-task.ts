@@ -46,7 +46,9 @@ export class SecurityGroupRuleTask extends AwsTask<SecurityGroupRuleActual> {
   renderTerraform(t: TerraformTarget): void {
     const d = this.desired;
     // Terraform always wants ports: 0-0 for all protocols and for those without ports (IPIP), as kops writes.
-    const ports = this.hasPorts() ? { from_port: d.fromPort, to_port: d.toPort } : { from_port: 0, to_port: 0 };
+    // ICMPv6 without a type is every type: -1, as kops writes (0-0 would be type 0 only).
+    const icmpv6 = ['icmpv6', '58'].includes(d.protocol);
+    const ports = this.hasPorts() ? { from_port: d.fromPort, to_port: d.toPort } : icmpv6 ? { from_port: -1, to_port: -1 } : { from_port: 0, to_port: 0 };
     const peer = d.sourceGroup
       ? { source_security_group_id: t.reference(d.sourceGroup, 'id') }
       : d.cidr?.startsWith('pl-')
@@ -92,7 +94,8 @@ export class SecurityGroupRuleTask extends AwsTask<SecurityGroupRuleActual> {
   }
 
   private hasPorts(): boolean {
-    return ['tcp', 'udp', '6', '17'].includes(this.desired.protocol) && this.desired.fromPort !== undefined;
+    // ICMP's "ports" are its type and code (kops's path-MTU rules: type 3, code 4).
+    return ['tcp', 'udp', 'icmp', '6', '17', '1'].includes(this.desired.protocol) && this.desired.fromPort !== undefined;
   }
 
   private permission(): IpPermission {

@@ -560,6 +560,7 @@ resource "aws_lb" "api-lb-example-com" {
   ip_address_type                  = "ipv4"
   load_balancer_type               = "network"
   name                             = "api-lb-example-com-cgpioc"
+  security_groups                  = [aws_security_group.api-elb-lb-example-com.id]
   subnet_mapping {
     subnet_id = aws_subnet.us-east-1a-lb-example-com.id
   }
@@ -652,6 +653,17 @@ resource "aws_route_table_association" "us-east-1b-lb-example-com" {
   subnet_id      = aws_subnet.us-east-1b-lb-example-com.id
 }
 
+resource "aws_security_group" "api-elb-lb-example-com" {
+  description = "Security group for api ELB"
+  name        = "api-elb.lb.example.com"
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "api-elb.lb.example.com"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+  vpc_id = aws_vpc.lb-example-com.id
+}
+
 resource "aws_security_group" "masters-lb-example-com" {
   description = "Security group for masters"
   name        = "masters.lb.example.com"
@@ -692,11 +704,11 @@ resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-22to22-nodes-lb-
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-443to443-masters-lb-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-443to443-api-elb-lb-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 443
   protocol          = "tcp"
-  security_group_id = aws_security_group.masters-lb-example-com.id
+  security_group_id = aws_security_group.api-elb-lb-example-com.id
   to_port           = 443
   type              = "ingress"
 }
@@ -719,13 +731,31 @@ resource "aws_security_group_rule" "from-__--0-ingress-tcp-22to22-nodes-lb-examp
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-__--0-ingress-tcp-443to443-masters-lb-example-com" {
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-443to443-api-elb-lb-example-com" {
   from_port         = 443
   ipv6_cidr_blocks  = ["::/0"]
   protocol          = "tcp"
-  security_group_id = aws_security_group.masters-lb-example-com.id
+  security_group_id = aws_security_group.api-elb-lb-example-com.id
   to_port           = 443
   type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-api-elb-lb-example-com-egress-all-0to0-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
+  from_port         = 0
+  protocol          = "-1"
+  security_group_id = aws_security_group.api-elb-lb-example-com.id
+  to_port           = 0
+  type              = "egress"
+}
+
+resource "aws_security_group_rule" "from-api-elb-lb-example-com-egress-all-0to0-__--0" {
+  from_port         = 0
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "-1"
+  security_group_id = aws_security_group.api-elb-lb-example-com.id
+  to_port           = 0
+  type              = "egress"
 }
 
 resource "aws_security_group_rule" "from-masters-lb-example-com-egress-all-0to0-0-0-0-0--0" {
@@ -782,15 +812,6 @@ resource "aws_security_group_rule" "from-nodes-lb-example-com-egress-all-0to0-__
   type              = "egress"
 }
 
-resource "aws_security_group_rule" "from-nodes-lb-example-com-ingress-4-0to0-masters-lb-example-com" {
-  from_port                = 0
-  protocol                 = "4"
-  security_group_id        = aws_security_group.masters-lb-example-com.id
-  source_security_group_id = aws_security_group.nodes-lb-example-com.id
-  to_port                  = 0
-  type                     = "ingress"
-}
-
 resource "aws_security_group_rule" "from-nodes-lb-example-com-ingress-all-0to0-nodes-lb-example-com" {
   from_port                = 0
   protocol                 = "-1"
@@ -837,11 +858,47 @@ resource "aws_security_group_rule" "from-nodes-lb-example-com-ingress-udp-1to655
 }
 
 resource "aws_security_group_rule" "https-elb-to-master" {
-  cidr_blocks       = ["172.20.0.0/16"]
-  from_port         = 443
-  protocol          = "tcp"
-  security_group_id = aws_security_group.masters-lb-example-com.id
-  to_port           = 443
+  from_port                = 443
+  protocol                 = "tcp"
+  security_group_id        = aws_security_group.masters-lb-example-com.id
+  source_security_group_id = aws_security_group.api-elb-lb-example-com.id
+  to_port                  = 443
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-pmtu-api-elb-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
+  from_port         = 3
+  protocol          = "icmp"
+  security_group_id = aws_security_group.api-elb-lb-example-com.id
+  to_port           = 4
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-pmtu-cp-to-elb" {
+  from_port                = 3
+  protocol                 = "icmp"
+  security_group_id        = aws_security_group.api-elb-lb-example-com.id
+  source_security_group_id = aws_security_group.masters-lb-example-com.id
+  to_port                  = 4
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-pmtu-elb-to-cp" {
+  from_port                = 3
+  protocol                 = "icmp"
+  security_group_id        = aws_security_group.masters-lb-example-com.id
+  source_security_group_id = aws_security_group.api-elb-lb-example-com.id
+  to_port                  = 4
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
+  from_port         = -1
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "icmpv6"
+  security_group_id = aws_security_group.api-elb-lb-example-com.id
+  to_port           = -1
   type              = "ingress"
 }
 

@@ -597,15 +597,6 @@ resource "aws_security_group_rule" "from-nodes-dns-example-com-egress-all-0to0-_
   type              = "egress"
 }
 
-resource "aws_security_group_rule" "from-nodes-dns-example-com-ingress-4-0to0-masters-dns-example-com" {
-  from_port                = 0
-  protocol                 = "4"
-  security_group_id        = aws_security_group.masters-dns-example-com.id
-  source_security_group_id = aws_security_group.nodes-dns-example-com.id
-  to_port                  = 0
-  type                     = "ingress"
-}
-
 resource "aws_security_group_rule" "from-nodes-dns-example-com-ingress-all-0to0-nodes-dns-example-com" {
   from_port                = 0
   protocol                 = "-1"

@@ -993,6 +993,7 @@ resource "aws_lb" "api-ha-example-com" {
   ip_address_type                  = "ipv4"
   load_balancer_type               = "network"
   name                             = "api-ha-example-com-9e692d"
+  security_groups                  = [aws_security_group.api-elb-ha-example-com.id]
   subnet_mapping {
     subnet_id = aws_subnet.us-east-1a-ha-example-com.id
   }
@@ -1071,6 +1072,17 @@ resource "aws_route_table_association" "us-east-1c-ha-example-com" {
   subnet_id      = aws_subnet.us-east-1c-ha-example-com.id
 }
 
+resource "aws_security_group" "api-elb-ha-example-com" {
+  description = "Security group for api ELB"
+  name        = "api-elb.ha.example.com"
+  tags = {
+    "KubernetesCluster"                    = "ha.example.com"
+    "Name"                                 = "api-elb.ha.example.com"
+    "kubernetes.io/cluster/ha.example.com" = "owned"
+  }
+  vpc_id = aws_vpc.ha-example-com.id
+}
+
 resource "aws_security_group" "masters-ha-example-com" {
   description = "Security group for masters"
   name        = "masters.ha.example.com"
@@ -1111,11 +1123,11 @@ resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-22to22-nodes-ha-
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-443to443-masters-ha-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-443to443-api-elb-ha-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 443
   protocol          = "tcp"
-  security_group_id = aws_security_group.masters-ha-example-com.id
+  security_group_id = aws_security_group.api-elb-ha-example-com.id
   to_port           = 443
   type              = "ingress"
 }
@@ -1138,13 +1150,31 @@ resource "aws_security_group_rule" "from-__--0-ingress-tcp-22to22-nodes-ha-examp
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-__--0-ingress-tcp-443to443-masters-ha-example-com" {
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-443to443-api-elb-ha-example-com" {
   from_port         = 443
   ipv6_cidr_blocks  = ["::/0"]
   protocol          = "tcp"
-  security_group_id = aws_security_group.masters-ha-example-com.id
+  security_group_id = aws_security_group.api-elb-ha-example-com.id
   to_port           = 443
   type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-api-elb-ha-example-com-egress-all-0to0-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
+  from_port         = 0
+  protocol          = "-1"
+  security_group_id = aws_security_group.api-elb-ha-example-com.id
+  to_port           = 0
+  type              = "egress"
+}
+
+resource "aws_security_group_rule" "from-api-elb-ha-example-com-egress-all-0to0-__--0" {
+  from_port         = 0
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "-1"
+  security_group_id = aws_security_group.api-elb-ha-example-com.id
+  to_port           = 0
+  type              = "egress"
 }
 
 resource "aws_security_group_rule" "from-masters-ha-example-com-egress-all-0to0-0-0-0-0--0" {
@@ -1201,15 +1231,6 @@ resource "aws_security_group_rule" "from-nodes-ha-example-com-egress-all-0to0-__
   type              = "egress"
 }
 
-resource "aws_security_group_rule" "from-nodes-ha-example-com-ingress-4-0to0-masters-ha-example-com" {
-  from_port                = 0
-  protocol                 = "4"
-  security_group_id        = aws_security_group.masters-ha-example-com.id
-  source_security_group_id = aws_security_group.nodes-ha-example-com.id
-  to_port                  = 0
-  type                     = "ingress"
-}
-
 resource "aws_security_group_rule" "from-nodes-ha-example-com-ingress-all-0to0-nodes-ha-example-com" {
   from_port                = 0
   protocol                 = "-1"
@@ -1256,11 +1277,47 @@ resource "aws_security_group_rule" "from-nodes-ha-example-com-ingress-udp-1to655
 }
 
 resource "aws_security_group_rule" "https-elb-to-master" {
-  cidr_blocks       = ["172.20.0.0/16"]
-  from_port         = 443
-  protocol          = "tcp"
-  security_group_id = aws_security_group.masters-ha-example-com.id
-  to_port           = 443
+  from_port                = 443
+  protocol                 = "tcp"
+  security_group_id        = aws_security_group.masters-ha-example-com.id
+  source_security_group_id = aws_security_group.api-elb-ha-example-com.id
+  to_port                  = 443
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-pmtu-api-elb-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
+  from_port         = 3
+  protocol          = "icmp"
+  security_group_id = aws_security_group.api-elb-ha-example-com.id
+  to_port           = 4
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-pmtu-cp-to-elb" {
+  from_port                = 3
+  protocol                 = "icmp"
+  security_group_id        = aws_security_group.api-elb-ha-example-com.id
+  source_security_group_id = aws_security_group.masters-ha-example-com.id
+  to_port                  = 4
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-pmtu-elb-to-cp" {
+  from_port                = 3
+  protocol                 = "icmp"
+  security_group_id        = aws_security_group.masters-ha-example-com.id
+  source_security_group_id = aws_security_group.api-elb-ha-example-com.id
+  to_port                  = 4
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
+  from_port         = -1
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "icmpv6"
+  security_group_id = aws_security_group.api-elb-ha-example-com.id
+  to_port           = -1
   type              = "ingress"
 }
 

@@ -1204,6 +1204,7 @@ resource "aws_lb" "api-private-example-com" {
   ip_address_type                  = "ipv4"
   load_balancer_type               = "network"
   name                             = "api-private-example-com-jsr826"
+  security_groups                  = [aws_security_group.api-elb-private-example-com.id]
   subnet_mapping {
     subnet_id = aws_subnet.utility-us-east-1a-private-example-com.id
   }
@@ -1375,6 +1376,17 @@ resource "aws_route_table_association" "utility-us-east-1c-private-example-com" 
   subnet_id      = aws_subnet.utility-us-east-1c-private-example-com.id
 }
 
+resource "aws_security_group" "api-elb-private-example-com" {
+  description = "Security group for api ELB"
+  name        = "api-elb.private.example.com"
+  tags = {
+    "KubernetesCluster"                         = "private.example.com"
+    "Name"                                      = "api-elb.private.example.com"
+    "kubernetes.io/cluster/private.example.com" = "owned"
+  }
+  vpc_id = aws_vpc.private-example-com.id
+}
+
 resource "aws_security_group" "bastion-private-example-com" {
   description = "Security group for bastion"
   name        = "bastion.private.example.com"
@@ -1417,11 +1429,11 @@ resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-22to22-bastion-p
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-443to443-masters-private-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-443to443-api-elb-private-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 443
   protocol          = "tcp"
-  security_group_id = aws_security_group.masters-private-example-com.id
+  security_group_id = aws_security_group.api-elb-private-example-com.id
   to_port           = 443
   type              = "ingress"
 }
@@ -1435,13 +1447,31 @@ resource "aws_security_group_rule" "from-__--0-ingress-tcp-22to22-bastion-privat
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-__--0-ingress-tcp-443to443-masters-private-example-com" {
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-443to443-api-elb-private-example-com" {
   from_port         = 443
   ipv6_cidr_blocks  = ["::/0"]
   protocol          = "tcp"
-  security_group_id = aws_security_group.masters-private-example-com.id
+  security_group_id = aws_security_group.api-elb-private-example-com.id
   to_port           = 443
   type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-api-elb-private-example-com-egress-all-0to0-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
+  from_port         = 0
+  protocol          = "-1"
+  security_group_id = aws_security_group.api-elb-private-example-com.id
+  to_port           = 0
+  type              = "egress"
+}
+
+resource "aws_security_group_rule" "from-api-elb-private-example-com-egress-all-0to0-__--0" {
+  from_port         = 0
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "-1"
+  security_group_id = aws_security_group.api-elb-private-example-com.id
+  to_port           = 0
+  type              = "egress"
 }
 
 resource "aws_security_group_rule" "from-bastion-private-example-com-egress-all-0to0-0-0-0-0--0" {
@@ -1589,11 +1619,47 @@ resource "aws_security_group_rule" "from-nodes-private-example-com-ingress-udp-1
 }
 
 resource "aws_security_group_rule" "https-elb-to-master" {
-  cidr_blocks       = ["172.20.0.0/16"]
-  from_port         = 443
-  protocol          = "tcp"
-  security_group_id = aws_security_group.masters-private-example-com.id
-  to_port           = 443
+  from_port                = 443
+  protocol                 = "tcp"
+  security_group_id        = aws_security_group.masters-private-example-com.id
+  source_security_group_id = aws_security_group.api-elb-private-example-com.id
+  to_port                  = 443
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-pmtu-api-elb-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
+  from_port         = 3
+  protocol          = "icmp"
+  security_group_id = aws_security_group.api-elb-private-example-com.id
+  to_port           = 4
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-pmtu-cp-to-elb" {
+  from_port                = 3
+  protocol                 = "icmp"
+  security_group_id        = aws_security_group.api-elb-private-example-com.id
+  source_security_group_id = aws_security_group.masters-private-example-com.id
+  to_port                  = 4
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-pmtu-elb-to-cp" {
+  from_port                = 3
+  protocol                 = "icmp"
+  security_group_id        = aws_security_group.masters-private-example-com.id
+  source_security_group_id = aws_security_group.api-elb-private-example-com.id
+  to_port                  = 4
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
+  from_port         = -1
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "icmpv6"
+  security_group_id = aws_security_group.api-elb-private-example-com.id
+  to_port           = -1
   type              = "ingress"
 }
 

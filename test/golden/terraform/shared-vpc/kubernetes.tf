@@ -546,6 +546,7 @@ resource "aws_lb" "api-shared-vpc-example-com" {
   ip_address_type                  = "ipv4"
   load_balancer_type               = "network"
   name                             = "api-shared-vpc-example-co-72ngfi"
+  security_groups                  = [aws_security_group.api-elb-shared-vpc-example-com.id]
   subnet_mapping {
     subnet_id = "subnet-12345678"
   }
@@ -590,6 +591,17 @@ resource "aws_lb_target_group" "tcp-shared-vpc-example-co-ckrql4" {
   vpc_id      = "vpc-12345678"
 }
 
+resource "aws_security_group" "api-elb-shared-vpc-example-com" {
+  description = "Security group for api ELB"
+  name        = "api-elb.shared-vpc.example.com"
+  tags = {
+    "KubernetesCluster"                            = "shared-vpc.example.com"
+    "Name"                                         = "api-elb.shared-vpc.example.com"
+    "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+  }
+  vpc_id = "vpc-12345678"
+}
+
 resource "aws_security_group" "masters-shared-vpc-example-com" {
   description = "Security group for masters"
   name        = "masters.shared-vpc.example.com"
@@ -630,11 +642,11 @@ resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-22to22-nodes-sha
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-443to443-masters-shared-vpc-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-443to443-api-elb-shared-vpc-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 443
   protocol          = "tcp"
-  security_group_id = aws_security_group.masters-shared-vpc-example-com.id
+  security_group_id = aws_security_group.api-elb-shared-vpc-example-com.id
   to_port           = 443
   type              = "ingress"
 }
@@ -657,13 +669,31 @@ resource "aws_security_group_rule" "from-__--0-ingress-tcp-22to22-nodes-shared-v
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-__--0-ingress-tcp-443to443-masters-shared-vpc-example-com" {
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-443to443-api-elb-shared-vpc-example-com" {
   from_port         = 443
   ipv6_cidr_blocks  = ["::/0"]
   protocol          = "tcp"
-  security_group_id = aws_security_group.masters-shared-vpc-example-com.id
+  security_group_id = aws_security_group.api-elb-shared-vpc-example-com.id
   to_port           = 443
   type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-api-elb-shared-vpc-example-com-egress-all-0to0-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
+  from_port         = 0
+  protocol          = "-1"
+  security_group_id = aws_security_group.api-elb-shared-vpc-example-com.id
+  to_port           = 0
+  type              = "egress"
+}
+
+resource "aws_security_group_rule" "from-api-elb-shared-vpc-example-com-egress-all-0to0-__--0" {
+  from_port         = 0
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "-1"
+  security_group_id = aws_security_group.api-elb-shared-vpc-example-com.id
+  to_port           = 0
+  type              = "egress"
 }
 
 resource "aws_security_group_rule" "from-masters-shared-vpc-example-com-egress-all-0to0-0-0-0-0--0" {
@@ -720,15 +750,6 @@ resource "aws_security_group_rule" "from-nodes-shared-vpc-example-com-egress-all
   type              = "egress"
 }
 
-resource "aws_security_group_rule" "from-nodes-shared-vpc-example-com-ingress-4-0to0-masters-shared-vpc-example-com" {
-  from_port                = 0
-  protocol                 = "4"
-  security_group_id        = aws_security_group.masters-shared-vpc-example-com.id
-  source_security_group_id = aws_security_group.nodes-shared-vpc-example-com.id
-  to_port                  = 0
-  type                     = "ingress"
-}
-
 resource "aws_security_group_rule" "from-nodes-shared-vpc-example-com-ingress-all-0to0-nodes-shared-vpc-example-com" {
   from_port                = 0
   protocol                 = "-1"
@@ -775,11 +796,47 @@ resource "aws_security_group_rule" "from-nodes-shared-vpc-example-com-ingress-ud
 }
 
 resource "aws_security_group_rule" "https-elb-to-master" {
-  cidr_blocks       = ["10.0.0.0/16"]
-  from_port         = 443
-  protocol          = "tcp"
-  security_group_id = aws_security_group.masters-shared-vpc-example-com.id
-  to_port           = 443
+  from_port                = 443
+  protocol                 = "tcp"
+  security_group_id        = aws_security_group.masters-shared-vpc-example-com.id
+  source_security_group_id = aws_security_group.api-elb-shared-vpc-example-com.id
+  to_port                  = 443
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-pmtu-api-elb-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
+  from_port         = 3
+  protocol          = "icmp"
+  security_group_id = aws_security_group.api-elb-shared-vpc-example-com.id
+  to_port           = 4
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-pmtu-cp-to-elb" {
+  from_port                = 3
+  protocol                 = "icmp"
+  security_group_id        = aws_security_group.api-elb-shared-vpc-example-com.id
+  source_security_group_id = aws_security_group.masters-shared-vpc-example-com.id
+  to_port                  = 4
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-pmtu-elb-to-cp" {
+  from_port                = 3
+  protocol                 = "icmp"
+  security_group_id        = aws_security_group.masters-shared-vpc-example-com.id
+  source_security_group_id = aws_security_group.api-elb-shared-vpc-example-com.id
+  to_port                  = 4
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
+  from_port         = -1
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "icmpv6"
+  security_group_id = aws_security_group.api-elb-shared-vpc-example-com.id
+  to_port           = -1
   type              = "ingress"
 }
 
