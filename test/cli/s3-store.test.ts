@@ -21,6 +21,10 @@ import * as yaml from 'js-yaml';
 import { CliResult, expectCleanFailure, ROOT, runCli, runCliAsync, startCli, tempDir } from '../helpers/cli';
 import { AWS_NO_CREDENTIALS, MotoServer, startMotoServer } from '../helpers/moto-server';
 import { CLUSTER_KEYSETS, singleZoneClusterObjects, singleZoneUserObjects } from '../helpers/cluster-layout';
+import { builtNodeupArtifact } from '../../src/model/nodeup-artifacts';
+
+// The update of an s3:// store uploads this build's nodeup bundle for the nodes (node-bootstrap.md).
+const NODEUP_SHA256 = builtNodeupArtifact().sha256;
 import { writeManagedFilesOf } from '../helpers/write-managed-files';
 
 // The CLI as users run it (bin/run.js, built dist/) against a real moto_server.
@@ -135,7 +139,7 @@ describe(`create cluster ${DEMO} --state ${STORE}`, () => {
     expect(await listKeys(BUCKET)).toEqual(singleZoneUserObjects(`some/prefix/${DEMO}/`, 'us-east-1a'));
     await writeManagedFilesOf(STORE, DEMO, env);
     const keys = await listKeys(BUCKET);
-    expect(keys).toEqual(singleZoneClusterObjects(`some/prefix/${DEMO}/`, 'us-east-1a'));
+    expect(keys).toEqual(singleZoneClusterObjects(`some/prefix/${DEMO}/`, 'us-east-1a', NODEUP_SHA256));
     expect(keys.filter((k) => k.includes('/pki/private/'))).toHaveLength(12);
     expect(keys.filter((k) => k.includes('/pki/issued/'))).toHaveLength(12);
     for (const key of keys) {
@@ -201,7 +205,7 @@ describe('KFORGE_STATE_S3_KMS_KEY_ID', () => {
     expect(await listKeys('kforge-kms')).toEqual(singleZoneUserObjects('k/kms.k8s.local/', 'us-east-1a'));
     await writeManagedFilesOf('s3://kforge-kms/k', 'kms.k8s.local', { ...env, ...kms });
     const keys = await listKeys('kforge-kms');
-    expect(keys).toEqual(singleZoneClusterObjects('k/kms.k8s.local/', 'us-east-1a'));
+    expect(keys).toEqual(singleZoneClusterObjects('k/kms.k8s.local/', 'us-east-1a', NODEUP_SHA256));
     for (const key of keys) {
       const head = await s3.send(new HeadObjectCommand({ Bucket: 'kforge-kms', Key: key }));
       expect({ key, sse: head.ServerSideEncryption, kmsKey: head.SSEKMSKeyId }).toEqual({ key, sse: 'aws:kms', kmsKey: keyId });
@@ -316,7 +320,7 @@ describe('the cluster lock in the s3 store', () => {
     const forced = kforge(['delete', 'cluster', DEMO, '--yes', '--force-unlock', '--state', STORE]);
     expect(forced.status).toBe(0);
     expect(forced.stderr).toMatch(/^Warning: --force-unlock: taking the lock of cluster "demo\.k8s\.local" from someone@elsewhere \(pid 31337\)/);
-    expect(forced.stdout).toContain(`Deleted cluster: "${DEMO}" (${singleZoneClusterObjects('', 'us-east-1a').length} state objects)`);
+    expect(forced.stdout).toContain(`Deleted cluster: "${DEMO}" (${singleZoneClusterObjects('', 'us-east-1a', NODEUP_SHA256).length} state objects)`);
     expect(await listKeys(BUCKET, `some/prefix/${DEMO}/`)).toEqual([]);
   });
 });

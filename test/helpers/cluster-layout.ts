@@ -22,9 +22,13 @@ export function singleZoneUserObjects(base: string, zone: string): string[] {
   return ['config', `instancegroup/control-plane-${zone}`, `instancegroup/nodes-${zone}`].map((k) => base + k).sort();
 }
 
-/** Every object of such a cluster after its first update (PKI and managed files), prefixed with `base` (e.g. `some/prefix/NAME/`), sorted. */
-export function singleZoneClusterObjects(base: string, zone: string): string[] {
+/**
+ * Every object of such a cluster after its first update (PKI and managed files), prefixed with `base` (e.g.
+ * `some/prefix/NAME/`), sorted; with `nodeupSha256`, also the nodeup bundle an s3:// store holds for its nodes.
+ */
+export function singleZoneClusterObjects(base: string, zone: string, nodeupSha256?: string): string[] {
   return [
+    ...(nodeupSha256 ? [`assets/nodeup/${nodeupSha256}/nodeup`] : []),
     'cluster-completed.spec',
     'config',
     `igconfig/controlplane/control-plane-${zone}/nodeupconfig.yaml`,

@@ -28,7 +28,7 @@ export async function clusterWithOutdatedNodes(vfs: Vfs, moto: MotoServer, name:
   const planned = newCluster({ name, zones: ['us-east-1a'], cloud: 'aws', dns: 'none', nodeCount: o.nodes });
   const instanceGroups = planned.instanceGroups.map((ig) => (ig.metadata.name === NODES_IG && o.maxSurge !== undefined ? { ...ig, spec: { ...ig.spec, rollingUpdate: { maxSurge: o.maxSurge } } } : ig));
   await saveCluster(vfs, { cluster: planned.cluster, instanceGroups });
-  const update = () => updateCluster(vfs, name, { yes: true, lock: LOCK, env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: MOTO_CREDENTIALS, backoffMs: 10 });
+  const update = () => updateCluster(vfs, name, { yes: true, lock: LOCK, env: { AWS_ENDPOINT_URL: moto.endpoint, KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only' }, credentials: MOTO_CREDENTIALS, backoffMs: 10 });
   await update();
   await changeFields(vfs, { cluster: name, instanceGroup: NODES_IG, set: ['spec.machineType=t3.large'] });
   await update();

@@ -154,6 +154,10 @@ export function isUnreadableAnswer(e: unknown): boolean {
   // No `$fault`: the parser threw (EC2's protocol). With one, the SDK may still have made an `Unknown`
   // service error of a body it could not read (the query protocols): AWS answers in XML or JSON only.
   if (!('$fault' in e)) return true;
+  // Only when the SDK found no error code in it: an error AWS (or moto, which labels some XML errors text/html)
+  // sends with a code is read as such, whatever its content type says.
+  const name = (e as { name?: unknown }).name;
+  if (name !== 'Unknown' && name !== 'UnknownError') return false;
   const type = contentType(e);
   return type !== undefined && !/xml|json/i.test(type);
 }

@@ -130,12 +130,14 @@ describe('AWS network tasks against moto', () => {
     expect(tables[0].Associations?.filter((a) => !a.Main).map((a) => a.SubnetId).sort()).toEqual(subnets.map((s) => s.SubnetId).sort());
 
     const groups = (await ec2.send(new DescribeSecurityGroupsCommand({ Filters: tagFilter(name) }))).SecurityGroups ?? [];
-    expect(groups.map((g) => g.GroupName).sort()).toEqual([`masters.${name}`, `nodes.${name}`]);
+    // The API load balancer has a group of its own (kops's api-elb).
+    expect(groups.map((g) => g.GroupName).sort()).toEqual([`api-elb.${name}`, `masters.${name}`, `nodes.${name}`]);
     const names = new Map(groups.map((g) => [g.GroupId ?? '', (g.GroupName ?? '').split('.')[0]]));
     const masters = groups.find((g) => g.GroupName === `masters.${name}`);
     const nodes = groups.find((g) => g.GroupName === `nodes.${name}`);
     expect(rules(masters?.IpPermissions, names)).toEqual(
-      ['-1 masters', '4 nodes', 'tcp 1-2379 nodes', 'tcp 22-22 0.0.0.0/0', 'tcp 22-22 ::/0', 'tcp 2383-4000 nodes', 'tcp 4003-65535 nodes', 'tcp 443-443 0.0.0.0/0', 'tcp 443-443 ::/0', 'tcp 443-443 172.20.0.0/16', 'udp 1-65535 nodes'].sort(),
+      // kops's: 443 (and path-MTU ICMP) only from the API load balancer's group; no IPIP (protocol 4) without Calico or kube-router.
+      ['-1 masters', 'icmp api-elb', 'tcp 1-2379 nodes', 'tcp 22-22 0.0.0.0/0', 'tcp 22-22 ::/0', 'tcp 2383-4000 nodes', 'tcp 4003-65535 nodes', 'tcp 443-443 api-elb', 'udp 1-65535 nodes'].sort(),
     );
     expect(rules(nodes?.IpPermissions, names)).toEqual(['-1 masters', '-1 nodes', 'tcp 22-22 0.0.0.0/0', 'tcp 22-22 ::/0', 'tcp 30000-32767 10.0.0.0/8', 'udp 30000-32767 10.0.0.0/8'].sort());
     expect(rules(nodes?.IpPermissionsEgress, names)).toEqual(['-1 0.0.0.0/0', '-1 ::/0']);
