@@ -1,4 +1,4 @@
-import { CreateRouteTableCommand, CreateVolumeCommand, DescribeRouteTablesCommand, DescribeVolumesCommand, EC2Client, Filter } from '@aws-sdk/client-ec2';
+import { CreateRouteTableCommand, DeleteRouteTableCommand, CreateVolumeCommand, DescribeRouteTablesCommand, DescribeVolumesCommand, EC2Client, Filter } from '@aws-sdk/client-ec2';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CliResult, runCliAsync, tempDir } from '../../helpers/cli';
@@ -106,7 +106,14 @@ it('a planted duplicate etcd volume and route table are listed by the plan, in t
   const table = tables.find((t) => t.Tags?.some((x) => x.Key === 'Name' && x.Value === NAME));
   if (!etcd?.VolumeId || !table?.RouteTableId) throw new Error(`the cluster has no etcd main volume or no route table named ${NAME}`);
   const copy = await ec2.send(new CreateVolumeCommand({ AvailabilityZone: etcd.AvailabilityZone, Size: etcd.Size, VolumeType: etcd.VolumeType, Encrypted: etcd.Encrypted, Iops: etcd.Iops, Throughput: etcd.Throughput, TagSpecifications: [{ ResourceType: 'volume', Tags: etcd.Tags }] }));
-  const copyTable = await ec2.send(new CreateRouteTableCommand({ VpcId: table.VpcId, TagSpecifications: [{ ResourceType: 'route-table', Tags: table.Tags }] }));
+  // kforge uses the lowest id of a duplicated name. An empty copy that sorted first would be used, and its
+  // missing routes would be changes; ids are random, so make copies until one sorts after the original (each
+  // try has an even chance; 30 tries fail together once in a billion) and delete the others.
+  let copyTable = await ec2.send(new CreateRouteTableCommand({ VpcId: table.VpcId, TagSpecifications: [{ ResourceType: 'route-table', Tags: table.Tags }] }));
+  for (let i = 0; i < 30 && (copyTable.RouteTable?.RouteTableId as string) < table.RouteTableId; i++) {
+    await ec2.send(new DeleteRouteTableCommand({ RouteTableId: copyTable.RouteTable?.RouteTableId }));
+    copyTable = await ec2.send(new CreateRouteTableCommand({ VpcId: table.VpcId, TagSpecifications: [{ ResourceType: 'route-table', Tags: table.Tags }] }));
+  }
   const volumeName = etcd.Tags?.find((t) => t.Key === 'Name')?.Value as string;
   const volumeIds = [etcd.VolumeId, copy.VolumeId as string].sort();
   const tableIds = [table.RouteTableId, copyTable.RouteTable?.RouteTableId as string].sort();
