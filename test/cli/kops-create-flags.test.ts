@@ -51,6 +51,9 @@ describe('create cluster and friends with kops flag names', () => {
   it('create instancegroup takes --role in any case; an unknown role is refused with the list', () => {
     const c = runCli(['create', 'cluster', 'a.k8s.local', '--zones', 'us-east-1a', '--state', state]);
     expect(c.status).toBe(0);
+    // A local store can be planned from, not applied (update --yes refuses it): the next steps say so.
+    expect(c.stdout).toContain('applying (--yes) needs a state store the nodes can read: kforge create state-store s3://BUCKET');
+    expect(c.stdout).not.toContain('--yes --admin');
     for (const [role, want] of [['node', 'Node'], ['CONTROLPLANE', 'ControlPlane'], ['bastion', 'Bastion']]) {
       const r = runCli(['create', 'ig', `g-${role.toLowerCase()}`, '--name', 'a.k8s.local', '--role', role, '--subnet', 'us-east-1a', '--dry-run', '-o', 'yaml', '--state', state]);
       expect(r.stderr).toBe('');

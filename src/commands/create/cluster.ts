@@ -136,6 +136,12 @@ export default class CreateCluster extends BaseCommand {
     this.out('Next steps:');
     this.out(`  kforge get cluster ${name} --full -o yaml    # review the complete configuration`);
     this.out(`  kforge edit cluster ${name}                  # change the spec`);
-    this.out(`  kforge update cluster ${name} --yes --admin  # create its PKI, node configs and cloud resources, and a kubeconfig`);
+    if (result.cluster.spec.cloudProvider === 'aws' && !vfs.url.startsWith('s3://')) {
+      // update --yes refuses a store nodes cannot read (docs/state-stores.md); say so before the user meets it.
+      this.out(`  kforge update cluster ${name}                # plan its cloud resources`);
+      this.out('  # applying (--yes) needs a state store the nodes can read: kforge create state-store s3://BUCKET, then create the cluster there');
+    } else {
+      this.out(`  kforge update cluster ${name} --yes --admin  # create its PKI, node configs and cloud resources, and a kubeconfig`);
+    }
   }
 }
