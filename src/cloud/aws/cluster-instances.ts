@@ -78,6 +78,11 @@ export async function describeClusterInstances(cloud: AwsCloud): Promise<Cluster
     allPages((NextToken) => ec2.client.send(new ec2.sdk.DescribeLaunchTemplatesCommand({ Filters: [tagFilter], NextToken })).then((o) => [o.LaunchTemplates, o.NextToken] as const)),
   ]);
   const templateVersions = new Map(templates.map((t) => [t.LaunchTemplateName, { latest: t.LatestVersionNumber, default: t.DefaultVersionNumber }]));
+  // The version an instance was launched from, as EC2 tags it at launch: moto's group listing reports every
+  // member at the template's current version instead (AWS reports the launch version in both places).
+  const launchedFrom = new Map(
+    reservations.flatMap((r) => r.Instances ?? []).map((i) => [i.InstanceId, i.Tags?.find((t) => t.Key === 'aws:ec2launchtemplate:version')?.Value] as const),
+  );
   const groups: CloudGroup[] = [];
   for (const g of rawGroups) {
     if (!g.AutoScalingGroupName || !ownedByCluster(g.Tags?.map((t) => ({ Key: t.Key, Value: t.Value })), cluster)) continue;
@@ -96,7 +101,7 @@ export async function describeClusterInstances(cloud: AwsCloud): Promise<Cluster
       currentTemplateVersion: current === undefined || Number.isNaN(current) ? undefined : String(current),
       members: (g.Instances ?? [])
         .filter((i) => i.InstanceId)
-        .map((i) => ({ instanceId: i.InstanceId as string, lifecycleState: i.LifecycleState ?? 'unknown', healthStatus: i.HealthStatus, launchTemplateVersion: i.LaunchTemplate?.Version }))
+        .map((i) => ({ instanceId: i.InstanceId as string, lifecycleState: i.LifecycleState ?? 'unknown', healthStatus: i.HealthStatus, launchTemplateVersion: launchedFrom.get(i.InstanceId) ?? i.LaunchTemplate?.Version }))
         .sort((a, b) => a.instanceId.localeCompare(b.instanceId)),
     });
   }
