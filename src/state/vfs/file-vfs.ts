@@ -87,6 +87,18 @@ export class FileVfs implements Vfs {
   }
 
   async write(key: string, data: Buffer | string, options: VfsWriteOptions = {}): Promise<string> {
+    // A delete of the directory's last other key (in the same transaction, or another process) removes the
+    // directory it leaves empty; a write that meets its directory gone makes it again (a few times at most).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.writeOnce(key, data, options);
+      } catch (e) {
+        if (!(e instanceof DirectoryGoneError) || attempt >= 3) throw e instanceof DirectoryGoneError ? e.storeError : e;
+      }
+    }
+  }
+
+  private async writeOnce(key: string, data: Buffer | string, options: VfsWriteOptions): Promise<string> {
     const target = await this.safePath(key);
     const buf = Buffer.from(data);
     const dirMode = options.secret ? 0o700 : 0o755;
@@ -131,6 +143,7 @@ export class FileVfs implements Vfs {
         }
         break;
       } catch (e) {
+        if (isCode(e, 'ENOENT') && !(await exists(path.dirname(guard)))) throw new DirectoryGoneError(storeError(`cannot lock ${target}`, e));
         if (!isCode(e, 'EEXIST')) throw storeError(`cannot lock ${target}`, e);
         const age = await fs.stat(guard).then((st) => Date.now() - st.mtimeMs, () => 0);
         // A guard of a process of this host that is gone, or one older than any real write, was left by a crash.
@@ -171,6 +184,7 @@ export class FileVfs implements Vfs {
     } catch (e) {
       await fs.rm(temp, { force: true });
       if (e instanceof ConflictError) throw e;
+      if (isCode(e, 'ENOENT') && !(await exists(path.dirname(target)))) throw new DirectoryGoneError(storeError(`cannot write ${target}`, e));
       throw storeError(`cannot write ${target}`, e);
     }
     return contentVersion(buf);
@@ -273,6 +287,21 @@ export class FileVfs implements Vfs {
     await walk(await this.safePath(dirPart || '.'));
     return out.filter((k) => k.startsWith(prefix)).sort();
   }
+}
+
+/** A write found its directory removed under it (a concurrent delete pruned it): write() makes it again. */
+class DirectoryGoneError extends Error {
+  constructor(readonly storeError: StateStoreError) {
+    super(storeError.message);
+  }
+}
+
+/** Whether a path exists (a directory a concurrent delete may have pruned). */
+async function exists(p: string): Promise<boolean> {
+  return fs.stat(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 function isCode(e: unknown, code: string): boolean {
