@@ -31,7 +31,14 @@ export interface ReportLine {
  * kops's "Cluster is starting" with its suggestions; a later one suggests a rolling update.
  */
 export async function exportAfterUpdate(vfs: Vfs, o: ExportAfterUpdateOptions): Promise<ReportLine[]> {
-  const r = await exportKubeconfig(vfs, { cluster: o.cluster, adminMs: o.adminMs, user: o.user, internal: o.internal, file: o.file, cloud: o.cloud });
+  let r: Awaited<ReturnType<typeof exportKubeconfig>>;
+  try {
+    r = await exportKubeconfig(vfs, { cluster: o.cluster, adminMs: o.adminMs, user: o.user, internal: o.internal, file: o.file, cloud: o.cloud });
+  } catch (e) {
+    // The cluster was updated; a kubeconfig that could not be written is the user's to retry, not a failed update.
+    const why = e instanceof Error ? e.message : String(e);
+    return [{ stream: 'err', text: `Warning: the kubeconfig was not written (${why}); run "kforge export kubeconfig ${o.cluster}${o.adminMs !== undefined ? ' --admin' : ''}"` }];
+  }
   const out = (text: string): ReportLine => ({ stream: 'out', text });
   const lines: ReportLine[] = [out(`kforge has set your kubectl context to ${r.context} (server ${r.server}) in ${r.file}`)];
   if (r.adminExpiry) lines.push(out(`The admin certificate expires at ${r.adminExpiry.toISOString()}.`));

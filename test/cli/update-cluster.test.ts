@@ -200,6 +200,11 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     const both = kforge(['update', 'cluster', LIFE, '--yes', '--no-create-kube-config', '--admin'], { KUBECONFIG: file });
     expect(both.status).not.toBe(0);
     expect(both.stderr).toContain('--admin, --user and --internal write the kubeconfig; drop --no-create-kube-config');
+    // A kubeconfig that cannot be written does not fail an update that was applied: it is a warning saying what to run.
+    const unwritable = kforge(['update', 'cluster', LIFE, '--yes', '--admin'], { KUBECONFIG: '/dev/null/config' });
+    expect(unwritable.status).toBe(0);
+    expect(unwritable.stderr).toContain(`Warning: the kubeconfig was not written (`);
+    expect(unwritable.stderr).toContain(`run "kforge export kubeconfig ${LIFE} --admin"`);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
