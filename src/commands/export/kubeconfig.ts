@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command';
+import { DEFAULT_ADMIN, withAdminDefault } from '../../cli/admin-flag';
 
-const DEFAULT_ADMIN = '18h';
 
 /** `kforge export kubeconfig [C]`: writes a kubectl context for the cluster. */
 export default class ExportKubeconfig extends BaseCommand {
@@ -25,9 +25,7 @@ export default class ExportKubeconfig extends BaseCommand {
   };
 
   async run(): Promise<void> {
-    // kops's --admin takes an optional value (--admin or --admin=2h); oclif flags need one, so a bare --admin gets the default.
-    const argv = this.argv.map((a) => (a === '--admin' ? `--admin=${DEFAULT_ADMIN}` : a));
-    const { args, flags } = await this.parse(ExportKubeconfig, argv);
+    const { args, flags } = await this.parse(ExportKubeconfig, withAdminDefault(this.argv));
     const cluster = this.clusterName(args.name, flags.name);
     const { parseDuration } = await import('../../util/parse-duration');
     const adminMs = flags.admin !== undefined ? parseDuration(flags.admin, '--admin') : undefined;

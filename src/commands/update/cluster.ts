@@ -1,9 +1,9 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand, lockFlags } from '../../cli/base-command';
+import { DEFAULT_ADMIN, withAdminDefault } from '../../cli/admin-flag';
 import { UsageError } from '../../errors/usage-error';
 import { TaskFailedError } from '../../tasks/task-failed-error';
 
-const DEFAULT_ADMIN = '18h';
 
 /** `kforge update cluster [C] [--yes] [--target terraform --out DIR]`: plans, and with --yes creates (or writes as Terraform), the cluster's cloud resources. */
 export default class UpdateCluster extends BaseCommand {
@@ -48,8 +48,7 @@ export default class UpdateCluster extends BaseCommand {
   };
 
   async run(): Promise<void> {
-    // kops's --admin takes an optional value (--admin or --admin=2h); oclif flags need one, so a bare --admin gets the default.
-    const { args, flags } = await this.parse(UpdateCluster, this.argv.map((a) => (a === '--admin' ? `--admin=${DEFAULT_ADMIN}` : a)));
+    const { args, flags } = await this.parse(UpdateCluster, withAdminDefault(this.argv));
     const name = this.clusterName(args.name, flags.name);
     const started = Date.now();
     const { openVfs } = await import('../../state/vfs/open-vfs');
