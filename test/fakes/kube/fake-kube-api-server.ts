@@ -3,10 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Keypair } from '../../../src/pki/keypair';
-import { jsonPatch, mergePatch, PatchError, PATCH_TYPES, strategicMergePatch } from './kube-patch';
+import { APPLY_PATCH, jsonPatch, mergePatch, PatchError, PATCH_TYPES, strategicMergePatch } from './kube-patch';
+import { checkApplied, discovery, parseYaml } from './kube-discovery';
+import { apiVersionOf, ResourceInfo, resourceKey } from './kube-resources';
 import { fieldSelector, labelSelector, SelectorError } from './kube-selectors';
 import { KubeStatusError, success } from './kube-status';
-import { DeleteOptions, kindOf, KubeObject, KubeResource, KubeStore, Loose } from './kube-store';
+import { DeleteOptions, KubeObject, KubeResource, KubeStore, Loose } from './kube-store';
 
 /** Who made a request, from its client certificate (CN = user, O = groups), as kube-apiserver's x509 authenticator reads it. */
 export interface KubeUser {
@@ -17,7 +19,10 @@ export interface KubeUser {
 /** One request's authorization attributes, as RBAC sees them. */
 export interface KubeRequestAttributes extends KubeUser {
   verb: string;
+  /** The plural (`deployments`). */
   resource: string;
+  /** The API group ('' for core). */
+  group?: string;
   subresource?: string;
   namespace?: string;
   name?: string;
@@ -41,6 +46,8 @@ export interface FakeKubeApiOptions {
   serving: Keypair;
   /** Authorization; default: members of system:masters may do anything, everyone else is forbidden (403). */
   authorize?: (a: KubeRequestAttributes) => boolean;
+  /** For how long after start every request answers 503, as a starting kube-apiserver does. Default 0. */
+  startingMs?: number;
 }
 
 /** A running fake kube-apiserver with hooks for tests to change its state and count its requests. */
@@ -59,34 +66,56 @@ export interface FakeKubeApi {
   onRequest?: (r: KubeRequestRecord) => void;
   /** Makes the next `times` requests (matching `path` when given) fail with this Status. */
   injectFault(fault: { code: number; reason: string; message?: string; times?: number; path?: string }): void;
+  /** Answers 503 to every request for the next `ms` milliseconds, as a (re)starting kube-apiserver. */
+  setStarting(ms: number): void;
   stop(): Promise<void>;
 }
 
 interface Route {
   resource: KubeResource;
+  info: ResourceInfo;
   namespace?: string;
   name?: string;
   subresource?: string;
 }
 
-/** Maps a path to the resource it names, or undefined for a path the fake does not serve. */
-function route(path: string): Route | undefined {
-  let m = /^\/api\/v1\/(nodes|pods)(?:\/([^/]+))?$/.exec(path);
-  if (m) return m[1] === 'pods' && m[2] ? undefined : { resource: m[1] as KubeResource, name: m[2] && decodeURIComponent(m[2]) };
-  m = /^\/api\/v1\/namespaces\/([^/]+)\/pods(?:\/([^/]+)(?:\/(eviction))?)?$/.exec(path);
-  if (m) return { resource: 'pods', namespace: decodeURIComponent(m[1]), name: m[2] && decodeURIComponent(m[2]), subresource: m[3] };
-  m = /^\/apis\/policy\/v1\/(?:namespaces\/([^/]+)\/)?poddisruptionbudgets(?:\/([^/]+))?$/.exec(path);
-  if (m) return m[2] && !m[1] ? undefined : { resource: 'poddisruptionbudgets', namespace: m[1] && decodeURIComponent(m[1]), name: m[2] && decodeURIComponent(m[2]) };
-  return undefined;
+/** A path the fake knows the shape of: a discovery document, or a resource (possibly not served yet: a CRD not Established). */
+type Parsed = { discovery: string } | { group: string; version: string; plural: string; namespace?: string; name?: string; subresource?: string } | undefined;
+
+function parsePath(path: string): Parsed {
+  if (/^\/api(\/v1)?$/.test(path) || /^\/apis(\/[^/]+(\/[^/]+)?)?$/.test(path)) return { discovery: path };
+  const m = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))\/(.+)$/.exec(path);
+  if (!m) return undefined;
+  const group = m[2] ?? '';
+  const version = m[1] ?? m[3];
+  const parts = m[4].split('/').map(decodeURIComponent);
+  // /api/v1/namespaces/<ns>/<resource>[/<name>[/<sub>]], except /api/v1/namespaces/<name>[/<sub>] itself.
+  if (parts[0] === 'namespaces' && parts.length >= 3 && !(group === '' && parts.length === 3 && ['status', 'finalize'].includes(parts[2]))) {
+    const [, namespace, plural, name, subresource, ...rest] = parts;
+    return rest.length > 0 ? undefined : { group, version, plural, namespace, name, subresource };
+  }
+  const [plural, name, subresource, ...rest] = parts;
+  return rest.length > 0 ? undefined : { group, version, plural, name, subresource };
 }
 
-function verbOf(method: string, r: Route | undefined, query: Record<string, string>): string {
+/** Maps a path to the resource it names, or undefined for a path the fake does not serve (a custom resource: only once its CRD is Established). */
+function route(store: KubeStore, parsed: Parsed): Route | undefined {
+  if (!parsed || 'discovery' in parsed) return undefined;
+  const info = store.resolve(parsed.group, parsed.version, parsed.plural);
+  if (!info) return undefined;
+  // A namespaced resource is named only inside its namespace; a cluster-scoped one never has a namespace.
+  if (info.namespaced ? parsed.name && !parsed.namespace : parsed.namespace) return undefined;
+  if (parsed.subresource && !(info.resource === 'pods' && parsed.subresource === 'eviction')) return undefined;
+  return { resource: resourceKey(info), info, namespace: parsed.namespace, name: parsed.name, subresource: parsed.subresource };
+}
+
+function verbOf(method: string, r: { name?: string } | undefined, query: Record<string, string>): string {
   if (method === 'GET') return r?.name ? 'get' : query.watch === 'true' || query.watch === '1' ? 'watch' : 'list';
   return { POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: r?.name ? 'delete' : 'deletecollection' }[method] ?? method.toLowerCase();
 }
 
 function forbidden(a: KubeRequestAttributes): KubeStatusError {
-  const { group } = kindOf(a.resource as KubeResource);
+  const group = a.group ?? '';
   const res = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
   const who = a.name ? `${a.resource}${group ? `.${group}` : ''} "${a.name}"` : `${a.resource}${group ? `.${group}` : ''}`;
   const scope = a.namespace ? `in the namespace "${a.namespace}"` : 'at the cluster scope';
@@ -132,18 +161,23 @@ export async function startFakeKubeApi(o: FakeKubeApiOptions): Promise<FakeKubeA
   const faults: { code: number; reason: string; message?: string; times: number; path?: string }[] = [];
   const authorize = o.authorize ?? ((a: KubeRequestAttributes) => a.groups.includes('system:masters'));
 
+  let startingUntil = Date.now() + (o.startingMs ?? 0);
+
   const handle = async (req: IncomingMessage, user: KubeUser | undefined): Promise<{ code: number; body: unknown }> => {
     const url = new URL(req.url ?? '/', 'https://fake');
     const query = Object.fromEntries(url.searchParams);
     const method = req.method ?? 'GET';
-    const r = route(url.pathname);
-    const verb = verbOf(method, r, query);
+    const parsed = parsePath(url.pathname);
+    const r = route(store, parsed);
+    const verb = verbOf(method, parsed && !('discovery' in parsed) ? parsed : undefined, query);
     const record: KubeRequestRecord = { verb, method, path: url.pathname, query, contentType: req.headers['content-type'], user: user?.user };
     requests.push(record);
     self.onRequest?.(record);
     const body = await readBody(req);
     // kube-apiserver with anonymous auth off (kops's default) answers 401 to a request without a valid client certificate.
     if (!user) throw new KubeStatusError(401, 'Unauthorized', 'Unauthorized');
+    // A server still starting (storage not ready, post-start hooks running) answers 503 to everything.
+    if (Date.now() < startingUntil) throw new KubeStatusError(503, 'ServiceUnavailable', 'the server is currently unable to handle the request', { retryAfterSeconds: 1 });
     const fault = faults.find((f) => f.path === undefined || f.path === url.pathname);
     if (fault) {
       if (--fault.times <= 0) faults.splice(faults.indexOf(fault), 1);
@@ -153,24 +187,29 @@ export async function startFakeKubeApi(o: FakeKubeApiOptions): Promise<FakeKubeA
       if (url.pathname === '/version') return { code: 200, body: { major: '1', minor: '31', gitVersion: 'v1.31.4', platform: 'linux/amd64' } };
       return { code: 200, body: 'ok' };
     }
+    if (parsed && 'discovery' in parsed && method === 'GET') {
+      const doc = discovery(store, parsed.discovery);
+      if (doc) return { code: 200, body: doc };
+    }
     if (!r) throw new KubeStatusError(404, 'NotFound', 'the server could not find the requested resource', { causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }] });
-    const attrs: KubeRequestAttributes = { ...user, verb, resource: r.resource, subresource: r.subresource, namespace: r.namespace, name: r.name };
+    const attrs: KubeRequestAttributes = { ...user, verb, resource: r.info.resource, group: r.info.group, subresource: r.subresource, namespace: r.namespace, name: r.name };
     if (!authorize(attrs)) throw forbidden(attrs);
-    const { kind, apiVersion } = kindOf(r.resource);
+    const kind = r.info.kind;
+    const apiVersion = apiVersionOf(r.info);
     const notAllowed = (): KubeStatusError => new KubeStatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
 
-    if (verb === 'list') {
+    if (verb === 'list' || verb === 'deletecollection') {
       const byLabel = labelSelector(query.labelSelector);
       const byField = fieldSelector(query.fieldSelector, r.resource);
-      const items = store
-        .list(r.resource, r.namespace)
-        .filter((x) => byLabel(x.metadata.labels) && byField(x))
-        .map((x) => {
-          // Items of a real list carry no kind or apiVersion.
-          delete x.kind;
-          delete x.apiVersion;
-          return x;
-        });
+      const items = store.list(r.resource, r.namespace).filter((x) => byLabel(x.metadata.labels) && byField(x));
+      if (verb === 'deletecollection') {
+        for (const x of items) store.delete(r.resource, x.metadata.name, x.metadata.namespace);
+      }
+      for (const x of items) {
+        // Items of a real list carry no kind or apiVersion.
+        delete x.kind;
+        delete x.apiVersion;
+      }
       return { code: 200, body: { kind: `${kind}List`, apiVersion, metadata: { resourceVersion: store.resourceVersion }, items } };
     }
     if (!r.name) throw notAllowed();
@@ -195,6 +234,13 @@ export async function startFakeKubeApi(o: FakeKubeApiOptions): Promise<FakeKubeA
       if (!PATCH_TYPES.includes(type)) {
         throw new KubeStatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${PATCH_TYPES.join(', ')}`);
       }
+      if (type === APPLY_PATCH) {
+        const config = checkApplied(store, r, parseYaml(body));
+        if (!query.fieldManager) throw new KubeStatusError(422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch', { kind: 'PatchOptions', group: 'meta.k8s.io', causes: [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }] });
+        const applied = store.apply(r.resource, r.namespace, r.name, config, query.fieldManager, query.force === 'true');
+        return { code: applied.created ? 201 : 200, body: applied.object };
+      }
+      if (query.force !== undefined) throw new KubeStatusError(422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch', { kind: 'PatchOptions', group: 'meta.k8s.io' });
       const before = store.get(r.resource, r.name, r.namespace);
       const patch = parseJson(body);
       const after = type === 'application/json-patch+json' ? jsonPatch(before, patch) : type === 'application/merge-patch+json' ? mergePatch(before, patch) : strategicMergePatch(before, patch);
@@ -204,6 +250,7 @@ export async function startFakeKubeApi(o: FakeKubeApiOptions): Promise<FakeKubeA
       }
       // As the real strategies do, a write to the main resource leaves status unchanged (status has its own subresource).
       next.status = before.status;
+      store.recordWrite(r.resource, before, next, query.fieldManager ?? 'unknown');
       return { code: 200, body: store.update(r.resource, before, next) };
     }
     throw notAllowed();
@@ -239,6 +286,9 @@ export async function startFakeKubeApi(o: FakeKubeApiOptions): Promise<FakeKubeA
     },
     injectFault: (f) => {
       faults.push({ ...f, times: f.times ?? 1 });
+    },
+    setStarting: (ms) => {
+      startingUntil = Date.now() + ms;
     },
     stop: () =>
       new Promise<void>((resolve, reject) => {

@@ -5,8 +5,11 @@ export class PatchError extends Error {
   }
 }
 
-/** The patch content types kube-apiserver accepts for built-in resources (apply-patch is not faked). */
-export const PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
+/** Server-side apply's content type. */
+export const APPLY_PATCH = 'application/apply-patch+yaml';
+
+/** The patch content types kube-apiserver accepts for built-in resources. */
+export const PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', APPLY_PATCH];
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 

@@ -105,7 +105,7 @@ export function fieldSelector(s: string | undefined, resource: string): (o: Reco
   const reqs = splitTop(s).map((part) => {
     const m = /^([^=!]+?)\s*(==|=|!=)\s*(.*)$/.exec(part);
     if (!m) throw new SelectorError(`invalid selector: '${s}'; can't understand '${part}'`);
-    if (!RESOURCE_FIELDS[resource]?.includes(m[1])) throw new SelectorError(`field label not supported: ${m[1]}`);
+    if (!(RESOURCE_FIELDS[resource] ?? ['metadata.name', 'metadata.namespace']).includes(m[1])) throw new SelectorError(`field label not supported: ${m[1]}`);
     return { key: m[1], op: m[2] === '!=' ? '!=' : '=', values: [m[3]] } as Requirement;
   });
   return (o) => matches(reqs, (k) => FIELDS[k](o));
