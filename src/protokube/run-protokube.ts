@@ -15,6 +15,8 @@ import type { Vfs } from '../state/vfs/vfs';
 import { etcdMemberFiles, etcdMemberHost, etcdPkiDir } from './etcd-member-files';
 import { claimVolume, EtcdVolume, instanceAddresses, listEtcdVolumes } from './etcd-volumes';
 import { NodeIdentity, resolveNodeIdentity } from './node-identity';
+import { AddonApplyError } from './addons/addon-apply-error';
+import { AddonsReport, applyBootstrapChannel } from './addons/apply-bootstrap-channel';
 import { ProtokubeError } from './protokube-error';
 import { NameRecord, publishRoute53, writeHostsFile } from './publish-names';
 import { ensureMounted, waitForDevice } from './volume-mount';
@@ -32,6 +34,10 @@ export interface ProtokubeOptions {
   dns?: 'public' | 'private' | 'none';
   /** How long to wait for a device after the attach. Default 120 s. */
   deviceTimeoutMs?: number;
+  /** The applier's kubeconfig under `root`. Default /var/lib/kforge/kubeconfig, which nodeup writes. */
+  kubeconfig?: string;
+  /** How long a pass retries while the API server is not up before leaving the addons to the next pass. Default 30 s. */
+  apiWaitMs?: number;
   /** Opens the state store (tests pass their own). */
   open?: (url: string) => Vfs;
   env?: NodeJS.ProcessEnv;
@@ -59,6 +65,8 @@ export interface ProtokubeReport {
   dns: 'public' | 'private' | 'none';
   /** Names and addresses published (hosts file or Route 53). */
   names: NameRecord[];
+  /** The bootstrap channel applied to the local API server. */
+  addons: AddonsReport;
 }
 
 /** The device AWS is asked to attach each etcd cluster's volume at, by its index in the spec (kops uses /dev/xvdu…). */
@@ -143,7 +151,12 @@ async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport
     if (!spec.dnsZone) throw new ProtokubeError(`--dns ${dns} needs spec.dnsZone in cluster ${boot.ClusterName}'s spec; use --dns none for the hosts file`);
     await publishRoute53(cloud, spec.dnsZone, dns === 'private', names);
   }
-  return { cluster: boot.ClusterName, instanceId: identity.instanceId, zone: identity.zone, members, files, dns, names };
+  const addons = await applyBootstrapChannel({ vfs, configBase: boot.ConfigBase, writer, kubeconfig: options.kubeconfig, apiWaitMs: options.apiWaitMs ?? 30_000 });
+  const report = { cluster: boot.ClusterName, instanceId: identity.instanceId, zone: identity.zone, members, files, dns, names, addons };
+  const failed = addons.addons.filter((a) => a.action === 'failed');
+  // The etcd members and names are done (and idempotent): the pass fails on the addons alone, naming each refusal.
+  if (failed.length > 0) throw new AddonApplyError(failed.map((a) => a.error).join('; '));
+  return report;
 }
 
 /**
@@ -289,5 +302,12 @@ export function summarizeReport(r: ProtokubeReport): string {
   for (const f of changed) lines.push(`  ${f.action.padEnd(9)} ${f.path}`);
   lines.push(`  ${r.files.length} files: ${changed.length} written, ${r.files.length - changed.length} unchanged`);
   lines.push(`  names (${r.dns === 'none' ? '/etc/hosts' : `Route 53, ${r.dns}`}): ${r.names.map((n) => `${n.name}=${n.addresses.join(',')}`).join(' ') || 'none yet'}`);
+  const a = r.addons;
+  if (a.status !== 'applied') lines.push(`  addons: ${a.status}: ${a.reason}`);
+  else {
+    const applied = a.addons.filter((x) => x.action === 'applied');
+    lines.push(`  addons (${a.server}): ${applied.length} applied, ${a.addons.length - applied.length} unchanged, ${a.requests} API calls`);
+    for (const x of applied) lines.push(`    ${x.name}: ${x.previousHash ? `${x.previousHash.slice(0, 12)} -> ` : ''}${x.manifestHash.slice(0, 12)}, ${x.created} created, ${x.configured} configured${x.pruned?.length ? `, pruned ${x.pruned.join(', ')}` : ''}`);
+  }
   return lines.join('\n');
 }

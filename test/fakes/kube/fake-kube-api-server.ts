@@ -169,7 +169,8 @@ export async function startFakeKubeApi(o: FakeKubeApiOptions): Promise<FakeKubeA
     const method = req.method ?? 'GET';
     const parsed = parsePath(url.pathname);
     const r = route(store, parsed);
-    const verb = verbOf(method, parsed && !('discovery' in parsed) ? parsed : undefined, query);
+    // Discovery documents are read with `get` (non-resource URLs).
+    const verb = parsed && 'discovery' in parsed ? (method === 'GET' ? 'get' : method.toLowerCase()) : verbOf(method, parsed, query);
     const record: KubeRequestRecord = { verb, method, path: url.pathname, query, contentType: req.headers['content-type'], user: user?.user };
     requests.push(record);
     self.onRequest?.(record);

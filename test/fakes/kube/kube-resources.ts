@@ -44,6 +44,8 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
   grouped('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false),
   grouped('coordination.k8s.io', 'v1', 'leases', 'Lease', true),
   grouped('networking.k8s.io', 'v1', 'networkpolicies', 'NetworkPolicy', true),
+  grouped('networking.k8s.io', 'v1', 'ingressclasses', 'IngressClass', false),
+  grouped('apiregistration.k8s.io', 'v1', 'apiservices', 'APIService', false),
   grouped('autoscaling', 'v2', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', true),
 ];
 

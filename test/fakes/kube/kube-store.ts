@@ -143,6 +143,10 @@ export class KubeStore {
   apply(resource: KubeResource, namespace: string | undefined, name: string, config: KubeObject, manager: string, force: boolean): { object: KubeObject; created: boolean } {
     const k = `${namespace ?? ''}/${name}`;
     const stored = this.bucket(resource).get(k);
+    // A resourceVersion in the applied object is a precondition, as with an update.
+    if (stored && config.metadata?.resourceVersion !== undefined && config.metadata.resourceVersion !== stored.metadata.resourceVersion) {
+      throw new KubeStatusError(409, 'Conflict', `Operation cannot be fulfilled on ${this.info(resource).resource}${this.info(resource).group ? `.${this.info(resource).group}` : ''} "${name}": the object has been modified; please apply your changes to the latest version and try again`, { name, ...(this.info(resource).group ? { group: this.info(resource).group } : {}), kind: this.info(resource).resource });
+    }
     const current = stored && { kind: config.kind, apiVersion: config.apiVersion, ...structuredClone(stored) };
     const result = serverSideApply(current, this.managed.get(`${resource}|${k}`) ?? {}, config, manager, force);
     if (!result.changed && stored) return { object: this.view(resource, stored), created: false };
