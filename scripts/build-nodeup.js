@@ -72,6 +72,39 @@ const withoutUnusedSdks = {
   },
 };
 
+/**
+ * protokube loads @kubernetes/client-node's KubeConfig (dist/config.js) to read the kubeconfig nodeup wrote
+ * (a client certificate) and make its TLS options. config.js also imports what only other credentials and
+ * calls need: the cloud and OIDC auth providers, proxy agents, fetch's Headers and the generated API clients
+ * (`makeApiClient`), about 1.1 MB. Here each is a small module of the same exports: an auth provider that
+ * never claims a user, and the rest failing loudly if anything ever calls them.
+ */
+const CLIENT_NODE_CONFIG = /@kubernetes[\\/]client-node[\\/]dist[\\/]config\.js$/;
+const CLIENT_NODE_UNUSED = {
+  './azure_auth.js': ['AzureAuth'],
+  './gcp_auth.js': ['GoogleCloudPlatformAuth'],
+  './oidc_auth.js': ['OpenIDConnectAuth'],
+  './gen/index.js': ['createConfiguration', 'ServerConfiguration'],
+  'node-fetch': ['Headers'],
+  'socks-proxy-agent': ['SocksProxyAgent'],
+  hpagent: ['HttpProxyAgent', 'HttpsProxyAgent'],
+};
+const withoutUnusedKubeClient = {
+  name: 'without-unused-kube-client',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, (args) => (CLIENT_NODE_CONFIG.test(args.importer) && CLIENT_NODE_UNUSED[args.path] ? { path: args.path, namespace: 'unused-kube-client' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'unused-kube-client' }, (args) => ({
+      contents: CLIENT_NODE_UNUSED[args.path]
+        .map((name) => {
+          const fail = `throw new Error(${JSON.stringify(`${name} (${args.path} of @kubernetes/client-node) is not in the nodeup artifact (scripts/build-nodeup.js): protokube authenticates with a client certificate`)})`;
+          return name.endsWith('Auth') ? `export class ${name} { isAuthProvider() { return false; } applyAuthentication() { ${fail}; } }` : `export function ${name}() { ${fail}; }`;
+        })
+        .join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
 async function buildNodeup() {
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
@@ -96,7 +129,7 @@ async function buildNodeup() {
     format: 'cjs',
     // @oclif/core can load typescript for development setups; kforge never does, and a node has none.
     external: ['typescript'],
-    plugins: [nodeupOnly, withoutUnusedSdks],
+    plugins: [nodeupOnly, withoutUnusedSdks, withoutUnusedKubeClient],
     banner: { js: `#!${RUNTIME}` },
     logLevel: 'warning',
     legalComments: 'none',

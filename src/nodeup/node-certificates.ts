@@ -11,8 +11,11 @@ import { NodeupPkiError } from './nodeup-pki-error';
 import { isControlPlaneConfig } from './parse-nodeup-config';
 import { RootWriter } from './root-writer';
 
-/** Where an issued certificate goes: a certificate file and a key file, or both embedded in a kubeconfig (kubelet's). */
-export type NodeCertificateTarget = { certPath: string; keyPath: string } | { kubeconfigPath: string };
+/** Where an issued certificate goes: a certificate file and a key file, or both embedded in a kubeconfig (kubelet's, or another `kubeconfigUser`'s). */
+export type NodeCertificateTarget = { certPath: string; keyPath: string } | { kubeconfigPath: string; kubeconfigUser?: string };
+
+/** The kubeconfig protokube applies the bootstrap channel with (kops: /var/lib/kops/kubeconfig, nodeup's `kops` user). */
+export const ADDONS_APPLIER_KUBECONFIG = '/var/lib/kforge/kubeconfig';
 
 /** A certificate a node issues itself from a CA of the keystore, and where the flags want it. */
 export type NodeCertificateRequest = NodeCertificateTarget & {
@@ -69,6 +72,11 @@ export function nodeCertificateRequests(config: NodeupConfig, nodeName: string):
   // The control-plane kubelet starts the static pods before any API server could sign a CSR, so its identity is issued here.
   if (kubeconfigPath && !flagFilePath(config, 'kubelet', 'bootstrap-kubeconfig')) {
     out.push({ name: 'kubelet client', ca: 'kubernetes-ca', subject: { commonName: `system:node:${nodeName}`, organization: ['system:nodes'] }, usage: 'client', kubeconfigPath });
+  }
+  // protokube's identity for applying the bootstrap channel, where it runs: kops's ChannelsBuilder issues
+  // the same on each control-plane machine (CN kops, group system:masters), for the local API server.
+  if (config.InstanceGroupRole === 'ControlPlane') {
+    out.push({ name: 'addons applier client', ca: 'kubernetes-ca', subject: { commonName: 'kforge', organization: ['system:masters'] }, usage: 'client', kubeconfigPath: ADDONS_APPLIER_KUBECONFIG, kubeconfigUser: 'kforge' });
   }
   return out;
 }

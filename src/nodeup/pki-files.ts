@@ -66,7 +66,7 @@ export function pkiFiles(config: NodeupConfig, pki: NodePki): NodeFile[] {
   }
   for (const c of pki.certificates) {
     if ('kubeconfigPath' in c.request) {
-      add(c.request.kubeconfigPath, nodeKubeconfig('kubelet', server, caBundle, c), 0o600, c.request.name);
+      add(c.request.kubeconfigPath, nodeKubeconfig(c.request.kubeconfigUser ?? 'kubelet', server, caBundle, c), 0o600, c.request.name);
       continue;
     }
     add(c.request.certPath, c.certificatePem, 0o644, c.request.name);

@@ -254,6 +254,7 @@ describe('certificates on disk are reused while good, re-issued otherwise', () =
       ['kube-apiserver etcd client', true],
       ['aggregator proxy client', true],
       ['kubelet client', true],
+      ['addons applier client', true],
     ]);
   });
 

@@ -1,3 +1,4 @@
+import { ADDONS_APPLIER_KUBECONFIG } from '../../nodeup/node-certificates';
 import type { RootWriter } from '../../nodeup/root-writer';
 import type { Vfs } from '../../state/vfs/vfs';
 import { AddonApplyError } from './addon-apply-error';
@@ -6,8 +7,6 @@ import { ApiNotUpError } from './api-not-up-error';
 import { AddonOutcome, applyAddonChannel } from './apply-addon-channel';
 import { KubeApiClient } from './kube-api-client';
 
-/** Where nodeup writes the applier's kubeconfig on the control plane (kops: /var/lib/kops/kubeconfig, user `kops` in system:masters). */
-export const ADDONS_KUBECONFIG_PATH = '/var/lib/kforge/kubeconfig';
 
 /** The bootstrap channel's key in the state store, under the cluster's config base (kops's layout). */
 const CHANNEL_KEY = 'addons/bootstrap-channel.yaml';
@@ -30,7 +29,7 @@ export interface BootstrapChannelOptions {
   /** The state store's URL of the cluster (kube_env.yaml's ConfigBase): the channel's recorded location is under it. */
   configBase: string;
   writer: RootWriter;
-  /** The kubeconfig under the root. Default ADDONS_KUBECONFIG_PATH. */
+  /** The kubeconfig under the root. Default ADDONS_APPLIER_KUBECONFIG. */
   kubeconfig?: string;
   /** How long to keep retrying while the API server is not up, per pass. */
   apiWaitMs: number;
@@ -47,7 +46,7 @@ export interface BootstrapChannelOptions {
  * outcomes, with its reason; the others are still applied.
  */
 export async function applyBootstrapChannel(o: BootstrapChannelOptions): Promise<AddonsReport> {
-  const kubeconfigPath = o.kubeconfig ?? ADDONS_KUBECONFIG_PATH;
+  const kubeconfigPath = o.kubeconfig ?? ADDONS_APPLIER_KUBECONFIG;
   const kubeconfig = o.writer.readFile(kubeconfigPath)?.data.toString('utf8');
   if (kubeconfig === undefined) return { status: 'skipped', reason: `no kubeconfig at ${kubeconfigPath} yet (nodeup writes it)`, addons: [], requests: 0 };
   const channelUrl = `${o.configBase.replace(/\/$/, '')}/${CHANNEL_KEY}`;

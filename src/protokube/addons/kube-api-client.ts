@@ -39,7 +39,8 @@ export class KubeApiClient {
 
   /** A client for a kubeconfig's current context (text, e.g. `/var/lib/kforge/kubeconfig`). */
   static async fromKubeconfig(text: string, retry: KubeRetryBudget): Promise<KubeApiClient> {
-    const { KubeConfig } = await import('@kubernetes/client-node');
+    // config.js alone: the package's index would pull every generated API client into the nodeup artifact (~15 MB).
+    const { KubeConfig } = await import('@kubernetes/client-node/dist/config.js');
     const kc = new KubeConfig();
     kc.loadFromString(text);
     const server = kc.getCurrentCluster()?.server;
