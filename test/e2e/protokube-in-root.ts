@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import * as yaml from 'js-yaml';
 import { Pod } from 'kubernetes-models/v1/Pod';
 import type { Cluster } from '../../src/api/types';
@@ -11,6 +11,9 @@ import { StatePaths } from '../../src/state/state-paths';
 import { treeDigest } from '../helpers/cli';
 import { execCommands } from '../helpers/systemd-unit';
 import { BootstrapHarness, BUCKET, CLUSTER, GROUPS, RootRun } from './bootstrap-harness';
+import type { Keypair } from '../../src/pki/keypair';
+import { parseAddonChannel } from '../../src/protokube/addons/addon-channel';
+import { FakeKubeApi, startFakeKubeApi } from '../fakes/kube/fake-kube-api-server';
 import { controlPlaneInstance, ControlPlaneInstance } from './control-plane-instance';
 
 // protokube on the control-plane machine, run from what the bootstrap installed: after the group's
@@ -27,11 +30,39 @@ import { controlPlaneInstance, ControlPlaneInstance } from './control-plane-inst
 //   --device-dir DIR        moto attaches no disk: DIR holds one blank sparse image per etcd volume, named
 //                           as the NVMe by-id link of its device (as test/protokube does), and `mount` puts
 //                           each on a loop device;
-//   --device-timeout 10     a missing device fails in 10 s instead of the default 120 s.
+//   --device-timeout 10     a missing device fails in 10 s instead of the default 120 s;
+//   --kubeconfig FILE       a copy of the kubeconfig nodeup wrote (/var/lib/kforge/kubeconfig: the `kforge`
+//                           client certificate issued on the node, the cluster CA) whose server is the fake
+//                           Kubernetes API of test/fakes/kube on a free loopback port instead of
+//                           https://127.0.0.1 (port 443, where kube-apiserver would listen). The fake trusts
+//                           the cluster CA from the root (srv/kubernetes/ca.crt) and serves with the
+//                           kube-apiserver certificate nodeup issued there, so both sides are the node's own.
+//
+// The bootstrap channel: the one `update --yes` wrote to the store, or, when this build's update writes
+// none, kops's minimal-1.33 channel and manifests (test/fixtures/kops-addons, kops commit 268927e) put there.
 
 /** Where the test's "devices" are, inside the root. */
 const DEVICE_DIR = '/var/lib/kforge-e2e/devices';
 const ETCDS = ['events', 'main'];
+/** The test's kubeconfig, inside the root. */
+const TEST_KUBECONFIG = '/var/lib/kforge-e2e/kubeconfig';
+const FIXTURES = path.join(__dirname, '..', 'fixtures', 'kops-addons', 'minimal-1.33');
+
+/** Puts kops's minimal-1.33 channel and its manifests into the store, unless `update` wrote a channel there. */
+async function ensureChannel(h: BootstrapHarness): Promise<string> {
+  const key = `${CLUSTER}/addons/bootstrap-channel.yaml`;
+  const present = await h.s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key })).then(() => true, () => false);
+  if (!present) {
+    const text = fs.readFileSync(path.join(FIXTURES, 'bootstrap_content'), 'utf8');
+    await h.s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: text }));
+    for (const a of parseAddonChannel(text, key)) {
+      const file = [`${a.name}-${a.id}_content`, `${a.name}_content`].map((f) => path.join(FIXTURES, f)).find((f) => fs.existsSync(f)) as string;
+      await h.s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: `${CLUSTER}/addons/${a.manifest}`, Body: fs.readFileSync(file) }));
+    }
+  }
+  const got = await h.s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
+  return (got.Body as { transformToString(): Promise<string> }).transformToString();
+}
 
 /** Registers the cases; `harness` returns the started harness (it is made in the file's beforeAll). */
 export function protokubeInRootSuite(harness: () => BootstrapHarness): void {
@@ -42,11 +73,14 @@ export function protokubeInRootSuite(harness: () => BootstrapHarness): void {
   let first: RootRun;
   let report: ProtokubeReport;
   let completed: Cluster;
+  let api: FakeKubeApi;
+  let channel: string;
+  let firstCalls: Record<string, number>;
 
   const protokube = (): Promise<RootRun> =>
     h.inRoot(
       root,
-      [...unitArgv, '--once', '-o', 'json', '--instance-id', instance.instanceId, '--zone', instance.zone, '--internal-ip', instance.internalIp, '--device-dir', DEVICE_DIR, '--device-timeout', '10'],
+      [...unitArgv, '--once', '-o', 'json', '--instance-id', instance.instanceId, '--zone', instance.zone, '--internal-ip', instance.internalIp, '--device-dir', DEVICE_DIR, '--device-timeout', '10', '--kubeconfig', TEST_KUBECONFIG],
       { devices: true },
     );
 
@@ -65,11 +99,24 @@ export function protokubeInRootSuite(harness: () => BootstrapHarness): void {
     [unitArgv] = execCommands(fs.readFileSync(path.join(root, 'etc/systemd/system/kforge-protokube.service'), 'utf8')) as [string[]];
     const got = await h.s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: StatePaths.completedSpec(CLUSTER) }));
     completed = yaml.load(await (got.Body as { transformToString(): Promise<string> }).transformToString()) as Cluster;
+    channel = await ensureChannel(h);
+    const pem = (p: string): string => fs.readFileSync(path.join(root, p), 'utf8');
+    const apiserverPki = 'srv/kubernetes/kube-apiserver';
+    const serving = { certificatePem: pem(`${apiserverPki}/server.crt`), privateKeyPem: pem(`${apiserverPki}/server.key`) } as Keypair;
+    api = await startFakeKubeApi({ ca: { certificatePem: pem('srv/kubernetes/ca.crt') } as Keypair, serving, startingMs: 1_500 });
+    const nodeKubeconfig = pem('var/lib/kforge/kubeconfig');
+    expect(nodeKubeconfig).toContain('server: https://127.0.0.1\n');
+    fs.mkdirSync(path.dirname(path.join(root, TEST_KUBECONFIG)), { recursive: true });
+    fs.writeFileSync(path.join(root, TEST_KUBECONFIG), nodeKubeconfig.replace('server: https://127.0.0.1\n', `server: https://127.0.0.1:${api.port}\n`), { mode: 0o600 });
     first = await protokube();
+    firstCalls = api.requestCounts();
     report = JSON.parse(first.status === 0 ? first.out.slice(first.out.indexOf('{')) : '{}') as ProtokubeReport;
   }, 300_000);
 
-  afterAll(() => h.removeRoot(root));
+  afterAll(async () => {
+    await api?.stop();
+    h.removeRoot(root);
+  });
 
   it("runs the unit's command (the installed nodeup artifact, subcommand protokube, the boot config) and claims and formats both etcd volumes", () => {
     expect(unitArgv).toEqual(['/opt/kforge/bin/nodeup', 'protokube', '--conf=/opt/kforge/conf/kube_env.yaml']);
@@ -127,5 +174,29 @@ export function protokubeInRootSuite(harness: () => BootstrapHarness): void {
     expect(second.members.map((m) => [m.etcd, m.volume, m.formatted])).toEqual(report.members.map((m) => [m.etcd, m.volume, false]));
     expect(second.files.filter((f) => f.action !== 'unchanged')).toEqual([]);
     expect(treeDigest(path.join(root, 'etc/kubernetes'))).toBe(before);
+  });
+
+  it('applies the bootstrap channel to the API server with the node-issued kforge identity, after the API answered 503 while starting', () => {
+    const addons = parseAddonChannel(channel, 'bootstrap-channel.yaml');
+    expect(report.addons).toMatchObject({ status: 'applied', server: `https://127.0.0.1:${api.port}` });
+    expect(report.addons.addons.map((a) => [a.name, a.action, a.error])).toEqual(addons.map((a) => [a.name, 'applied', undefined]));
+    const applies = api.requests.filter((r) => r.contentType === 'application/apply-patch+yaml');
+    expect(applies.length).toBeGreaterThan(0);
+    expect(new Set(applies.map((r) => `${r.user} ${r.query.fieldManager} ${r.query.force}`))).toEqual(new Set(['kforge kforge true']));
+    // The fake answered 503 for its first 1.5 s, as a starting kube-apiserver: protokube retried.
+    expect(firstCalls['list /api/v1/namespaces']).toBeGreaterThan(1);
+    const recorded = api.store.get('namespaces', 'kube-system').metadata.annotations as Record<string, string>;
+    for (const a of addons) {
+      expect(JSON.parse(recorded[`addons.k8s.io/${a.name}`] as string)).toEqual({ channel: `s3://${BUCKET}/${CLUSTER}/addons/bootstrap-channel.yaml`, ...(a.id ? { id: a.id } : {}), manifestHash: a.manifestHash, systemGeneration: 1 });
+    }
+  });
+
+  it('a second run applies nothing: one call (the installed versions), no write', async () => {
+    api.resetRequests();
+    const again = await protokube();
+    expect(again.status).toBe(0);
+    const second = JSON.parse(again.out.slice(again.out.indexOf('{'))) as ProtokubeReport;
+    expect(second.addons.addons.every((a) => a.action === 'unchanged')).toBe(true);
+    expect(api.requestCounts()).toEqual({ 'list /api/v1/namespaces': 1 });
   });
 }
