@@ -103,7 +103,12 @@ export function protokubeInRootSuite(harness: () => BootstrapHarness): void {
     const pem = (p: string): string => fs.readFileSync(path.join(root, p), 'utf8');
     const apiserverPki = 'srv/kubernetes/kube-apiserver';
     const serving = { certificatePem: pem(`${apiserverPki}/server.crt`), privateKeyPem: pem(`${apiserverPki}/server.key`) } as Keypair;
-    api = await startFakeKubeApi({ ca: { certificatePem: pem('srv/kubernetes/ca.crt') } as Keypair, serving, startingMs: 1_500 });
+    // "Starting" (503 to everything) until protokube has been refused three times, as a kube-apiserver coming up.
+    api = await startFakeKubeApi({ ca: { certificatePem: pem('srv/kubernetes/ca.crt') } as Keypair, serving, startingMs: 3_600_000 });
+    let seen = 0;
+    api.onRequest = () => {
+      if (++seen === 4) api.setStarting(0);
+    };
     const nodeKubeconfig = pem('var/lib/kforge/kubeconfig');
     expect(nodeKubeconfig).toContain('server: https://127.0.0.1\n');
     fs.mkdirSync(path.dirname(path.join(root, TEST_KUBECONFIG)), { recursive: true });
@@ -183,8 +188,8 @@ export function protokubeInRootSuite(harness: () => BootstrapHarness): void {
     const applies = api.requests.filter((r) => r.contentType === 'application/apply-patch+yaml');
     expect(applies.length).toBeGreaterThan(0);
     expect(new Set(applies.map((r) => `${r.user} ${r.query.fieldManager} ${r.query.force}`))).toEqual(new Set(['kforge kforge true']));
-    // The fake answered 503 for its first 1.5 s, as a starting kube-apiserver: protokube retried.
-    expect(firstCalls['list /api/v1/namespaces']).toBeGreaterThan(1);
+    // The fake answered 503 three times, as a starting kube-apiserver: protokube retried, then went on.
+    expect(firstCalls['list /api/v1/namespaces']).toBe(4);
     const recorded = api.store.get('namespaces', 'kube-system').metadata.annotations as Record<string, string>;
     for (const a of addons) {
       expect(JSON.parse(recorded[`addons.k8s.io/${a.name}`] as string)).toEqual({ channel: `s3://${BUCKET}/${CLUSTER}/addons/bootstrap-channel.yaml`, ...(a.id ? { id: a.id } : {}), manifestHash: a.manifestHash, systemGeneration: 1 });

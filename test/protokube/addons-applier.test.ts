@@ -37,6 +37,8 @@ beforeEach(() => {
   }
   for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) api.store.put('namespaces', { metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } });
   api.store.crdEstablishDelayMs = 0;
+  api.onRequest = undefined;
+  api.setStarting(0);
   api.resetRequests();
 });
 
@@ -117,7 +119,12 @@ test('a changed manifest hash applies that addon alone; the unchanged ones cost 
 });
 
 test('order: Namespaces, then CRDs, then the rest; a custom resource only once its CRD is Established', async () => {
-  api.store.crdEstablishDelayMs = 400;
+  // The CRD becomes Established when the applier asks for it the second time: it must wait and look again.
+  api.store.crdEstablishDelayMs = 3_600_000;
+  let asked = 0;
+  api.onRequest = (r) => {
+    if (r.verb === 'get' && r.path.endsWith('/customresourcedefinitions/widgets.example.com') && ++asked === 2) api.store.establish('widgets.example.com');
+  };
   const crd = {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -136,10 +143,10 @@ test('order: Namespaces, then CRDs, then the rest; a custom resource only once i
   const sequence = api.requests.map((r) => `${r.method} ${r.path}`).filter((r) => !r.startsWith('GET /api') || r.includes('customresourcedefinitions/'));
   const applies = api.requests.filter((r) => r.contentType === 'application/apply-patch+yaml').map((r) => r.path);
   expect(applies).toEqual(['/api/v1/namespaces/shop', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com', '/api/v1/namespaces/shop/configmaps/settings', '/apis/example.com/v1/namespaces/shop/widgets/w']);
-  // The CRD was polled until Established (400 ms), and only then was the Widget applied: no 404 on the way.
-  const polls = sequence.filter((r) => r === 'GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com');
-  expect(polls.length).toBeGreaterThan(1);
-  expect(sequence.indexOf('PATCH /apis/example.com/v1/namespaces/shop/widgets/w')).toBeGreaterThan(sequence.lastIndexOf(polls[0]));
+  // The CRD was polled until Established, and only then was the Widget applied: no 404 on the way.
+  const poll = 'GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com';
+  expect(sequence.filter((r) => r === poll)).toHaveLength(2);
+  expect(sequence.indexOf('PATCH /apis/example.com/v1/namespaces/shop/widgets/w')).toBeGreaterThan(sequence.lastIndexOf(poll));
   expect(api.store.get('widgets.example.com', 'w', 'shop').spec).toEqual({ size: 3 });
 });
 
@@ -172,11 +179,17 @@ test('an object dropped from an addon is pruned by its prune kinds (label, names
 
 test('"API not up yet": 503 answers are retried with backoff, then the pass succeeds; past the wait it is left to the next pass', async () => {
   const { addons, manifests } = minimalChannel();
-  api.setStarting(600);
-  const outcome = await apply(addons, manifests, await client(10_000, 100));
+  // Starting until the applier has been answered 503 three times.
+  const c = await client(10_000, 50);
+  api.setStarting(3_600_000);
+  let refusedSoFar = 0;
+  api.onRequest = () => {
+    if (++refusedSoFar === 4) api.setStarting(0);
+  };
+  const outcome = await apply(addons, manifests, c);
   expect(outcome.every((o) => o.action === 'applied')).toBe(true);
-  const refused = api.requests.filter((r) => r.path === '/api/v1/namespaces' && r.verb === 'list');
-  expect(refused.length).toBeGreaterThan(1);
+  expect(api.requests.filter((r) => r.path === '/api/v1/namespaces' && r.verb === 'list')).toHaveLength(4);
+  api.onRequest = undefined;
 
   // Through protokube's step: a server that stays down past --api-wait leaves the addons waiting, not failed.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kforge-addons-'));

@@ -160,3 +160,46 @@ test('@kubernetes/client-node works against the fake: lists, cordon in each patc
   const evicted = core.createNamespacedPodEviction({ name: 'w-1', namespace: 'default', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'w-1', namespace: 'default' } } });
   await expect(evicted).rejects.toMatchObject({ code: 429 });
 });
+
+test('server-side apply: 201 on create, 200 on update, an unchanged apply keeps the resourceVersion; fieldManager is required; a missing namespace is 404', async () => {
+  const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'kube-system', labels: { app: 'x' } }, data: { a: '1' } };
+  const apply = (body: unknown, query = '?fieldManager=t'): Promise<Reply> => call('PATCH', `/api/v1/namespaces/kube-system/configmaps/c${query}`, { body, type: 'application/apply-patch+yaml' });
+  const created = await apply(cm);
+  expect(created).toMatchObject({ status: 201, body: { kind: 'ConfigMap', data: { a: '1' }, metadata: { managedFields: [{ manager: 't', operation: 'Apply', fieldsV1: { 'f:data': { 'f:a': {} } } }] } } });
+  const same = await apply(cm);
+  expect([same.status, same.body.metadata.resourceVersion]).toEqual([200, created.body.metadata.resourceVersion]);
+  // A field this manager no longer applies is removed.
+  const changed = await apply({ ...cm, data: { b: '2' } });
+  expect([changed.status, changed.body.data]).toEqual([200, { b: '2' }]);
+  expect((await apply(cm, '')).status).toBe(422);
+  expect(await call('PATCH', '/api/v1/namespaces/nope/configmaps/c?fieldManager=t', { body: { ...cm, metadata: { name: 'c' } }, type: 'application/apply-patch+yaml' })).toMatchObject({ status: 404, body: { message: 'namespaces "nope" not found' } });
+  expect(await call('PATCH', '/api/v1/namespaces/kube-system/configmaps/c?fieldManager=t', { body: { ...cm, metadata: { name: 'other' } }, type: 'application/apply-patch+yaml' })).toMatchObject({ status: 400 });
+  expect(await call('PATCH', '/api/v1/namespaces/kube-system/configmaps/Bad_Name?fieldManager=t', { body: { ...cm, metadata: { name: 'Bad_Name' } }, type: 'application/apply-patch+yaml' })).toMatchObject({ status: 422, body: { reason: 'Invalid', details: { causes: [{ field: 'metadata.name' }] } } });
+  // Label-selected collection delete, as pruning may use.
+  expect((await call('DELETE', '/api/v1/namespaces/kube-system/configmaps?labelSelector=app%3Dx')).body.items).toHaveLength(1);
+  expect(api.store.list('configmaps')).toEqual([]);
+});
+
+test("a custom resource is served (and discovered) only once its CRD is Established; 503 while the server is starting", async () => {
+  // Not Established until the test says so (no timing in the test).
+  api.store.crdEstablishDelayMs = 3_600_000;
+  try {
+    const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gadgets.example.com' }, spec: { group: 'example.com', scope: 'Cluster', names: { plural: 'gadgets', kind: 'Gadget' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] } };
+    const made = await call('PATCH', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.example.com?fieldManager=t', { body: crd, type: 'application/apply-patch+yaml' });
+    expect(made.body.status.conditions.find((c: { type: string }) => c.type === 'Established').status).toBe('False');
+    const gadget = { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' }, spec: {} };
+    expect((await call('PATCH', '/apis/example.com/v1/gadgets/g?fieldManager=t', { body: gadget, type: 'application/apply-patch+yaml' })).status).toBe(404);
+    expect((await call('GET', '/apis/example.com/v1')).status).toBe(404);
+    api.store.establish('gadgets.example.com');
+    expect((await call('GET', '/apis/example.com/v1')).body.resources).toEqual([expect.objectContaining({ name: 'gadgets', kind: 'Gadget', namespaced: false })]);
+    expect((await call('GET', '/apis')).body.groups.map((g: { name: string }) => g.name)).toContain('example.com');
+    expect((await call('PATCH', '/apis/example.com/v1/gadgets/g?fieldManager=t', { body: gadget, type: 'application/apply-patch+yaml' })).status).toBe(201);
+    api.store.delete('customresourcedefinitions', 'gadgets.example.com', undefined);
+    api.setStarting(3_600_000);
+    expect(await call('GET', '/api/v1/nodes')).toMatchObject({ status: 503, body: { reason: 'ServiceUnavailable' } });
+    api.setStarting(0);
+    expect((await call('GET', '/api/v1/nodes')).status).toBe(200);
+  } finally {
+    api.store.crdEstablishDelayMs = 0;
+  }
+});

@@ -97,6 +97,12 @@ export class KubeStore {
     return r;
   }
 
+  /** Makes a CRD Established now (its resource served), as the apiextensions controller does once its names are accepted. */
+  establish(crd: string): void {
+    if (!this.establishAt.has(crd)) throw new Error(`no CRD ${crd}`);
+    this.establishAt.set(crd, Date.now());
+  }
+
   private established(crd: string): boolean {
     const at = this.establishAt.get(crd);
     return at !== undefined && Date.now() >= at;
