@@ -1,7 +1,9 @@
-import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import type { V1Namespace, V1Node, V1Pod } from '@kubernetes/client-node';
 import type { InstanceGroup } from '../api/types';
 import type { AwsCloud } from '../cloud/aws/aws-cloud';
 import { describeClusterInstances, instanceConsoleOutput } from '../cloud/aws/cluster-instances';
+import type { ChannelAddon } from '../protokube/addons/addon-channel';
+import { checkAddons } from './addon-checks';
 import { apiCallProblem, probeApi, ProbeOptions } from './api-reachability';
 import { checkInstanceGroups, unregisteredMachines, UnregisteredMachine } from './cloud-checks';
 import { describeStage, parseConsoleStage } from './console-stage';
@@ -18,6 +20,8 @@ export interface PassInputs extends ProbeOptions {
   access: KubeAccess;
   /** The cluster's cloud; undefined skips the cloud checks (a cloud kforge does not read yet). */
   cloud?: AwsCloud;
+  /** The bootstrap channel's addons (from the state store), checked against the versions protokube recorded; none: no check. */
+  addons?: Pick<ChannelAddon, 'name' | 'namespace' | 'id' | 'manifestHash'>[];
   /** Counts the Kubernetes API requests made (for the bench and `--verbose`). */
   kubeCalls?: Map<string, number>;
 }
@@ -32,7 +36,8 @@ async function machineCause(cloud: AwsCloud, m: UnregisteredMachine): Promise<st
 /**
  * One validation pass, every check in order, collecting every failure: (1) the API is reachable, (2)
  * each instance group matches its cloud group, (3) machines without a Node and why, (4) nodes Ready, (5)
- * control-plane pods, (6) system-critical pods. The Kubernetes side is two list calls (nodes, pods); the
+ * control-plane pods, (6) system-critical pods, (7) with a bootstrap channel, each addon applied at its
+ * version. The Kubernetes side is two list calls (nodes, pods), three with a channel (namespaces); the
  * cloud side three Describe calls, plus one GetConsoleOutput per machine that has not registered.
  */
 export async function validatePass(i: PassInputs): Promise<ValidationResult> {
@@ -40,7 +45,7 @@ export async function validatePass(i: PassInputs): Promise<ValidationResult> {
   const cloudState = i.cloud ? await describeClusterInstances(i.cloud) : undefined;
   if (cloudState) failures.push(...checkInstanceGroups(i.instanceGroups, cloudState));
 
-  let lists: { nodes: V1Node[]; pods: V1Pod[] } | undefined;
+  let lists: { nodes: V1Node[]; pods: V1Pod[]; namespaces?: V1Namespace[] } | undefined;
   let problem = await probeApi(i.access, i);
   if (!problem) {
     const k8s = await loadClientNode();
@@ -52,6 +57,10 @@ export async function validatePass(i: PassInputs): Promise<ValidationResult> {
       count('list pods');
       const pods = await core.listPodForAllNamespaces();
       lists = { nodes: nodes.items, pods: pods.items };
+      if (i.addons && i.addons.length > 0) {
+        count('list namespaces');
+        lists.namespaces = (await core.listNamespace()).items;
+      }
     } catch (e) {
       problem = apiCallProblem(e, i.access.source);
     }
@@ -73,6 +82,7 @@ export async function validatePass(i: PassInputs): Promise<ValidationResult> {
     failures.push(...checkNodesReady(nodes));
     failures.push(...checkControlPlanePods(nodes, lists.pods, controlPlaneComponents(i.etcdClusters)));
     failures.push(...checkCriticalPods(lists.pods));
+    if (i.addons && lists.namespaces) failures.push(...checkAddons(i.addons, lists.namespaces));
   }
   const sorted = sortFailures(failures);
   return { cluster: i.cluster, valid: sorted.length === 0, failures: sorted, nodes };

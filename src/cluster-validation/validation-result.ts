@@ -1,10 +1,10 @@
 /** What failed, in validate's order of checks. */
-export type FailureKind = 'API' | 'InstanceGroup' | 'Machine' | 'Node' | 'ControlPlanePod' | 'Pod';
+export type FailureKind = 'API' | 'InstanceGroup' | 'Machine' | 'Node' | 'ControlPlanePod' | 'Pod' | 'Addon';
 
 /** One validation failure: what, which, and why where a cause can be found. */
 export interface ValidationFailure {
   kind: FailureKind;
-  /** The object: the API URL, an instance group, an instance id, a node, `namespace/pod`. */
+  /** The object: the API URL, an instance group, an instance id, a node, `namespace/pod`, an addon. */
   name: string;
   message: string;
   instanceGroup?: string;
@@ -36,7 +36,7 @@ export interface ValidationResult {
   nodes: ValidatedNode[];
 }
 
-const ORDER: FailureKind[] = ['API', 'InstanceGroup', 'Machine', 'Node', 'ControlPlanePod', 'Pod'];
+const ORDER: FailureKind[] = ['API', 'InstanceGroup', 'Machine', 'Node', 'ControlPlanePod', 'Pod', 'Addon'];
 
 /** Failures in validate's order: by kind in check order, then by name and message. */
 export function sortFailures(failures: ValidationFailure[]): ValidationFailure[] {

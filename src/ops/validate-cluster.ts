@@ -8,6 +8,7 @@ import { NotFoundError } from '../errors/not-found-error';
 import { performAssignments } from '../expand/perform-assignments';
 import { ClusterRepository } from '../state/cluster-repository';
 import type { Vfs } from '../state/vfs/vfs';
+import { ChannelAddon, parseAddonChannel } from '../protokube/addons/addon-channel';
 import { completeCluster } from './expand-cluster';
 import { issueAdminCredential } from './issue-admin-credential';
 
@@ -76,6 +77,7 @@ export async function validateCluster(vfs: Vfs, o: ValidateClusterOptions): Prom
   const provider = completed.spec.cloudProvider ?? 'aws';
   const cloud: AwsCloud | undefined = provider === 'aws' ? await connectAwsCloud(stored.cluster.object, { env: o.env, credentials: o.credentials, consequence: '; the cluster was not validated' }) : undefined;
   const etcdClusters = (completed.spec.etcdClusters ?? []).map((e) => e.name).sort();
+  const addons = await readChannel(vfs, o.cluster);
   const count = Math.max(1, o.count ?? 1);
   const waitMs = o.waitMs ?? 0;
   const intervalMs = o.intervalMs ?? 10_000;
@@ -85,7 +87,7 @@ export async function validateCluster(vfs: Vfs, o: ValidateClusterOptions): Prom
   let passes = 0;
   let successes = 0;
   for (;;) {
-    const result = await validatePass({ cluster: o.cluster, instanceGroups: igs, etcdClusters, access, cloud, kubeCalls, lookup: o.lookup, timeoutMs: o.timeoutMs });
+    const result = await validatePass({ cluster: o.cluster, instanceGroups: igs, etcdClusters, addons, access, cloud, kubeCalls, lookup: o.lookup, timeoutMs: o.timeoutMs });
     passes++;
     successes = result.valid ? successes + 1 : 0;
     o.onPass?.({ pass: passes, result, successes, count });
@@ -106,3 +108,9 @@ export async function validateCluster(vfs: Vfs, o: ValidateClusterOptions): Prom
   }
 }
 
+/** The bootstrap channel `update` wrote (`<cluster>/addons/bootstrap-channel.yaml`), or undefined before there is one. */
+async function readChannel(vfs: Vfs, cluster: string): Promise<ChannelAddon[] | undefined> {
+  const key = `${cluster}/addons/bootstrap-channel.yaml`;
+  const file = await vfs.read(key);
+  return file ? parseAddonChannel(file.data.toString('utf8'), `${vfs.url}/${key}`) : undefined;
+}

@@ -7,6 +7,8 @@ import { newCluster } from '../../src/create/new-cluster';
 import { saveCluster } from '../../src/ops/save-cluster';
 import { updateCluster } from '../../src/ops/update-cluster';
 import { KUBERNETES_CA } from '../../src/pki/cluster-pki';
+import { parseAddonChannel } from '../../src/protokube/addons/addon-channel';
+import { ChannelVersion } from '../../src/protokube/addons/channel-version';
 import { issueKeypair } from '../../src/pki/issue-keypair';
 import type { Keypair } from '../../src/pki/keypair';
 import { Keystore } from '../../src/state/keystore';
@@ -72,6 +74,14 @@ export async function setUpValidateFixture(endpoint: string, name: string, nodes
       for (const i of instances) {
         api.store.put('nodes', kubeNode(nodeName(i.id), { role: i.role, instanceGroup: i.instanceGroup, instanceId: i.id, zone: i.zone }));
         if (i.role === 'control-plane') for (const p of controlPlanePods(nodeName(i.id))) api.store.put('pods', p);
+      }
+      // The bootstrap channel, when the store has one, as protokube records it once applied.
+      const channel = path.join(store, name, 'addons', 'bootstrap-channel.yaml');
+      if (fs.existsSync(channel)) {
+        const ns = api.store.get('namespaces', 'kube-system');
+        const annotations = { ...(ns.metadata.annotations ?? {}) };
+        for (const a of parseAddonChannel(fs.readFileSync(channel, 'utf8'), channel)) annotations[ChannelVersion.annotation(a.name)] = new ChannelVersion(`${store}/${name}/addons/bootstrap-channel.yaml`, a.id, a.manifestHash).encode();
+        api.store.put('namespaces', { ...ns, metadata: { ...ns.metadata, annotations } });
       }
       api.store.put('pods', kubePod('coredns-abc', { namespace: 'kube-system', nodeName: nodeName(instances[instances.length - 1].id), priorityClassName: 'system-cluster-critical', labels: { 'k8s-app': 'kube-dns' }, ownerKind: 'ReplicaSet' }));
     },
