@@ -248,3 +248,34 @@ test('a field another manager changed is a 409 FieldManagerConflict without forc
   expect(now.data).toEqual({ mode: 'kops' });
   expect(now.metadata.managedFields.map((m: { manager: string }) => m.manager)).toEqual(['kforge']);
 });
+
+test("a channel that is not kops's format, or a broken kubeconfig, is refused with the file named and no key quoted", async () => {
+  const parse = (text: string): string => {
+    try {
+      parseAddonChannel(text, 's3://b/c/addons/bootstrap-channel.yaml');
+      return 'parsed';
+    } catch (e) {
+      return `${(e as { code?: string }).code}: ${(e as Error).message}`;
+    }
+  };
+  expect(parse('kind: ConfigMap\n')).toBe('ADDON_APPLY_FAILED: s3://b/c/addons/bootstrap-channel.yaml: not an addon channel (kind Addons)');
+  expect(parse('kind: Addons\nspec:\n  addons:\n  - name: x\n    manifest: ../../pki/private/x.yaml\n')).toBe('ADDON_APPLY_FAILED: s3://b/c/addons/bootstrap-channel.yaml: spec.addons[0] (x): manifest "../../pki/private/x.yaml" must be a path below the channel\'s directory');
+  expect(parse('kind: Addons\nspec:\n  addons:\n  - name: x\n    manifest: x/a.yaml\n    kubernetesVersion: ">=1.20"\n')).toBe('ADDON_APPLY_FAILED: s3://b/c/addons/bootstrap-channel.yaml: spec.addons[0] (x): a bootstrap addon has no kubernetesVersion');
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kforge-addons-'));
+  try {
+    const store = path.join(dir, 'store', 'c');
+    fs.mkdirSync(path.join(store, 'addons'), { recursive: true });
+    fs.copyFileSync(path.join(FIXTURES, 'minimal-1.33', 'bootstrap_content'), path.join(store, 'addons', 'bootstrap-channel.yaml'));
+    fs.mkdirSync(path.join(dir, 'root', 'var', 'lib', 'kforge'), { recursive: true });
+    const key = Buffer.from(pki.admin.privateKeyPem as string).toString('base64');
+    fs.writeFileSync(path.join(dir, 'root', 'var', 'lib', 'kforge', 'kubeconfig'), `users:\n- name: u\n  user:\n    client-key-data: ${key}\n    : [\n`);
+    const step = applyBootstrapChannel({ vfs: openVfs(store), configBase: store, writer: new RootWriter(path.join(dir, 'root')), apiWaitMs: 100 });
+    const error = await step.then(() => undefined, (e: Error & { code?: string }) => e);
+    expect(error?.code).toBe('ADDON_APPLY_FAILED');
+    expect(error?.message).toMatch(/^\/var\/lib\/kforge\/kubeconfig: not a usable kubeconfig \(YAML: .* at line \d+\)$/);
+    expect(error?.message).not.toContain(key.slice(0, 40));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -29,8 +29,8 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 /**
  * Parses kops's bootstrap channel (`kind: Addons`, `spec.addons[]`; channels/pkg/api/channel.go), keeping
  * its order. `where` names the file in errors. A bootstrap channel may not carry a `kubernetesVersion` range
- * (kops's `Addons.Verify`); an entry without a name or manifest is refused; a second entry of the same name
- * replaces the first, as kops's menu does.
+ * (kops's `Addons.Verify`); an entry without a name or manifest is refused; of two entries with one name the
+ * last is kept (kops's menu keeps the one whose version replaces the other).
  */
 export function parseAddonChannel(text: string, where: string): ChannelAddon[] {
   let doc: unknown;

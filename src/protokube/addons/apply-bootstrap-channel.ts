@@ -57,7 +57,10 @@ export async function applyBootstrapChannel(o: BootstrapChannelOptions): Promise
   try {
     client = await KubeApiClient.fromKubeconfig(kubeconfig, { deadline: Date.now() + o.apiWaitMs, firstDelayMs: o.retryDelayMs ?? 500 });
   } catch (e) {
-    throw new AddonApplyError(`${kubeconfigPath}: not a usable kubeconfig (${(e as Error).message})`);
+    // A YAML error's message quotes the lines around it, which may be the key's: only its reason and line.
+    const y = e as { name?: string; reason?: string; mark?: { line: number }; message?: string };
+    const why = y.name === 'YAMLException' ? `YAML: ${y.reason} at line ${(y.mark?.line ?? 0) + 1}` : y.message;
+    throw new AddonApplyError(`${kubeconfigPath}: not a usable kubeconfig (${why})`);
   }
   const readManifest = async (addon: { name: string; manifest: string }): Promise<string> => {
     const key = `addons/${addon.manifest}`;

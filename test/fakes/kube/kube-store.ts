@@ -22,13 +22,6 @@ export interface DeleteOptions {
 /** A resource the store holds: its key (`pods`, or a CRD's name for custom resources). */
 export type KubeResource = string;
 
-/** The kind, apiVersion and API group of a built-in resource (custom resources: `KubeStore.info`). */
-export function kindOf(resource: KubeResource): { kind: string; apiVersion: string; group: string } {
-  const r = BUILTIN_RESOURCES.find((b) => b.resource === resource);
-  if (!r) throw new Error(`the fake serves no built-in resource ${resource}`);
-  return { kind: r.kind, apiVersion: apiVersionOf(r), group: r.group };
-}
-
 const key = (o: { metadata: { name: string; namespace?: string } }): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
 function podReady(pod: KubeObject): boolean {
