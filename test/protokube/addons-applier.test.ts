@@ -50,9 +50,9 @@ async function client(waitMs = 10_000, firstDelayMs = 50): Promise<KubeApiClient
   return KubeApiClient.fromKubeconfig(kubeconfig(), { deadline: Date.now() + waitMs, firstDelayMs });
 }
 
-/** kops's minimal-1.33 channel, with each manifest read from its fixture file. */
-function minimalChannel(): { addons: ChannelAddon[]; manifests: Map<string, string> } {
-  const dir = path.join(FIXTURES, 'minimal-1.33');
+/** One of kops's channels (default minimal-1.33), with each manifest read from its fixture file. */
+function minimalChannel(kopsCase = 'minimal-1.33'): { addons: ChannelAddon[]; manifests: Map<string, string> } {
+  const dir = path.join(FIXTURES, kopsCase);
   const addons = parseAddonChannel(fs.readFileSync(path.join(dir, 'bootstrap_content'), 'utf8'), 'bootstrap_content');
   const manifests = new Map<string, string>();
   for (const a of addons) {
@@ -105,6 +105,39 @@ test("kops's minimal-1.33 channel: the first pass creates every object and recor
   // node-termination-handler's prune kinds (13 lists), one version record per addon (9): 98 calls, 74 writes.
   expect({ total: firstCalls.length, ...tally(firstCalls) }).toEqual({ total: 98, versions: 1, discovery: 10, apply: 65, 'prune list': 13, record: 9 });
   expect(api.requests).toHaveLength(1);
+});
+
+test("kops's many-addons channel (16 addons: cert-manager, custom resources, an APIService, needsPKI) applies in one pass; the second makes no write", async () => {
+  const { addons, manifests } = minimalChannel('many-addons');
+  const first = await apply(addons, manifests);
+  expect(first.filter((o) => o.action !== 'applied').map((o) => [o.name, o.error])).toEqual([]);
+  expect(addons).toHaveLength(16);
+  // Every cert-manager custom resource was written after cert-manager's CRDs were applied.
+  const writes = api.requests.map((r, i) => ({ ...r, i })).filter((r) => r.verb === 'patch' || r.verb === 'create');
+  const lastCrd = Math.max(...writes.filter((r) => r.path.endsWith('.cert-manager.io')).map((r) => r.i));
+  expect(writes.filter((r) => r.path.startsWith('/apis/cert-manager.io/v1/')).every((r) => r.i > lastCrd)).toBe(true);
+  // needsPKI (kops's installPKI): metrics-server comes before cert-manager in kops's channel, so its Issuer is
+  // made when the pass tries it again at its end; each such addon has its CA Secret and Issuer.
+  const withPki = addons.filter((a) => a.needsPKI).map((a) => a.name);
+  expect(withPki).toEqual(['metrics-server.addons.k8s.io', 'aws-load-balancer-controller.addons.k8s.io', 'snapshot-controller.addons.k8s.io']);
+  expect(first.filter((x) => x.pkiInstalled).map((x) => x.name)).toEqual(withPki);
+  for (const name of withPki) {
+    const secret = api.store.get('secrets', `${name}-ca`, 'kube-system');
+    expect(secret.type).toBe('kubernetes.io/tls');
+    expect(Buffer.from(secret.data['tls.crt'], 'base64').toString()).toContain('BEGIN CERTIFICATE');
+    expect(api.store.get('issuers.cert-manager.io', name, 'kube-system').spec).toEqual({ ca: { secretName: `${name}-ca` } });
+  }
+  api.resetRequests();
+  const second = await apply(addons, manifests);
+  expect(second.every((o) => o.action === 'unchanged')).toBe(true);
+  // As kops: no write; one list, and for each needsPKI addon a read of its Secret and of its Issuer.
+  expect(writes.length).toBeGreaterThan(0);
+  expect(api.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  expect(api.requestCounts()).toEqual({
+    'get /apis/cert-manager.io/v1': 1,
+    'list /api/v1/namespaces': 1,
+    ...Object.fromEntries(withPki.flatMap((n) => [[`get /api/v1/namespaces/kube-system/secrets/${n}-ca`, 1], [`get /apis/cert-manager.io/v1/namespaces/kube-system/issuers/${n}`, 1]])),
+  });
 });
 
 test('a changed manifest hash applies that addon alone; the unchanged ones cost no call', async () => {

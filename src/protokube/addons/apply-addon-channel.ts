@@ -1,4 +1,5 @@
 import { AddonApplyError } from './addon-apply-error';
+import { AddonPki } from './addon-pki';
 import { ApiNotUpError } from './api-not-up-error';
 import type { ChannelAddon } from './addon-channel';
 import { ChannelVersion } from './channel-version';
@@ -17,8 +18,10 @@ const NEEDS_UPDATE = 'kops.k8s.io/needs-update';
 /** What a pass did with one addon of the channel. */
 export interface AddonOutcome {
   name: string;
-  /** `unchanged`: the recorded version matches the channel's, nothing was sent; `applied`: applied and recorded; `failed`. */
+  /** `unchanged`: the recorded version matches the channel's (and its PKI exists), nothing was sent; `applied`: applied and recorded, or its PKI installed; `failed`. */
   action: 'unchanged' | 'applied' | 'failed';
+  /** For a `needsPKI` addon: its CA Secret and cert-manager Issuer were created in this pass. */
+  pkiInstalled?: boolean;
   manifestHash: string;
   /** The hash recorded before this pass, if any. */
   previousHash?: string;
@@ -55,12 +58,14 @@ const describe = (o: ManifestObject): string => `${o.kind} ${o.metadata.namespac
  * `kforge`, forcing conflicts as kops's applier does) in a safe order (Namespaces, then CRDs, then the other
  * objects, and the custom resources of the addon's own CRDs only once those are Established), prunes what
  * its `prune` kinds select and the manifest no longer holds, marks nodes for a rolling update when it asks
- * for one, and records the version. An unchanged addon costs no call. A failing addon does not stop the
- * others; its error names the addon, the object and the API server's reason.
+ * for one, and records the version; an addon with `needsPKI` also gets its CA Secret and cert-manager
+ * Issuer when either is missing (two reads per pass, as kops). An unchanged addon costs no other call. A
+ * failing addon does not stop the others; its error names the addon, the object and the API server's reason.
  */
 export async function applyAddonChannel(o: ApplyChannelOptions): Promise<AddonOutcome[]> {
   const { client } = o;
   const mapper = new ResourceMapper(client);
+  const pki = new AddonPki(client, mapper);
   const namespaces = await client.request('GET', '/api/v1/namespaces');
   if (namespaces.status !== 200) throw new AddonApplyError(`listing namespaces for the installed addon versions: ${namespaces.status} ${namespaces.body?.message ?? ''}`.trim());
   const installed = new Map<string, ChannelVersion>();
@@ -71,20 +76,41 @@ export async function applyAddonChannel(o: ApplyChannelOptions): Promise<AddonOu
       if (version) installed.set(`${ns.metadata.name}:${k.slice('addons.k8s.io/'.length)}`, version);
     }
   }
-  const outcomes: AddonOutcome[] = [];
-  for (const addon of o.addons) {
-    const existing = installed.get(`${addon.namespace}:${addon.name}`);
+  const ensure = async (addon: ChannelAddon): Promise<AddonOutcome> => {
+    const key = `${addon.namespace}:${addon.name}`;
+    const existing = installed.get(key);
     const next = new ChannelVersion(o.channel, addon.id, addon.manifestHash);
     const base = { name: addon.name, manifestHash: addon.manifestHash, ...(existing ? { previousHash: existing.manifestHash } : {}) };
-    if (existing && !next.replaces(existing)) {
-      outcomes.push({ ...base, action: 'unchanged' });
-      continue;
-    }
     try {
-      outcomes.push({ ...base, action: 'applied', ...(await updateAddon(o, mapper, addon, existing, next)) });
+      // kops's GetRequiredUpdates: a new version, or (needsPKI) a missing CA Secret or Issuer.
+      const pkiMissing = addon.needsPKI && !(await pki.installed(addon.name));
+      const changed = !existing || next.replaces(existing);
+      if (!changed && !pkiMissing) return { ...base, action: 'unchanged' };
+      // kops's EnsureUpdated: the manifest first, then the PKI.
+      let applied: Partial<AddonOutcome> = {};
+      if (changed) {
+        applied = await updateAddon(o, mapper, addon, existing, next);
+        installed.set(key, next);
+      }
+      if (pkiMissing) await pki.install(addon.name);
+      return { ...base, action: 'applied', ...applied, ...(pkiMissing ? { pkiInstalled: true } : {}) };
     } catch (e) {
       if (e instanceof ApiNotUpError) throw e;
-      outcomes.push({ ...base, action: 'failed', error: e instanceof Error ? e.message : String(e) });
+      return { ...base, action: 'failed', error: e instanceof Error ? e.message : String(e) };
+    }
+  };
+  const outcomes: AddonOutcome[] = [];
+  for (const addon of o.addons) outcomes.push(await ensure(addon));
+  // An addon may need one later in the channel (a CRD, cert-manager's Issuer): when the pass applied
+  // something, the failed ones are tried once more now rather than a pass later (kops waits for its next
+  // iteration).
+  if (outcomes.some((x) => x.action === 'applied')) {
+    for (const [i, addon] of o.addons.entries()) {
+      if (outcomes[i].action !== 'failed') continue;
+      const again = await ensure(addon);
+      // What the first attempt did stays in the report (its applies, its version record).
+      outcomes[i] = again.action === 'unchanged' ? { ...outcomes[i], action: 'applied', error: undefined } : { ...outcomes[i], ...again, previousHash: outcomes[i].previousHash };
+      if (outcomes[i].error === undefined) delete outcomes[i].error;
     }
   }
   return outcomes;
@@ -93,7 +119,6 @@ export async function applyAddonChannel(o: ApplyChannelOptions): Promise<AddonOu
 /** kops's `updateAddon`: apply, prune, apply again if the first apply failed and the prune did not, mark nodes, record. */
 async function updateAddon(o: ApplyChannelOptions, mapper: ResourceMapper, addon: ChannelAddon, existing: ChannelVersion | undefined, next: ChannelVersion): Promise<Partial<AddonOutcome>> {
   const where = `addon ${addon.name}`;
-  if (addon.needsPKI) throw new AddonApplyError(`${where}: needsPKI (a CA and cert-manager issuer made by the applier) is not supported yet`);
   const objects = manifestObjects(await o.readManifest(addon), `${where}: manifest ${addon.manifest}`);
   let applied: { created: number; configured: number } | undefined;
   let applyError: unknown;

@@ -213,6 +213,26 @@ export async function startFakeKubeApi(o: FakeKubeApiOptions): Promise<FakeKubeA
       }
       return { code: 200, body: { kind: `${kind}List`, apiVersion, metadata: { resourceVersion: store.resourceVersion }, items } };
     }
+    if (verb === 'create' && !r.name) {
+      const obj = parseJson(body);
+      const name = obj?.metadata?.name;
+      if (typeof name !== 'string' || !name) throw new KubeStatusError(422, 'Invalid', `${r.info.kind} "" is invalid: metadata.name: Required value: name or generateName is required`);
+      const config = checkApplied(store, { info: r.info, namespace: r.namespace, name }, obj);
+      if (store.list(r.resource, r.namespace).some((x) => x.metadata.name === name)) {
+        throw new KubeStatusError(409, 'AlreadyExists', `${r.info.resource}${r.info.group ? `.${r.info.group}` : ''} "${name}" already exists`, { name, ...(r.info.group ? { group: r.info.group } : {}), kind: r.info.resource });
+      }
+      const stored: KubeObject = { ...structuredClone(config), metadata: { ...config.metadata, ...(r.namespace ? { namespace: r.namespace } : {}) } };
+      delete stored.kind;
+      delete stored.apiVersion;
+      // As the real API: a Secret's stringData is written into data, base64-encoded, and not stored.
+      if (r.resource === 'secrets' && stored.stringData) {
+        stored.data = { ...(stored.data ?? {}), ...Object.fromEntries(Object.entries(stored.stringData as Record<string, string>).map(([k, v]) => [k, Buffer.from(v).toString('base64')])) };
+        delete stored.stringData;
+      }
+      const created = store.put(r.resource, stored);
+      store.recordWrite(r.resource, { metadata: created.metadata }, created, query.fieldManager ?? 'unknown');
+      return { code: 201, body: store.get(r.resource, name, r.namespace) };
+    }
     if (!r.name) throw notAllowed();
     if (r.subresource === 'eviction') {
       if (method !== 'POST') throw notAllowed();
