@@ -72,6 +72,8 @@ const CP_SECRETS = [
   'srv/kubernetes/kube-apiserver/service-account.key',
   'srv/kubernetes/kube-controller-manager/ca.key',
   'srv/kubernetes/kube-controller-manager/service-account.key',
+  // protokube's identity for applying the bootstrap channel (CN kforge, system:masters).
+  'var/lib/kforge/kubeconfig',
   'var/lib/kube-controller-manager/kubeconfig',
   'var/lib/kube-proxy/kubeconfig',
   'var/lib/kube-scheduler/kubeconfig',
