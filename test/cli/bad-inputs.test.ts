@@ -235,6 +235,12 @@ const cases: BadInput[] = [
     expect: [/networking-weave\.yaml:\d+: Cluster\/bad\.example\.com: spec\.networking\.weave: is not supported yet: Weave was removed from kops/],
   },
   {
+    name: 'an optional addon kforge does not render is refused, not ignored (metricsServer)',
+    args: ['create'],
+    file: 'optional-addon-metrics-server.yaml',
+    expect: [/optional-addon-metrics-server\.yaml:\d+: Cluster\/bad\.example\.com: spec\.metricsServer: is not supported yet: the metrics-server addon is not rendered/],
+  },
+  {
     name: 'create cluster --networking weave is refused',
     args: ['create', 'cluster', 'w.example.com', '--zones', 'us-east-1a', '--networking', 'weave'],
     expect: ['--networking: "weave" is not supported: Weave was removed from kops'],
