@@ -235,10 +235,10 @@ const cases: BadInput[] = [
     expect: [/networking-weave\.yaml:\d+: Cluster\/bad\.example\.com: spec\.networking\.weave: is not supported yet: Weave was removed from kops/],
   },
   {
-    name: 'an optional addon kforge does not render is refused, not ignored (metricsServer)',
+    name: 'an optional addon kforge does not render is refused, not ignored (clusterAutoscaler)',
     args: ['create'],
-    file: 'optional-addon-metrics-server.yaml',
-    expect: [/optional-addon-metrics-server\.yaml:\d+: Cluster\/bad\.example\.com: spec\.metricsServer: is not supported yet: the metrics-server addon is not rendered/],
+    file: 'optional-addon-cluster-autoscaler.yaml',
+    expect: [/optional-addon-cluster-autoscaler\.yaml:\d+: Cluster\/bad\.example\.com: spec\.clusterAutoscaler: is not supported yet: the cluster-autoscaler addon is not rendered/],
   },
   {
     name: 'create cluster --networking weave is refused',

@@ -1,13 +1,20 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
+import { APIService } from 'kubernetes-models/apiregistration.k8s.io/v1/APIService';
 import { DaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
+import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole';
 import { ClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding';
+import { RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding';
+import { Service } from 'kubernetes-models/v1/Service';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { loadManifests } from '../../src/api/load-manifests';
 import { knownKubernetesVersions } from '../../src/expand/assets/asset-catalog';
 import type { KubeObject } from '../../src/model/addons/addon';
 import { ADDON_BUILDERS } from '../../src/model/addons/addon-builders';
+import { metricsServerAddon } from '../../src/model/addons/metrics-server-addon';
 import { nodeProblemDetectorAddon } from '../../src/model/addons/node-problem-detector-addon';
 import { completeCluster } from '../../src/ops/expand-cluster';
 
@@ -18,7 +25,7 @@ import { completeCluster } from '../../src/ops/expand-cluster';
  * input first; they change nothing in the addons compared here.
  */
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'kops-addons');
-const REFUSED = ['awsLoadBalancerController', 'certManager', 'clusterAutoscaler', 'metricsServer', 'snapshotController'];
+const REFUSED = ['awsLoadBalancerController', 'certManager', 'clusterAutoscaler', 'snapshotController'];
 
 function complete(name: string, kubernetesVersion = '1.34.10'): ReturnType<typeof completeCluster> {
   const set = loadManifests(fs.readFileSync(path.join(FIXTURES, name, 'in-v1alpha2.yaml'), 'utf8'), `${name}/in-v1alpha2.yaml`);
@@ -101,12 +108,13 @@ describe('node-problem-detector off', () => {
   });
 });
 
-describe.each(knownKubernetesVersions())('node-problem-detector objects validate as their kinds (Kubernetes %s)', (version) => {
-  it('every object is valid', () => {
-    const [addon] = nodeProblemDetectorAddon({ cluster: complete('many-addons', version), instanceGroups: [] });
-    const models: Record<string, new (o: never) => { validate(): void }> = { DaemonSet, ClusterRoleBinding, ServiceAccount };
+const MODELS: Record<string, new (o: never) => { validate(): void }> = { APIService, ClusterRole, ClusterRoleBinding, DaemonSet, Deployment, PodDisruptionBudget, RoleBinding, Service, ServiceAccount };
+
+describe.each(knownKubernetesVersions())('optional addon objects validate as their kinds (Kubernetes %s)', (version) => {
+  it.each([['node-problem-detector', nodeProblemDetectorAddon], ['metrics-server', metricsServerAddon]] as const)('%s: every object is valid', (_name, builder) => {
+    const [addon] = builder({ cluster: complete('many-addons', version), instanceGroups: [] });
     for (const o of addon.objects) {
-      const Model = models[o.kind];
+      const Model = MODELS[o.kind];
       expect(Model).toBeDefined();
       expect(() => new Model(o as never).validate()).not.toThrow();
     }
@@ -118,5 +126,66 @@ describe('expansion defaults (kops pkg/model/components/nodeproblemdetector.go)'
     expect(complete('many-addons').spec.nodeProblemDetector).toEqual({
       enabled: true, cpuRequest: '20m', memoryRequest: '100Mi', memoryLimit: '100Mi', image: 'registry.k8s.io/node-problem-detector/node-problem-detector:v0.8.18',
     });
+  });
+});
+
+/** Each ClusterRole's rules by name. */
+function clusterRoleRules(objects: KubeObject[]): Record<string, unknown> {
+  return Object.fromEntries(objects.filter((o) => o.kind === 'ClusterRole').map((o) => [o.metadata.name, o.rules]));
+}
+
+/** The object without the labels the channel assembly adds (kops's addon labels), for a whole-object comparison. */
+function withoutAddonLabels(o: KubeObject): KubeObject {
+  const copy = structuredClone(o);
+  for (const l of ['addon.kops.k8s.io/name', 'app.kubernetes.io/managed-by', 'k8s-addon']) delete copy.metadata.labels?.[l];
+  const template = (copy.spec as { template?: { metadata?: { labels?: Record<string, string> } } } | undefined)?.template;
+  delete template?.metadata?.labels?.['kops.k8s.io/managed-by'];
+  return copy;
+}
+
+describe.each(['many-addons', 'many-addons-ccm'])('metrics-server against kops (%s)', (name) => {
+  const cluster = complete(name);
+  const [addon] = metricsServerAddon({ cluster, instanceGroups: [] });
+  const kops = kopsObjects(name, 'metrics-server.addons.k8s.io-k8s-1.11_content');
+
+  it('renders the objects kops renders', () => {
+    expect(addon.objects.map(identity).sort()).toEqual(kops.map(identity).sort());
+  });
+
+  it("gives each container kops's image, command and args", () => {
+    expect(containers(addon.objects)).toEqual(containers(kops));
+  });
+
+  it("has kops's ClusterRole rules", () => {
+    expect(clusterRoleRules(addon.objects)).toEqual(clusterRoleRules(kops));
+  });
+
+  it('renders every object as kops does, apart from the addon labels', () => {
+    const byId = new Map(kops.map((o) => [identity(o), withoutAddonLabels(o)]));
+    for (const o of addon.objects) expect(withoutAddonLabels(o)).toEqual(byId.get(identity(o)));
+  });
+
+  it("has kops's channel entry (name, id, manifest path, needsPKI, no prune list)", () => {
+    const entry = kopsChannelEntry(name, addon.name)!;
+    expect({ name: addon.name, id: addon.id, manifest: `${addon.name}/${addon.id}.yaml`, needsPKI: addon.needsPKI === true, prune: addon.prune === true })
+      .toEqual({ name: entry.name, id: entry.id, manifest: entry.manifest, needsPKI: entry.needsPKI === true, prune: entry.prune !== undefined });
+  });
+
+  it('turns on aggregator routing in kube-apiserver, as kops does', () => {
+    expect(cluster.spec.kubeAPIServer?.enableAggregatorRouting).toBe(true);
+  });
+});
+
+describe('metrics-server off or secure', () => {
+  it('renders nothing and leaves aggregator routing unset when not enabled', () => {
+    const cluster = complete('many-addons');
+    cluster.spec.metricsServer = { enabled: false };
+    expect(metricsServerAddon({ cluster, instanceGroups: [] })).toEqual([]);
+  });
+
+  it('asks for no CA keypair when insecure is written out, as kops', () => {
+    const cluster = complete('many-addons');
+    cluster.spec.metricsServer = { enabled: true, insecure: true };
+    expect(metricsServerAddon({ cluster, instanceGroups: [] })[0].needsPKI).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import type { AddonBuilder } from './addon';
+import { metricsServerAddon } from './metrics-server-addon';
 import { nodeProblemDetectorAddon } from './node-problem-detector-addon';
 
 /**
@@ -6,5 +7,6 @@ import { nodeProblemDetectorAddon } from './node-problem-detector-addon';
  * the channel is assembled from their results in this order.
  */
 export const ADDON_BUILDERS: AddonBuilder[] = [
+  metricsServerAddon,
   nodeProblemDetectorAddon,
 ];
