@@ -11,6 +11,7 @@ import { expandKubeProxy } from './components/kube-proxy';
 import { expandKubeScheduler } from './components/kube-scheduler';
 import { expandKubelet } from './components/kubelet';
 import { expandNetwork } from './components/network-defaults';
+import { expandNodeProblemDetector } from './components/node-problem-detector';
 import { ExpandContext } from './expand-context';
 import { normalizeKubernetesVersion } from './kubernetes-version';
 
@@ -29,6 +30,7 @@ export const EXPAND_STEPS: ReadonlyArray<[string, ExpandStep]> = [
   ['kube-controller-manager', expandKubeControllerManager],
   ['kube-scheduler', expandKubeScheduler],
   ['kube-proxy', expandKubeProxy],
+  ['node-problem-detector', expandNodeProblemDetector],
   ['image-mirror', remapImages],
 ];
 
@@ -61,4 +63,5 @@ function remapImages(spec: ClusterSpec): void {
   }
   if (spec.containerd?.sandboxImage) spec.containerd.sandboxImage = remapImage(spec.containerd.sandboxImage, registry);
   if (spec.kubeDNS?.coreDNSImage) spec.kubeDNS.coreDNSImage = remapImage(spec.kubeDNS.coreDNSImage, registry);
+  if (spec.nodeProblemDetector?.image) spec.nodeProblemDetector.image = remapImage(spec.nodeProblemDetector.image, registry);
 }

@@ -6,6 +6,8 @@ import { channelKubernetesVersion, knownChannels } from '../expand/assets/asset-
 import { Cidr } from '../net/cidr';
 import { checkDnsNames } from './check-dns-names';
 import { clusterNameProblem, etcdClusterNameProblem, instanceGroupNameProblem, quoteName } from './check-object-names';
+import { checkExternalDns } from './check-external-dns';
+import { checkMetricsServer } from './check-metrics-server';
 import { checkRefusedFields } from './field-support';
 import { checkIpv6 } from './check-ipv6';
 import { checkIssuerDiscovery } from './check-issuer-discovery';
@@ -47,6 +49,8 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
   checkZones(cluster, err);
   checkAdditionalSans(cluster, err);
   append(errors, checkIssuerDiscovery(cluster));
+  append(errors, checkExternalDns(cluster));
+  append(errors, checkMetricsServer(cluster));
   append(errors, checkDnsNames(cluster));
   append(errors, checkKubeletShutdown(cluster, igs));
   append(errors, checkInstanceGroupAws(cluster, igs));

@@ -235,6 +235,12 @@ const cases: BadInput[] = [
     expect: [/networking-weave\.yaml:\d+: Cluster\/bad\.example\.com: spec\.networking\.weave: is not supported yet: Weave was removed from kops/],
   },
   {
+    name: 'an optional addon kforge does not render is refused, not ignored (clusterAutoscaler)',
+    args: ['create'],
+    file: 'optional-addon-cluster-autoscaler.yaml',
+    expect: [/optional-addon-cluster-autoscaler\.yaml:\d+: Cluster\/bad\.example\.com: spec\.clusterAutoscaler: is not supported yet: the cluster-autoscaler addon is not rendered/],
+  },
+  {
     name: 'create cluster --networking weave is refused',
     args: ['create', 'cluster', 'w.example.com', '--zones', 'us-east-1a', '--networking', 'weave'],
     expect: ['--networking: "weave" is not supported: Weave was removed from kops'],

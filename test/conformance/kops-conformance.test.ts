@@ -101,6 +101,12 @@ function kforgeVersion(kopsVersion: string): string {
 
 const cases = fs.readdirSync(ROOT).sort();
 
+/**
+ * Addon fields kops's inputs turn on that kforge refuses until it renders their addons (schemas/support.json,
+ * docs/addons.md). They derive none of the fields compared here, so the cases drop them before completing.
+ */
+const REFUSED_ADDON_FIELDS: Record<string, string[]> = { complex: ['authentication'], irsa: ['certManager', 'podIdentityWebhook'] };
+
 describe.each(cases)('kops conformance: %s', (name) => {
   const dir = path.join(ROOT, name);
   const source = yaml.load(fs.readFileSync(path.join(dir, 'source.yaml'), 'utf8')) as Source;
@@ -110,6 +116,7 @@ describe.each(cases)('kops conformance: %s', (name) => {
   it('completes the kops input and derives what kops derives', () => {
     const set = loadManifests(fs.readFileSync(path.join(dir, 'in.yaml'), 'utf8'), `${name}/in.yaml`);
     const cluster = set.clusters[0];
+    for (const field of REFUSED_ADDON_FIELDS[name] ?? []) delete (cluster.spec as Record<string, unknown>)[field];
     cluster.spec.kubernetesVersion = kforgeVersion(String(kops.spec.kubernetesVersion));
     // kops's tests store each cluster at its configBase; kforge derives configBase from the store, so use that one.
     const store = String(kops.spec.configBase).replace(/\/[^/]+$/, '');

@@ -38,6 +38,8 @@ export function expandKubeAPIServer(spec: ClusterSpec, ctx: ExpandContext): void
   c.bindAddress ??= '0.0.0.0';
   c.allowPrivileged ??= true;
   c.anonymousAuth ??= false;
+  // With metrics-server, the aggregator reaches its endpoints directly so that requests are load-balanced (kops: pkg/model/components/apiserver.go).
+  if (spec.metricsServer?.enabled === true) c.enableAggregatorRouting ??= true;
   c.apiServerCount ??= main?.etcdMembers?.length ?? 1;
   c.etcdServers ??= main ? [etcdClientUrl('main', 0)] : [];
   const overrides = etcd.filter((e) => e.name !== 'main').map((e, i) => `/${e.name}#${etcdClientUrl(e.name, i + 1)}`);
