@@ -6,8 +6,6 @@ import type { VerifiedNode } from './aws-identity-verifier';
 import { IdentityDenied } from './identity-denied';
 import { issueNodeClientCertificate, NODE_CERT_SUBJECTS, nodeCertificateValidityMs } from './node-client-certificate';
 
-/** kops's well-known port of kops-controller (pkg/wellknownports). */
-export const KOPS_CONTROLLER_PORT = 3988;
 /** The API version of a bootstrap request and answer (kops's nodeup.BootstrapAPIVersion). */
 export const BOOTSTRAP_API_VERSION = 'bootstrap.kops.k8s.io/v1alpha1';
 /** The largest bootstrap body accepted: two PEM public keys and a name fit in a fraction of it. */

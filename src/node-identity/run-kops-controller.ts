@@ -14,7 +14,8 @@ import { regionalStsEndpoint } from './aws-identity-token';
 import { AwsIdentityVerifier } from './aws-identity-verifier';
 import { describeInstanceFacts } from './describe-instance-facts';
 import { kopsControllerRoles } from './kops-controller-roles';
-import { KOPS_CONTROLLER_PORT, NodeIdentityServer, startNodeIdentityServer } from './node-identity-server';
+import { KOPS_CONTROLLER_PORT } from './kops-controller-port';
+import { NodeIdentityServer, startNodeIdentityServer } from './node-identity-server';
 import { NodeIdentityError } from './node-identity-error';
 
 /** The CA of the service's serving certificate (kops's keyset name). */
