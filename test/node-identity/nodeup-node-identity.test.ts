@@ -33,6 +33,7 @@ let controllerOut = '';
 let port: number;
 let kubernetesCa: string;
 let workerConfig: NodeupConfig;
+let bootFile: string;
 const dirs: string[] = [];
 
 beforeAll(async () => {
@@ -46,6 +47,7 @@ beforeAll(async () => {
   const cpConfig = yaml.load(fs.readFileSync(path.join(store, StatePaths.nodeupConfig(NAME, 'ControlPlane', `control-plane-${ZONE}`)), 'utf8')) as NodeupConfig;
   workerConfig = yaml.load(fs.readFileSync(path.join(store, StatePaths.nodeupConfig(NAME, 'Node', GROUP)), 'utf8')) as NodeupConfig;
   const boot = path.join(store, 'kube_env.yaml');
+  bootFile = boot;
   fs.writeFileSync(boot, yaml.dump({ CloudProvider: 'aws', ClusterName: NAME, ConfigBase: cpConfig.ConfigBase, InstanceGroupName: `control-plane-${ZONE}`, InstanceGroupRole: 'ControlPlane', NodeupConfigHash: '0'.repeat(64) }));
   kubernetesCa = KeysetYaml.parse(fs.readFileSync(path.join(store, StatePaths.issuedKeyset(NAME, 'kubernetes-ca'))), 'kubernetes-ca', 'kubernetes-ca').primary().certificatePem;
   controller = spawn(process.execPath, [path.join(__dirname, '../../bin/run.js'), 'kops-controller', '--conf', boot, '--listen', '127.0.0.1:0', '--sts-endpoint', moto.endpoint], {
@@ -156,4 +158,21 @@ test("a worker claiming another node's name is refused: nodeup fails with NODE_I
   expect(r.stderr).not.toMatch(/\n\s+at /);
   expect(fs.existsSync(path.join(root, 'var/lib/kubelet/kubeconfig'))).toBe(false);
   expect(await serviceLog(/ 403 denied/)).toMatch(new RegExp(`403 denied: instance ${w.id} \\(group ${GROUP}\\) claims node name ip-10-0-0-1\\.ec2\\.internal, but its node name is ${w.privateDnsName.replace(/\./g, '\\.')}`));
+});
+
+test('kops-controller refuses to start, naming the file, when the store has no kops-controller-ca (a cluster not updated since), and refuses a bad --listen', () => {
+  const copy = tempDir('kforge-ni-old-');
+  dirs.push(copy);
+  fs.cpSync(store, copy, { recursive: true });
+  fs.rmSync(path.join(copy, NAME, 'pki', 'private', 'kops-controller-ca'), { recursive: true });
+  const boot = yaml.load(fs.readFileSync(bootFile, 'utf8')) as Record<string, string>;
+  const oldBoot = path.join(copy, 'kube_env.yaml');
+  fs.writeFileSync(oldBoot, yaml.dump({ ...boot, ConfigBase: boot.ConfigBase.replace(store, copy) }));
+  const r = runCli(['kops-controller', '--conf', oldBoot, '--listen', '127.0.0.1:0', '--sts-endpoint', moto.endpoint], { env: moto.env });
+  expect(r.status).toBe(1);
+  expect(r.stderr).toMatch(/^Error: .*\/ni\.k8s\.local\/pki\/private\/kops-controller-ca\/keyset\.yaml does not exist; run "kforge update cluster ni\.k8s\.local --yes"/m);
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+  const bad = runCli(['kops-controller', '--conf', bootFile, '--listen', 'nowhere']);
+  expect(bad.status).toBe(1);
+  expect(bad.stderr).toContain('--listen: "nowhere" is not ADDRESS:PORT');
 });
