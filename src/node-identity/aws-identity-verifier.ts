@@ -46,6 +46,8 @@ const MAX_CLOCK_AHEAD_MS = 5 * 60 * 1000;
 // The STS answer is small; more is not STS.
 const MAX_STS_RESPONSE = 64 * 1024;
 const STS_TIMEOUT_MS = 10_000;
+// Signatures are remembered before STS checks them; a flood of forged ones must not grow memory without end.
+const MAX_REMEMBERED = 100_000;
 
 /**
  * Verifies a node's AWS identity as kops-controller does (pkg/bootstrap/awsbootstrap/verifier.go, v1
@@ -86,6 +88,7 @@ export class AwsIdentityVerifier {
   private remember(signature: string, signedAt: number, now: number): void {
     for (const [s, at] of this.seen) if (now - at > MAX_TOKEN_AGE_MS + MAX_CLOCK_AHEAD_MS) this.seen.delete(s);
     if (this.seen.has(signature)) throw new IdentityDenied('the signed request was already used (replay)');
+    if (this.seen.size >= MAX_REMEMBERED) throw new IdentityDenied(`over ${MAX_REMEMBERED} signed requests in the last 15 minutes; refusing more until they age out`, 503);
     this.seen.set(signature, signedAt);
   }
 

@@ -47,10 +47,15 @@ export async function requestNodeCertificates(nodeName: string, publicKeys: Reco
       failures.push(`${server} answered HTTP ${answer.status} (the reason is in its log: journalctl -u kforge-kops-controller on the control plane)`);
       continue;
     }
-    const certs = (JSON.parse(answer.body) as { certs?: Record<string, string> }).certs ?? {};
+    let certs: Record<string, unknown>;
+    try {
+      certs = (JSON.parse(answer.body) as { certs?: Record<string, unknown> }).certs ?? {};
+    } catch {
+      throw new NodeIdentityError(`${server} answered 200 with a body that is not JSON`);
+    }
     const missing = Object.keys(publicKeys).filter((k) => typeof certs[k] !== 'string');
     if (missing.length > 0) throw new NodeIdentityError(`${server} issued no ${missing.join(', ')} certificate`);
-    return certs;
+    return certs as Record<string, string>;
   }
   throw new NodeIdentityError(`no node-identity service issued node ${nodeName}'s certificates: ${failures.join('; ')}`);
 }

@@ -3,6 +3,7 @@ import * as yaml from 'js-yaml';
 import type { NodeupConfig } from '../model/nodeup-config-builder';
 import { Keypair } from '../pki/keypair';
 import { NODE_CERT_SUBJECTS } from '../node-identity/node-client-certificate';
+import { NodeIdentityError } from '../node-identity/node-identity-error';
 import { flagFilePath } from './flag-file-path';
 import type { NodeCertificate, NodeCertificateRequest } from './node-certificates';
 import { stillGood } from './node-certificates';
@@ -48,7 +49,13 @@ export async function obtainNodeIdentityCertificates(config: NodeupConfig, root:
   }
   if (missing.size > 0) {
     const certs = await request(nodeName, Object.fromEntries([...missing].map(([name, m]) => [name, m.publicKeyPem])));
-    for (const [name, m] of missing) out.push({ request: m.request, certificatePem: certs[name], privateKeyPem: m.privateKeyPem, reused: false });
+    for (const [name, m] of missing) {
+      // What the service sent must be for this key, this subject, from kubernetes-ca: else nothing is written.
+      if (!cas.some((ca) => stillGood(certs[name], m.privateKeyPem, m.request, ca, now))) {
+        throw new NodeIdentityError(`the node-identity service sent a ${name} certificate that is not for this node's key and subject (${m.request.subject.commonName}) from kubernetes-ca, or is not yet valid`);
+      }
+      out.push({ request: m.request, certificatePem: certs[name], privateKeyPem: m.privateKeyPem, reused: false });
+    }
   }
   return out.sort((a, b) => a.request.name.localeCompare(b.request.name));
 }
