@@ -50,7 +50,8 @@ async function main() {
   const moto = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
   try {
     for (let i = 0; i < 100; i++) {
-      if (await fetch(`${endpoint}/moto-api/`).then((r) => r.ok, () => false)) break;
+      const up = await new Promise((resolve) => require('node:http').get(`${endpoint}/moto-api/`, (res) => (res.resume(), resolve(res.statusCode === 200))).on('error', () => resolve(false)));
+      if (up) break;
       await new Promise((r) => setTimeout(r, 100));
     }
     const config = { endpoint, region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } };
