@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `build-nodeup.js`: builds the nodeup artifact, dist/nodeup/nodeup: ONE self-contained JavaScript file
 // that the pinned Node.js runtime runs on a node (user-data installs the runtime under /opt/kforge/node,
-// hence the shebang). It holds `kforge nodeup` and `kforge protokube` (one download and one hash for
-// both: `nodeup protokube …` runs protokube, anything else is nodeup's arguments, as user-data passes
+// hence the shebang). It holds `kforge nodeup`, `kforge protokube` and `kforge kops-controller` (one download and one hash
+// for all: `nodeup protokube …` runs protokube, `nodeup kops-controller …` the node-identity service, anything else is nodeup's arguments, as user-data passes
 // them) and everything they load, the AWS SDK (S3, EC2 and Route 53 for protokube, the credential
 // providers: the instance role) and the GCS client included: nothing is left for a node to
 // find in a node_modules. The build is deterministic (paths relative to the package root, no
@@ -25,7 +25,7 @@ const outfile = path.join(outDir, 'nodeup');
 const RUNTIME = '/opt/kforge/node/bin/node';
 
 /** The commands the artifact holds: the node's own. */
-const NODE_COMMANDS = ['nodeup', 'protokube'];
+const NODE_COMMANDS = ['nodeup', 'protokube', 'kops-controller'];
 
 /**
  * The CLI's command table and oclif snapshot, cut down to NODE_COMMANDS: dist/cli/main.js and
@@ -39,7 +39,7 @@ const nodeupOnly = {
     build.onResolve({ filter: /^\.\/oclif-snapshot$/ }, (args) => (args.importer.endsWith(path.join('dist', 'cli', 'oclif-options.js')) ? { path: 'snapshot', namespace: 'nodeup-only' } : undefined));
     build.onLoad({ filter: /.*/, namespace: 'nodeup-only' }, (args) => {
       const file = (id) => JSON.stringify(path.join(root, 'dist', 'commands', `${id}.js`));
-      const table = (value) => `{ ${NODE_COMMANDS.map((id) => `${id}: ${value(file(id))}`).join(', ')} }`;
+      const table = (value) => `{ ${NODE_COMMANDS.map((id) => `${JSON.stringify(id)}: ${value(file(id))}`).join(', ')} }`;
       let contents = `exports.COMMANDS = ${table((f) => `require(${f}).default`)};`;
       if (args.path === 'snapshot') {
         // The snapshot's data only: its module also holds a loader, and so a require, for every command.
@@ -66,7 +66,7 @@ const withoutUnusedSdks = {
   setup(build) {
     build.onResolve({ filter: UNUSED_SDKS }, (args) => ({ path: args.path, namespace: 'unused-sdk' }));
     build.onLoad({ filter: /.*/, namespace: 'unused-sdk' }, (args) => ({
-      contents: `throw new Error(${JSON.stringify(`${args.path} is not in the nodeup artifact (scripts/build-nodeup.js): nodeup and protokube never call it`)});`,
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not in the nodeup artifact (scripts/build-nodeup.js): nodeup, protokube and kops-controller never call it`)});`,
       loader: 'js',
     }));
   },
@@ -111,10 +111,11 @@ async function buildNodeup() {
   await require('esbuild').build({
     stdin: {
       contents: [
-        // One file, two commands: `nodeup protokube …` (kforge-protokube.service) runs protokube; any other
-        // arguments are nodeup's, as user-data and kforge-nodeup.service pass them.
+        // One file, three commands: `nodeup protokube …` (kforge-protokube.service) runs protokube, `nodeup
+        // kops-controller …` (kforge-kops-controller.service) the node-identity service; any other arguments
+        // are nodeup's, as user-data and kforge-nodeup.service pass them.
         "const args = process.argv.slice(2);",
-        "require('./dist/cli/main').main(args[0] === 'protokube' ? args : ['nodeup', ...args]);",
+        "require('./dist/cli/main').main(['protokube', 'kops-controller'].includes(args[0]) ? args : ['nodeup', ...args]);",
       ].join('\n'),
       resolveDir: root,
       sourcefile: 'nodeup-entry.js',

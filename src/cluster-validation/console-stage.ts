@@ -7,7 +7,7 @@ export interface ConsoleStage {
 
 const MARKER = 'kforge-nodeup-stage:';
 // Stage names nodeup writes (src/nodeup/nodeup-stage.ts) and the failure form; anything else is noise.
-const STAGE = /^(config-fetched|keysets-read|assets-installed|files-written|done|failed: [A-Z][A-Z0-9_]{1,60})$/;
+const STAGE = /^(config-fetched|keysets-read|assets-installed|certificates-issued|files-written|done|failed: [A-Z][A-Z0-9_]{1,60})$/;
 // CSI escape sequences (colors, cursor moves) systemd and getty write to the console.
 // eslint-disable-next-line no-control-regex -- the console carries terminal escapes
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
@@ -64,6 +64,8 @@ export function describeStage(s: ConsoleStage): string {
       return 'nodeup read its keysets, then stopped reporting (installing assets)';
     case 'assets-installed':
       return 'nodeup installed its assets, then stopped reporting (writing files)';
+    case 'certificates-issued':
+      return 'nodeup got its certificates from the node-identity service, then stopped reporting (writing files)';
     case 'files-written':
       return 'nodeup wrote the node\'s files; kubelet has not registered the node';
     case 'done':

@@ -20,6 +20,7 @@ import GetInstanceGroups from './get/instancegroups';
 import GetKeypairs from './get/keypairs';
 import GetNodeupConfig from './get/nodeup-config';
 import GetSshPublicKeys from './get/sshpublickeys';
+import KopsController from './kops-controller';
 import Nodeup from './nodeup';
 import PromoteKeypair from './promote/keypair';
 import Protokube from './protokube';
@@ -56,6 +57,7 @@ export const COMMANDS = {
   'get:keypairs': GetKeypairs,
   'get:nodeup-config': GetNodeupConfig,
   'get:sshpublickeys': GetSshPublicKeys,
+  'kops-controller': KopsController,
   nodeup: Nodeup,
   'promote:keypair': PromoteKeypair,
   protokube: Protokube,

@@ -70,7 +70,16 @@ export default class Nodeup extends BaseCommand {
     const { kubeletNodeName } = await import('../nodeup/kubelet-node-name');
     const os = await import('node:os');
     // The machine's hostname is read here, so the renderer and the certificate requests stay pure.
-    const certificates = await issueNodeCertificates(config, keysets, flags.root, kubeletNodeName(config, os.hostname()));
+    const nodeName = kubeletNodeName(config, os.hostname());
+    const { usesNodeIdentityService, obtainNodeIdentityCertificates } = await import('../nodeup/node-identity-certificates');
+    let certificates;
+    if (usesNodeIdentityService(config) && !flags['dry-run']) {
+      const { requestNodeCertificates } = await import('../node-identity/request-node-certificates');
+      const server = config.ConfigServer as NonNullable<typeof config.ConfigServer>;
+      const options = { cluster: config.ClusterName, servers: server.Servers, caCertificates: server.CACertificates, region: server.Region };
+      certificates = await obtainNodeIdentityCertificates(config, flags.root, nodeName, (name, keys) => requestNodeCertificates(name, keys, options));
+      stage('certificates-issued');
+    } else certificates = await issueNodeCertificates(config, keysets, flags.root, nodeName);
     const files = renderNodeFiles(config, { source: flags.conf, pki: { keysets, certificates }, etcHosts: readEtcHosts(flags.root) });
     if (flags['install-systemd-unit']) {
       const { nodeupUnitFile } = await import('../nodeup/nodeup-unit-file');

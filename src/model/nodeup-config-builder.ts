@@ -45,6 +45,13 @@ export interface NodeupConfig {
   CAs?: Record<string, string>;
   /** Primary key ids of the keysets this node reads from the keystore, by keyset name. */
   KeypairIDs?: Record<string, string>;
+  /**
+   * kops's ConfigServer: on a worker, the node-identity service (docs/node-identity.md) that issues its kubelet
+   * and kube-proxy certificates, instead of the shared kubelet-bootstrap key from the state store. `Servers`
+   * are its URLs (`https://kops-controller.internal.<cluster>:3988`), `CACertificates` the kops-controller-ca
+   * bundle its serving certificate must chain to, `Region` the cluster's (the STS region a node signs for).
+   */
+  ConfigServer?: { Servers: string[]; CACertificates: string; Region: string };
   channels: string[];
 }
 

@@ -26,6 +26,11 @@ export function etcHostsRecords(config: NodeupConfig): Array<{ address: string; 
     }
   } else {
     (config.APIServerIPs ?? []).forEach((address, i) => records.push({ address, name: config.APIInternalName, field: { address: `APIServerIPs[${i}]`, name: 'APIInternalName' } }));
+    // The node-identity service is behind the same load balancer (its 3988 listener), as kops's EtcHostsBuilder.
+    if (config.ConfigServer) {
+      const name = `kops-controller.internal.${config.ClusterName}`;
+      (config.APIServerIPs ?? []).forEach((address, i) => records.push({ address, name, field: { address: `APIServerIPs[${i}]`, name: 'ClusterName' } }));
+    }
   }
   for (const r of records) hostsLine(r.address, r.name, r.field);
   return records.map(({ address, name }) => ({ address, name }));

@@ -13,6 +13,8 @@ export interface NodeKeysets {
 
 /** The keysets with private keys a node reads: a worker only its two client identities; the control plane also the CAs it issues from and the signers it runs with. */
 export function nodeKeysetNames(config: NodeupConfig): string[] {
+  // A worker served by the node-identity service reads nothing from the store (docs/node-identity.md).
+  if (!isControlPlaneConfig(config) && config.ConfigServer !== undefined) return [];
   const names = ['kubelet-bootstrap'];
   if (config.ComponentFlags['kube-proxy'] !== undefined) names.push('kube-proxy');
   if (isControlPlaneConfig(config)) names.push('apiserver-aggregator-ca', 'etcd-clients-ca', 'kube-controller-manager', 'kube-scheduler', 'kubernetes-ca', 'service-account');

@@ -7,7 +7,7 @@ import { RootWriter } from './root-writer';
 export const NODEUP_STATUS_PATH = '/var/lib/kforge/nodeup-status.json';
 
 /** A stage of a nodeup run, in order; `failed: <code>` ends a run that stopped. */
-export type NodeupStage = 'config-fetched' | 'keysets-read' | 'assets-installed' | 'files-written' | 'done' | `failed: ${string}`;
+export type NodeupStage = 'config-fetched' | 'keysets-read' | 'assets-installed' | 'certificates-issued' | 'files-written' | 'done' | `failed: ${string}`;
 
 /** Where the stage line goes besides stderr: the serial console, which EC2's GetConsoleOutput shows without any permission on the node. */
 export interface StageSinks {

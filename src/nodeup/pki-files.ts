@@ -49,8 +49,13 @@ export function pkiFiles(config: NodeupConfig, pki: NodePki): NodeFile[] {
   // On the control plane every component talks to its own API server; elsewhere to the API's internal name.
   const server = cp ? `https://127.0.0.1${securePort === 443 ? '' : `:${securePort}`}` : `https://${config.APIInternalName}`;
 
+  // A worker served by the node-identity service holds no shared key: its kubelet and kube-proxy
+  // certificates were issued for keys made on the machine (node-identity-certificates.ts, below).
+  const fromService = !cp && config.ConfigServer !== undefined;
   const bootstrapPath = flagFilePath(config, 'kubelet', 'bootstrap-kubeconfig');
-  if (bootstrapPath) add(bootstrapPath, nodeKubeconfig('kubelet-bootstrap', server, caBundle, keypair('kubelet-bootstrap').use), 0o600, 'kubelet --bootstrap-kubeconfig');
+  if (fromService) {
+    // kubelet uses --kubeconfig while its certificate is good; nothing is written at --bootstrap-kubeconfig.
+  } else if (bootstrapPath) add(bootstrapPath, nodeKubeconfig('kubelet-bootstrap', server, caBundle, keypair('kubelet-bootstrap').use), 0o600, 'kubelet --bootstrap-kubeconfig');
   // A worker cannot issue itself a node certificate (it holds no CA key), and the bootstrap identity at
   // --kubeconfig could never register the node, so a worker without the bootstrap flag is refused.
   else if (!cp && flagFilePath(config, 'kubelet', 'kubeconfig')) {
@@ -59,6 +64,7 @@ export function pkiFiles(config: NodeupConfig, pki: NodePki): NodeFile[] {
     );
   }
   for (const k of KUBECONFIG_FLAGS) {
+    if (fromService && k.component === 'kube-proxy') continue;
     for (const f of k.flags) {
       const path = flagFilePath(config, k.component, f);
       if (path) add(path, nodeKubeconfig(k.keyset, server, caBundle, keypair(k.keyset).use), 0o600, `${k.component} --${f}`);
@@ -66,7 +72,7 @@ export function pkiFiles(config: NodeupConfig, pki: NodePki): NodeFile[] {
   }
   for (const c of pki.certificates) {
     if ('kubeconfigPath' in c.request) {
-      add(c.request.kubeconfigPath, nodeKubeconfig(c.request.kubeconfigUser ?? 'kubelet', server, caBundle, c), 0o600, c.request.name);
+      add(c.request.kubeconfigPath, nodeKubeconfig(c.request.kubeconfigUser ?? (c.request.name === 'kube-proxy' ? 'kube-proxy' : 'kubelet'), server, caBundle, c), 0o600, c.request.name);
       continue;
     }
     add(c.request.certPath, c.certificatePem, 0o644, c.request.name);

@@ -8,6 +8,7 @@ import { kubeletFiles } from './kubelet-files';
 import type { NodeFile } from './node-file';
 import { NodeupConfigError } from './nodeup-config-error';
 import { NodePki, pkiFiles } from './pki-files';
+import { kopsControllerUnitFiles } from './kops-controller-unit-file';
 import { protokubeUnitFiles } from './protokube-unit-file';
 import { staticPodManifests } from './static-pod-manifests';
 import { UnsafeNodeValueError } from './unsafe-node-value-error';
@@ -34,7 +35,7 @@ export function renderNodeFiles(config: NodeupConfig, options: RenderNodeFilesOp
   try {
     // Every flag-named file, whether or not this render writes it: a hostile path fails the same everywhere.
     checkFlagFilePaths(config);
-    const files = [...containerdFiles(config), ...kubeletFiles(config), ...caFiles(config), ...staticPodManifests(config), ...kernelSettingsFiles(config), ...protokubeUnitFiles(config)];
+    const files = [...containerdFiles(config), ...kubeletFiles(config), ...caFiles(config), ...staticPodManifests(config), ...kernelSettingsFiles(config), ...protokubeUnitFiles(config), ...kopsControllerUnitFiles(config)];
     if (options.pki) files.push(...pkiFiles(config, options.pki));
     if (options.etcHosts !== undefined) {
       const hosts = etcHostsFile(config, options.etcHosts === 'absent' ? undefined : options.etcHosts);

@@ -21,12 +21,16 @@ export interface KeysetDefinition {
   algorithm: KeyAlgorithm;
 }
 
-/** The CAs of a cluster: kops's names; one etcd peer and one etcd-manager CA per etcd cluster. */
+/**
+ * The CAs of a cluster: kops's names; one etcd peer and one etcd-manager CA per etcd cluster;
+ * kops-controller-ca signs only the node-identity service's serving certificate (docs/node-identity.md).
+ */
 export function clusterCaNames(etcdClusters: string[]): string[] {
   return [
     KUBERNETES_CA,
     'apiserver-aggregator-ca',
     'etcd-clients-ca',
+    'kops-controller-ca',
     ...etcdClusters.flatMap((e) => [`etcd-manager-ca-${e}`, `etcd-peers-ca-${e}`]),
   ].sort();
 }

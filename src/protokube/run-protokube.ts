@@ -79,7 +79,7 @@ function attachDevice(index: number): string {
  * store the boot config names; for each etcd cluster, finds this machine's volume in its zone (the one it
  * already holds, else claims a free one; the cloud decides races); waits for the device, formats it if
  * blank, mounts it at `/mnt/master-<volume>`; writes the member's static pod manifest and certificates;
- * then publishes every attached member's stable name and `api.internal` (Route 53, or the hosts file).
+ * then publishes every attached member's stable name, `api.internal` and `kops-controller.internal` (Route 53, or the hosts file).
  */
 export async function runProtokube(options: ProtokubeOptions): Promise<ProtokubeReport> {
   try {
@@ -145,7 +145,8 @@ async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport
   if (dns === 'none') {
     // Without DNS, api.internal is nodeup's line in /etc/hosts (127.0.0.1 on the control plane, as kops's
     // EtcHostsBuilder): a second line here would contradict it. Only the etcd names go in protokube's block.
-    names = names.filter((n) => n.name !== `api.internal.${boot.ClusterName}`);
+    // kops-controller.internal likewise: on the control plane nothing calls it; workers get it from nodeup's block.
+    names = names.filter((n) => n.name !== `api.internal.${boot.ClusterName}` && n.name !== `kops-controller.internal.${boot.ClusterName}`);
     writeHostsFile(options.root, names);
   } else {
     if (!spec.dnsZone) throw new ProtokubeError(`--dns ${dns} needs spec.dnsZone in cluster ${boot.ClusterName}'s spec; use --dns none for the hosts file`);
@@ -221,6 +222,8 @@ async function memberNames(cloud: AwsCloud, clusterName: string, volumes: EtcdVo
   }
   const controlPlane = [...new Set(attached.filter((v) => v.etcdName === 'main').map((v) => addresses.get(v.attachedTo as string)).filter((a): a is string => !!a))].sort();
   if (controlPlane.length > 0) records.push({ name: `api.internal.${clusterName}`, addresses: controlPlane });
+  // The node-identity service (kforge-kops-controller.service) runs on the same machines (docs/node-identity.md).
+  if (controlPlane.length > 0) records.push({ name: `kops-controller.internal.${clusterName}`, addresses: controlPlane });
   return records.sort((a, b) => a.name.localeCompare(b.name));
 }
 

@@ -140,8 +140,8 @@ describe(`create cluster ${DEMO} --state ${STORE}`, () => {
     await writeManagedFilesOf(STORE, DEMO, env);
     const keys = await listKeys(BUCKET);
     expect(keys).toEqual(singleZoneClusterObjects(`some/prefix/${DEMO}/`, 'us-east-1a', NODEUP_SHA256));
-    expect(keys.filter((k) => k.includes('/pki/private/'))).toHaveLength(12);
-    expect(keys.filter((k) => k.includes('/pki/issued/'))).toHaveLength(12);
+    expect(keys.filter((k) => k.includes('/pki/private/'))).toHaveLength(CLUSTER_KEYSETS.length);
+    expect(keys.filter((k) => k.includes('/pki/issued/'))).toHaveLength(CLUSTER_KEYSETS.length);
     for (const key of keys) {
       const head = await s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }));
       expect({ key, sse: head.ServerSideEncryption }).toEqual({ key, sse: 'AES256' });

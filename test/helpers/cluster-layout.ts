@@ -6,6 +6,7 @@ export const CLUSTER_KEYSETS = [
   'etcd-manager-ca-main',
   'etcd-peers-ca-events',
   'etcd-peers-ca-main',
+  'kops-controller-ca',
   'kube-controller-manager',
   'kube-proxy',
   'kube-scheduler',

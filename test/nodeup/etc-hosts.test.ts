@@ -29,6 +29,13 @@ describe('etcHostsFile', () => {
     expect(etcHostsFile(worker(['10.0.0.5'], false), { content: 'x\n', mode: 0o644 })).toBeUndefined();
   });
 
+  it('a worker served by the node-identity service also maps kops-controller.internal to the API addresses (its 3988 listener)', () => {
+    const served = { ...worker(['10.0.0.5', '10.0.1.5']), ClusterName: 'c.k8s.local', ConfigServer: { Servers: ['https://kops-controller.internal.c.k8s.local:3988'], CACertificates: '', Region: 'us-east-1' } } as NodeupConfig;
+    expect(etcHostsFile(served)?.content).toBe(
+      block('10.0.0.5\tapi.internal.c.k8s.local', '10.0.1.5\tapi.internal.c.k8s.local', '10.0.0.5\tkops-controller.internal.c.k8s.local', '10.0.1.5\tkops-controller.internal.c.k8s.local'),
+    );
+  });
+
   it('creates the file when there is none', () => {
     expect(etcHostsFile(worker(['10.0.0.5']))?.content).toBe(block('10.0.0.5\tapi.internal.c.k8s.local'));
   });

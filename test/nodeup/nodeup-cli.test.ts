@@ -93,6 +93,7 @@ const CP_FILES = [
   'etc/sysctl.d/99-k8s-general.conf',
   'etc/systemd/system/containerd.service',
   // Control plane only: protokube claims the etcd volumes and writes the etcd members.
+  'etc/systemd/system/kforge-kops-controller.service',
   'etc/systemd/system/kforge-protokube.service',
   'etc/systemd/system/kubelet.service',
   'srv/kubernetes/ca.crt',
@@ -240,7 +241,7 @@ describe('systemd-analyze verify accepts the units', () => {
 
   it('containerd.service, kubelet.service and (control plane) kforge-protokube.service verify with no output on stderr', () => {
     expect(spawnSync('sh', ['-c', 'command -v systemd-analyze']).status).toBe(0);
-    for (const [root, units] of [[cpRoot, ['containerd.service', 'kubelet.service', 'kforge-protokube.service']], [nodeRoot, ['containerd.service', 'kubelet.service']]] as const) {
+    for (const [root, units] of [[cpRoot, ['containerd.service', 'kubelet.service', 'kforge-protokube.service', 'kforge-kops-controller.service']], [nodeRoot, ['containerd.service', 'kubelet.service']]] as const) {
       const copy = dir('kforge-nodeup-systemd-');
       makeVerifiableRoot(root, copy, [...units]);
       for (const unit of units) {
@@ -299,6 +300,15 @@ describe('systemd-analyze verify accepts the units', () => {
     expect(unit).toMatch(/^Restart=always$/m);
     expect(unit).toMatch(/^WantedBy=multi-user\.target$/m);
     expect(fs.existsSync(path.join(nodeRoot, 'etc/systemd/system/kforge-protokube.service'))).toBe(false);
+  });
+
+  it('kforge-kops-controller.service (control plane only) runs the node-identity service from the nodeup artifact with the boot config, and always restarts', () => {
+    const unit = fs.readFileSync(path.join(cpRoot, 'etc/systemd/system/kforge-kops-controller.service'), 'utf8');
+    expect(execCommands(unit)).toEqual([['/opt/kforge/bin/nodeup', 'kops-controller', '--conf=/opt/kforge/conf/kube_env.yaml']]);
+    expect(unit).toMatch(/^After=network-online\.target kforge-nodeup\.service$/m);
+    expect(unit).toMatch(/^Restart=always$/m);
+    expect(unit).toMatch(/^WantedBy=multi-user\.target$/m);
+    expect(fs.existsSync(path.join(nodeRoot, 'etc/systemd/system/kforge-kops-controller.service'))).toBe(false);
   });
 
   it("kubelet's ExecStart is exactly the rendered argv of the config", () => {

@@ -176,6 +176,7 @@ it('three protokube runs claim one member each, format and mount the volumes, an
       expect(hosts).toContain(`${IPS[z]}\tetcd-events-${MEMBER[z]}.internal.${NAME}`);
       // api.internal is nodeup's line in /etc/hosts without DNS, not protokube's.
       expect(hosts).not.toContain(`api.internal.${NAME}`);
+      expect(hosts).not.toContain(`kops-controller.internal.${NAME}`);
     }
   }
 });

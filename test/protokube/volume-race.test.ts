@@ -129,7 +129,7 @@ it('a looping protokube takes the volumes back once their machine is gone, and p
   expect(out).toMatch(/etcd events: member a, volume vol-/);
   const held = await attachments();
   for (const etcd of ['main', 'events']) expect(held.get(cp.volumes.get(`a.etcd-${etcd}.${NAME}`) as string)).toBe(machines[survivor].id);
-  // Names: the members held by the survivor, and api.internal, at its address (through moto's Route 53).
+  // Names: the members held by the survivor, api.internal and kops-controller.internal, at its address (through moto's Route 53).
   const r53 = new Route53Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
   const zones = await r53.send(new ListHostedZonesByNameCommand({ DNSName: 'example.com.' }));
   const records = await r53.send(new ListResourceRecordSetsCommand({ HostedZoneId: zones.HostedZones?.[0]?.Id }));
@@ -138,6 +138,7 @@ it('a looping protokube takes the volumes back once their machine is gone, and p
   expect(a.get(`etcd-a.internal.${NAME}.`)).toEqual([machines[survivor].ip]);
   expect(a.get(`etcd-events-a.internal.${NAME}.`)).toEqual([machines[survivor].ip]);
   expect(a.get(`api.internal.${NAME}.`)).toEqual([machines[survivor].ip]);
+  expect(a.get(`kops-controller.internal.${NAME}.`)).toEqual([machines[survivor].ip]);
 });
 
 it('an attach the cloud answers "yes" while another instance holds the volume is a lost claim (the DescribeVolumes check)', async () => {

@@ -9,6 +9,7 @@ import { SecurityGroupTask } from '../../cloud/aws/tasks/security-group-task';
 import type { SubnetTask } from '../../cloud/aws/tasks/subnet-task';
 import { TargetGroupTask } from '../../cloud/aws/tasks/target-group-task';
 import type { AnyTask } from '../../tasks/task';
+import { KOPS_CONTROLLER_PORT } from '../../node-identity/kops-controller-port';
 import type { NetworkTasks } from './network-model-builder';
 import type { SecurityGroupTasks } from './security-group-model-builder';
 import { securityGroupRuleName } from './security-group-rule-name';
@@ -76,6 +77,11 @@ export function buildApiEndpointTasks(cluster: Cluster, network: NetworkTasks, s
     const listener = new ListenerTask(`api-${dashed}-443`, { loadBalancer: nlb, port: 443, targetGroup: tg });
     tasks.push(nlb, tg, listener);
     controlPlaneTargetGroups.push(tg);
+    if (usesNoneDns(cluster)) {
+      const kc = kopsControllerListener(cluster, nlb, lbGroup, securityGroups, network, labels);
+      tasks.push(...kc.tasks);
+      controlPlaneTargetGroups.push(kc.targetGroup);
+    }
   }
 
   const dnsType = spec.topology?.dns?.type ?? 'Public';
@@ -93,6 +99,39 @@ export function buildApiEndpointTasks(cluster: Cluster, network: NetworkTasks, s
     tasks.push(record(spec.masterInternalName ?? `api.internal.${c}`, lbSpec?.useForInternalApi === true));
   }
   return { tasks, controlPlaneTargetGroups };
+}
+
+/** kops's UsesNoneDNS (and UsesLoadBalancerForKopsController): `spec.topology.dns.type: None`, which `.k8s.local` names default to. */
+function usesNoneDns(cluster: Cluster): boolean {
+  return (cluster.spec.topology?.dns?.type ?? (cluster.metadata.name.endsWith('.k8s.local') ? 'None' : 'Public')) === 'None';
+}
+
+/**
+ * Without DNS, workers reach the node-identity service (docs/node-identity.md) through the API load
+ * balancer, as kops's UsesLoadBalancerForKopsController: a TCP 3988 target group of the control plane, a 3988
+ * listener, every node's traffic to the load balancer, and 3988 from the load balancer to the control plane.
+ * kops health-checks HTTPS /healthz; kforge's target group task checks TCP (the service answers on the port).
+ */
+function kopsControllerListener(cluster: Cluster, nlb: NetworkLoadBalancerTask, lbGroup: SecurityGroupTask, securityGroups: SecurityGroupTasks, network: NetworkTasks, labels: Record<string, string>): { tasks: AnyTask[]; targetGroup: TargetGroupTask } {
+  const c = cluster.metadata.name;
+  const name = awsResourceName32(c, 'kops-controller');
+  const targetGroup = new TargetGroupTask(name, {
+    vpc: network.vpc,
+    protocol: 'TCP',
+    port: KOPS_CONTROLLER_PORT,
+    healthCheckProtocol: 'TCP',
+    healthCheckIntervalSeconds: 10,
+    healthyThreshold: 2,
+    unhealthyThreshold: 2,
+    attributes: { 'deregistration_delay.timeout_seconds': '30', 'deregistration_delay.connection_termination.enabled': 'true' },
+    tags: clusterTags(c, name, labels),
+  });
+  const listener = new ListenerTask(`api-${c.replace(/\./g, '-')}-${KOPS_CONTROLLER_PORT}`, { loadBalancer: nlb, port: KOPS_CONTROLLER_PORT, targetGroup });
+  const rules = [
+    new SecurityGroupRuleTask('node-to-elb', { group: lbGroup, direction: 'ingress', protocol: '-1', sourceGroup: securityGroups.nodes }),
+    new SecurityGroupRuleTask('kops-controller-elb-to-cp', { group: securityGroups.controlPlane, direction: 'ingress', protocol: 'tcp', fromPort: KOPS_CONTROLLER_PORT, toPort: KOPS_CONTROLLER_PORT, sourceGroup: lbGroup }),
+  ];
+  return { tasks: [targetGroup, listener, ...rules], targetGroup };
 }
 
 /**

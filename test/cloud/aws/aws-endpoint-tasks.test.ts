@@ -67,16 +67,19 @@ describe('API load balancer (--dns none)', () => {
   const name = 'nlb.example.com';
   const spec = cluster(name, { dns: 'none' });
 
-  it('plans one NLB, one target group, one listener; applies; then plans nothing with a fixed number of calls', async () => {
+  it('plans one NLB, the API and node-identity target groups and listeners; applies; then plans nothing with a fixed number of calls', async () => {
     const first = await run(spec, true);
     expect(first.text).toContain(`+ create NetworkLoadBalancer/api-nlb-example-com\n`);
     expect(first.text).toContain(`+ create TargetGroup/${awsResourceName32(name, 'tcp')}\n`);
     expect(first.text).toContain(`+ create Listener/api-nlb-example-com-443\n`);
+    // Without DNS, workers reach the node-identity service (port 3988) through the load balancer, as in kops.
+    expect(first.text).toContain(`+ create TargetGroup/${awsResourceName32(name, 'kops-controller')}\n`);
+    expect(first.text).toContain(`+ create Listener/api-nlb-example-com-3988\n`);
     expect(first.text).toContain(`+ create SecurityGroupRule/https-elb-to-master\n`);
     expect(first.text).not.toContain('DNSRecord');
     expect(first.cloud.calls.byOperation.get('CreateLoadBalancer')).toBe(1);
-    expect(first.cloud.calls.byOperation.get('CreateTargetGroup')).toBe(1);
-    expect(first.cloud.calls.byOperation.get('CreateListener')).toBe(1);
+    expect(first.cloud.calls.byOperation.get('CreateTargetGroup')).toBe(2);
+    expect(first.cloud.calls.byOperation.get('CreateListener')).toBe(2);
 
     const second = await run(spec, true);
     expect(second.hasChanges).toBe(false);
@@ -84,16 +87,17 @@ describe('API load balancer (--dns none)', () => {
     expect(second.cloud.calls.mutating).toBe(0);
     // DescribeLoadBalancers, DescribeTags and DescribeLoadBalancerAttributes for the NLB, DescribeTargetGroups,
     // DescribeTags and DescribeTargetGroupAttributes for the target group, DescribeListeners for the listener.
+    // (Each of the two target groups, the API's and the node-identity service's, costs its own three.)
     expect(endpointCalls(second.cloud)).toEqual({
       DescribeLoadBalancers: 1,
       DescribeLoadBalancerAttributes: 1,
-      DescribeTargetGroups: 1,
-      DescribeTargetGroupAttributes: 1,
-      DescribeTags: 2,
+      DescribeTargetGroups: 2,
+      DescribeTargetGroupAttributes: 2,
+      DescribeTags: 3,
       DescribeListeners: 1,
     });
-    // The network's 7 plus those 7.
-    expect(second.cloud.calls.calls).toBe(14);
+    // The network's 7 plus those 10.
+    expect(second.cloud.calls.calls).toBe(17);
   });
 
   it('made them with kops names, scheme, subnets and tags (read with a plain ELBv2 client)', async () => {
@@ -119,7 +123,10 @@ describe('API load balancer (--dns none)', () => {
     expect(byArn.get(lb.LoadBalancerArn)).toEqual({ ...owned, Name: `api.${name}` });
     expect(byArn.get(tgs[0].TargetGroupArn)).toEqual({ ...owned, Name: awsResourceName32(name, 'tcp') });
     const listeners = (await elbv2.send(new DescribeListenersCommand({ LoadBalancerArn: lb.LoadBalancerArn }))).Listeners ?? [];
-    expect(listeners.map((l) => `${l.Protocol} ${l.Port} -> ${l.DefaultActions?.[0]?.TargetGroupArn === tgs[0].TargetGroupArn}`)).toEqual(['TCP 443 -> true']);
+    const kc = (await elbv2.send(new DescribeTargetGroupsCommand({ Names: [awsResourceName32(name, 'kops-controller')] }))).TargetGroups ?? [];
+    expect(kc[0]).toMatchObject({ Protocol: 'TCP', Port: 3988, VpcId: lb.VpcId });
+    const target = (arn: string | undefined) => (arn === tgs[0].TargetGroupArn ? 'api' : arn === kc[0].TargetGroupArn ? 'kops-controller' : arn);
+    expect(listeners.map((l) => `${l.Protocol} ${l.Port} -> ${target(l.DefaultActions?.[0]?.TargetGroupArn)}`).sort()).toEqual(['TCP 3988 -> kops-controller', 'TCP 443 -> api']);
   });
 
   it('turns cross-zone load balancing on and off', async () => {

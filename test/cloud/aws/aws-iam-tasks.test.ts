@@ -161,7 +161,7 @@ describe('API cost of a no-op IAM plan', () => {
 });
 
 describe('the whole AWS model with IAM', () => {
-  it('converges, and a no-op plan costs the network’s 7 calls, the API load balancer’s 7 and IAM’s 1', async () => {
+  it('converges, and a no-op plan costs the network’s 7 calls, the API load balancer’s 10 (two target groups: the API’s and, without DNS, the node-identity service’s) and IAM’s 1', async () => {
     const s = spec('whole.example.com');
     const once = async (apply: boolean) => {
       const cloud = awsCloud(s.cluster.metadata.name);
@@ -173,7 +173,7 @@ describe('the whole AWS model with IAM', () => {
     expect((await once(true)).plan.hasChanges).toBe(true);
     const { cloud, plan } = await once(false);
     expect(plan.hasChanges).toBe(false);
-    expect(cloud.calls.calls).toBe(15);
+    expect(cloud.calls.calls).toBe(18);
     expect(cloud.calls.snapshot()).toMatchObject({ GetAccountAuthorizationDetails: 1 });
   });
 });

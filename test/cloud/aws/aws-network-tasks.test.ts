@@ -137,7 +137,7 @@ describe('AWS network tasks against moto', () => {
     const nodes = groups.find((g) => g.GroupName === `nodes.${name}`);
     expect(rules(masters?.IpPermissions, names)).toEqual(
       // kops's: 443 (and path-MTU ICMP) only from the API load balancer's group; no IPIP (protocol 4) without Calico or kube-router.
-      ['-1 masters', 'icmp api-elb', 'tcp 1-2379 nodes', 'tcp 22-22 0.0.0.0/0', 'tcp 22-22 ::/0', 'tcp 2383-4000 nodes', 'tcp 4003-65535 nodes', 'tcp 443-443 api-elb', 'udp 1-65535 nodes'].sort(),
+      ['-1 masters', 'icmp api-elb', 'tcp 1-2379 nodes', 'tcp 22-22 0.0.0.0/0', 'tcp 22-22 ::/0', 'tcp 2383-4000 nodes', 'tcp 3988-3988 api-elb', 'tcp 4003-65535 nodes', 'tcp 443-443 api-elb', 'udp 1-65535 nodes'].sort(),
     );
     expect(rules(nodes?.IpPermissions, names)).toEqual(['-1 masters', '-1 nodes', 'tcp 22-22 0.0.0.0/0', 'tcp 22-22 ::/0', 'tcp 30000-32767 10.0.0.0/8', 'udp 30000-32767 10.0.0.0/8'].sort());
     expect(rules(nodes?.IpPermissionsEgress, names)).toEqual(['-1 0.0.0.0/0', '-1 ::/0']);

@@ -57,6 +57,11 @@ describe('buildApiEndpointTasks', () => {
       'NetworkLoadBalancer/api-ep-example-com',
       `TargetGroup/${awsResourceName32('ep.example.com', 'tcp')}`,
       'Listener/api-ep-example-com-443',
+      // Without DNS, workers reach the node-identity service through the load balancer (kops's UsesLoadBalancerForKopsController, same names).
+      `TargetGroup/${awsResourceName32('ep.example.com', 'kops-controller')}`,
+      'Listener/api-ep-example-com-3988',
+      'SecurityGroupRule/node-to-elb',
+      'SecurityGroupRule/kops-controller-elb-to-cp',
     ]);
     const rules = e.tasks.filter((t): t is SecurityGroupRuleTask => t instanceof SecurityGroupRuleTask);
     const https = rules.find((r) => r.name === 'https-elb-to-master');
@@ -73,7 +78,12 @@ describe('buildApiEndpointTasks', () => {
     expect(nlb?.desired.loadBalancerName).toBe(awsResourceName32('ep.example.com', 'api'));
     expect(nlb?.desired.subnets.map((s) => s.name)).toEqual(['us-east-1a.ep.example.com', 'us-east-1b.ep.example.com']);
     expect(nlb?.desired.tags.Name).toBe('api.ep.example.com');
-    expect(e.controlPlaneTargetGroups.map((t) => t.desired)).toMatchObject([{ protocol: 'TCP', port: 443, healthCheckProtocol: 'TCP' }]);
+    expect(e.controlPlaneTargetGroups.map((t) => t.desired)).toMatchObject([
+      { protocol: 'TCP', port: 443, healthCheckProtocol: 'TCP' },
+      { protocol: 'TCP', port: 3988, healthCheckProtocol: 'TCP' },
+    ]);
+    expect(rules.find((r) => r.name === 'kops-controller-elb-to-cp')?.desired).toMatchObject({ group: { name: 'masters.ep.example.com' }, sourceGroup: { name: 'api-elb.ep.example.com' }, protocol: 'tcp', fromPort: 3988, toPort: 3988 });
+    expect(rules.find((r) => r.name === 'node-to-elb')?.desired).toMatchObject({ group: { name: 'api-elb.ep.example.com' }, sourceGroup: { name: 'nodes.ep.example.com' }, protocol: '-1' });
   });
 
   it('an Internal load balancer uses the private subnets; a Public one in private topology the utility subnets', () => {
@@ -96,6 +106,8 @@ describe('buildApiEndpointTasks', () => {
     expect(records(build(spec(opts)))).toEqual(['api.ep.example.com alias private', 'api.internal.ep.example.com placeholder private']);
     const both = build(spec(opts, (c) => ((c.spec.api as { loadBalancer: { useForInternalApi?: boolean } }).loadBalancer.useForInternalApi = true)));
     expect(records(both)).toEqual(['api.ep.example.com alias private', 'api.internal.ep.example.com alias private']);
+    // With DNS, workers find the node-identity service by its Route 53 name (protokube's): no 3988 listener.
+    expect(both.tasks.map(taskKey).filter((k) => k.includes('3988') || k.includes('kops-controller'))).toEqual([]);
   });
 
   it('gossip clusters get no records', () => {

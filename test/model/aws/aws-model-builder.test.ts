@@ -58,6 +58,11 @@ describe('AWS model builders', () => {
         `TargetGroup/tcp-min-example-com-6u3ch3 <- VPC/${c}`,
         `Listener/api-min-example-com-443 <- NetworkLoadBalancer/api-min-example-com, TargetGroup/tcp-min-example-com-6u3ch3`,
         `SecurityGroupRule/https-elb-to-master <- SecurityGroup/api-elb.${c}, SecurityGroup/masters.${c}`,
+        // Without DNS, nodes reach the node-identity service through the load balancer's 3988 listener (kops's names).
+        `TargetGroup/kops-controller-min-examp-7dfcq7 <- VPC/${c}`,
+        `Listener/api-min-example-com-3988 <- NetworkLoadBalancer/api-min-example-com, TargetGroup/kops-controller-min-examp-7dfcq7`,
+        `SecurityGroupRule/kops-controller-elb-to-cp <- SecurityGroup/api-elb.${c}, SecurityGroup/masters.${c}`,
+        `SecurityGroupRule/node-to-elb <- SecurityGroup/api-elb.${c}, SecurityGroup/nodes.${c}`,
       ].sort(),
     );
   });
@@ -102,6 +107,8 @@ describe('AWS model builders', () => {
         `NetworkLoadBalancer/api-priv-example-com <- SecurityGroup/api-elb.${c}, Subnet/utility-us-east-1a.${c}, Subnet/utility-us-east-1b.${c}`,
         `TargetGroup/tcp-priv-example-com-jeq96t <- VPC/${c}`,
         `Listener/api-priv-example-com-443 <- NetworkLoadBalancer/api-priv-example-com, TargetGroup/tcp-priv-example-com-jeq96t`,
+        `TargetGroup/kops-controller-priv-exam-i215gu <- VPC/${c}`,
+        `Listener/api-priv-example-com-3988 <- NetworkLoadBalancer/api-priv-example-com, TargetGroup/kops-controller-priv-exam-i215gu`,
       ].sort(),
     );
   });

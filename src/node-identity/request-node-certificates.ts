@@ -1,0 +1,108 @@
+import * as https from 'node:https';
+import * as tls from 'node:tls';
+import { AwsCredentials, createAwsIdentityToken, regionalStsEndpoint } from './aws-identity-token';
+import { BOOTSTRAP_API_VERSION } from './node-identity-server';
+import { NodeIdentityError } from './node-identity-error';
+
+/** Where and how a node asks the node-identity service for its certificates. */
+export interface NodeCertificateClientOptions {
+  cluster: string;
+  /** The service's URLs, tried in order (the config's ConfigServer.Servers). */
+  servers: string[];
+  /** The kops-controller-ca bundle the service's certificate must chain to; nothing else is trusted. */
+  caCertificates: string;
+  region: string;
+  /** The machine's credentials (the instance role's, from IMDS through the SDK's default chain). Default: that chain. */
+  credentials?: () => Promise<AwsCredentials>;
+  /** Environment: AWS_ENDPOINT_URL_STS / AWS_ENDPOINT_URL move the STS endpoint signed for, as for the SDK. Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+const MAX_ANSWER = 64 * 1024;
+const TIMEOUT_MS = 30_000;
+
+/**
+ * Sends the public keys a node made and the node name it claims to the node-identity service, with a
+ * sts:GetCallerIdentity request signed by the machine's credentials as proof, over TLS pinned to
+ * kops-controller-ca and checked against `kops-controller.internal.<cluster>` whatever address it dials;
+ * returns the issued certificates by name. A refusal names the status; the service's log has the reason.
+ */
+export async function requestNodeCertificates(nodeName: string, publicKeys: Record<string, string>, options: NodeCertificateClientOptions): Promise<Record<string, string>> {
+  const env = options.env ?? process.env;
+  const body = JSON.stringify({ apiVersion: BOOTSTRAP_API_VERSION, nodeName, certs: publicKeys });
+  const credentials = await (options.credentials ?? (() => defaultCredentials(options.region)))();
+  const stsEndpoint = env.AWS_ENDPOINT_URL_STS || env.AWS_ENDPOINT_URL || regionalStsEndpoint(options.region);
+  const failures: string[] = [];
+  for (const server of options.servers) {
+    // A fresh signature per attempt: the service accepts each signed request once.
+    const authorization = createAwsIdentityToken(body, { region: options.region, stsEndpoint, credentials });
+    let answer: { status: number; body: string };
+    try {
+      answer = await post(server, `kops-controller.internal.${options.cluster}`, options.caCertificates, body, authorization);
+    } catch (e) {
+      failures.push(`${server}: ${e instanceof Error ? e.message : String(e)}`);
+      continue;
+    }
+    if (answer.status !== 200) {
+      failures.push(`${server} answered HTTP ${answer.status} (the reason is in its log: journalctl -u kforge-kops-controller on the control plane)`);
+      continue;
+    }
+    let certs: Record<string, unknown>;
+    try {
+      certs = (JSON.parse(answer.body) as { certs?: Record<string, unknown> }).certs ?? {};
+    } catch {
+      throw new NodeIdentityError(`${server} answered 200 with a body that is not JSON`);
+    }
+    const missing = Object.keys(publicKeys).filter((k) => typeof certs[k] !== 'string');
+    if (missing.length > 0) throw new NodeIdentityError(`${server} issued no ${missing.join(', ')} certificate`);
+    return certs as Record<string, string>;
+  }
+  throw new NodeIdentityError(`no node-identity service issued node ${nodeName}'s certificates: ${failures.join('; ')}`);
+}
+
+async function defaultCredentials(region: string): Promise<AwsCredentials> {
+  // The SDK's default chain: environment, then the instance role through IMDS, as every other AWS call of nodeup.
+  const { STSClient } = await import('@aws-sdk/client-sts');
+  const client = new STSClient({ region });
+  try {
+    const c = await client.config.credentials();
+    return { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey, sessionToken: c.sessionToken };
+  } catch (e) {
+    throw new NodeIdentityError(`no AWS credentials to prove this machine's identity (the instance role, from instance metadata): ${e instanceof Error ? e.message : String(e)}`);
+  } finally {
+    client.destroy();
+  }
+}
+
+function post(server: string, name: string, ca: string, body: string, authorization: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const url = new URL('/bootstrap', server);
+    if (url.protocol !== 'https:') return reject(new Error('not an https URL'));
+    const req = https.request(
+      url,
+      {
+        method: 'POST',
+        ca,
+        servername: name,
+        // The service is known by its name, whatever address (load balancer, hosts entry) reaches it.
+        checkServerIdentity: (_host, cert) => tls.checkServerIdentity(name, cert),
+        headers: { 'content-type': 'application/json', authorization },
+        timeout: TIMEOUT_MS,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > MAX_ANSWER) req.destroy(new Error('the answer is too large'));
+          else chunks.push(c);
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}

@@ -1,0 +1,116 @@
+import * as fs from 'node:fs';
+import { AwsCloud } from '../cloud/aws/aws-cloud';
+import { awsErrorMessage } from '../cloud/aws/aws-errors';
+import { UsageError } from '../errors/usage-error';
+import { BootConfig, parseBootConfig } from '../nodeup/boot-config';
+import { KeysetYaml } from '../pki/keyset-yaml';
+import type { Keypair } from '../pki/keypair';
+import { issueKeypair } from '../pki/issue-keypair';
+import { ClusterRepository } from '../state/cluster-repository';
+import { openVfs } from '../state/vfs/open-vfs';
+import type { Vfs } from '../state/vfs/vfs';
+import { regionOfZone } from '../validate/validate-spec';
+import { regionalStsEndpoint } from './aws-identity-token';
+import { AwsIdentityVerifier } from './aws-identity-verifier';
+import { describeInstanceFacts } from './describe-instance-facts';
+import { kopsControllerRoles } from './kops-controller-roles';
+import { KOPS_CONTROLLER_PORT } from './kops-controller-port';
+import { NodeIdentityServer, startNodeIdentityServer } from './node-identity-server';
+import { NodeIdentityError } from './node-identity-error';
+
+/** The CA of the service's serving certificate (kops's keyset name). */
+export const KOPS_CONTROLLER_CA = 'kops-controller-ca';
+/** The name nodes reach the service by (kops's). */
+export function kopsControllerName(cluster: string): string {
+  return `kops-controller.internal.${cluster}`;
+}
+
+/** How to run the service. */
+export interface KopsControllerOptions {
+  /** The boot config (kube_env.yaml) of a control-plane machine. */
+  conf: string;
+  /** Address and port to listen on. Default 0.0.0.0:3988. */
+  host?: string;
+  port?: number;
+  /** The STS endpoint to execute nodes' signed requests against. Default: the cluster region's. */
+  stsEndpoint?: string;
+  log(line: string): void;
+  /** Opens the state store (tests pass their own). */
+  open?: (url: string) => Vfs;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Starts the node-identity service on a control-plane machine: reads the cluster, its instance groups and
+ * the two CAs (kubernetes-ca to issue from, kops-controller-ca for its own serving certificate, issued in
+ * memory for `kops-controller.internal.<cluster>` with a key that never leaves the process) from the state
+ * store the boot config names, learns its account from STS, and serves until stopped.
+ */
+export async function runKopsController(options: KopsControllerOptions): Promise<NodeIdentityServer> {
+  const boot = readBootConfig(options.conf);
+  const slash = boot.ConfigBase.replace(/\/+$/, '').lastIndexOf('/');
+  const storeUrl = boot.ConfigBase.slice(0, slash);
+  const vfs = (options.open ?? openVfs)(storeUrl);
+  const repo = new ClusterRepository(vfs);
+  const c = boot.ClusterName;
+  const stored = await wrap(`reading cluster ${c} from ${storeUrl}`, () => repo.get(c));
+  const completed = await wrap(`reading ${boot.ConfigBase}/cluster-completed.spec`, () => repo.getCompleted(c));
+  const zone = completed.spec.subnets?.find((s) => s.zone)?.zone;
+  const region = completed.spec.subnets?.find((s) => s.region)?.region ?? (zone ? regionOfZone(zone, 'aws') : undefined);
+  if (!region) throw new NodeIdentityError(`${boot.ConfigBase}/cluster-completed.spec: no subnet names a zone or region, so the cluster's STS region is unknown`);
+  const ca = await primaryKeypair(vfs, c, 'kubernetes-ca');
+  const controllerCa = await primaryKeypair(vfs, c, KOPS_CONTROLLER_CA);
+  const serving = await issueKeypair({ subject: { commonName: 'kops-controller' }, usage: 'server', validityMs: 365 * 24 * 3600 * 1000, dnsNames: [kopsControllerName(c)] }, controllerCa);
+  const cloud = new AwsCloud({ clusterName: c, region, env: options.env });
+  const { sdk, client } = await cloud.sts();
+  const me = await wrap('sts:GetCallerIdentity of the control plane', () => client.send(new sdk.GetCallerIdentityCommand({})));
+  const roles = kopsControllerRoles(c, stored.instanceGroups.map((g) => g.object));
+  const verifier = new AwsIdentityVerifier({
+    clusterName: c,
+    region,
+    stsEndpoint: options.stsEndpoint ?? regionalStsEndpoint(region),
+    accountId: me.Account ?? '',
+    roles,
+    describeInstance: (id) => describeInstanceFacts(cloud, id),
+  });
+  const port = options.port ?? KOPS_CONTROLLER_PORT;
+  const host = options.host ?? '0.0.0.0';
+  const server = await wrap(`listening on ${host}:${port}`, () =>
+    startNodeIdentityServer({ tls: { cert: serving.certificatePem, key: serving.privateKeyPem ?? '' }, ca, verify: (a, b) => verifier.verify(a, b), log: options.log }, { port, host }),
+  );
+  options.log(`kops-controller: cluster ${c}, region ${region}, listening on ${host}:${server.port} as ${kopsControllerName(c)}; roles ${[...roles].map(([r, g]) => `${r}=${g.join('+')}`).join(' ')}`);
+  return server;
+}
+
+async function primaryKeypair(vfs: Vfs, cluster: string, name: string): Promise<Keypair> {
+  const key = `${cluster}/pki/private/${name}/keyset.yaml`;
+  const where = `${vfs.url}/${key}`;
+  const obj = await wrap(`reading ${where}`, () => vfs.read(key));
+  if (!obj) throw new NodeIdentityError(`${where} does not exist; run "kforge update cluster ${cluster} --yes" (it makes every missing keyset)`);
+  const primary = KeysetYaml.parse(obj.data, where, name).primary();
+  if (!primary?.privateKeyPem) throw new NodeIdentityError(`${where}: no primary key with its private key`);
+  return primary;
+}
+
+function readBootConfig(file: string): BootConfig {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--conf ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  const boot = parseBootConfig(text);
+  if (!boot) throw new UsageError(`--conf ${file}: not a boot config (kube_env.yaml with CloudProvider, ClusterName, ConfigBase, InstanceGroupName, InstanceGroupRole, NodeupConfigHash)`);
+  if (!['ControlPlane', 'Master'].includes(boot.InstanceGroupRole)) throw new UsageError(`--conf ${file}: InstanceGroupRole is ${boot.InstanceGroupRole}; kops-controller runs on control-plane machines only`);
+  if (boot.CloudProvider !== 'aws') throw new UsageError(`--conf ${file}: CloudProvider is ${boot.CloudProvider}; kops-controller verifies AWS identities only`);
+  return boot;
+}
+
+async function wrap<T>(what: string, f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof NodeIdentityError || e instanceof UsageError) throw e;
+    throw new NodeIdentityError(`${what}: ${awsErrorMessage(e)}`);
+  }
+}
