@@ -11,6 +11,7 @@ import { expandKubeProxy } from './components/kube-proxy';
 import { expandKubeScheduler } from './components/kube-scheduler';
 import { expandKubelet } from './components/kubelet';
 import { expandNetwork } from './components/network-defaults';
+import { expandNodeTerminationHandler } from './components/node-termination-handler';
 import { ExpandContext } from './expand-context';
 import { normalizeKubernetesVersion } from './kubernetes-version';
 
@@ -29,6 +30,7 @@ export const EXPAND_STEPS: ReadonlyArray<[string, ExpandStep]> = [
   ['kube-controller-manager', expandKubeControllerManager],
   ['kube-scheduler', expandKubeScheduler],
   ['kube-proxy', expandKubeProxy],
+  ['node-termination-handler', expandNodeTerminationHandler],
   ['image-mirror', remapImages],
 ];
 
