@@ -181,6 +181,9 @@ async function renderAndWriteTerraform(
   // The control plane's policy names the hosted zone by id, which a zone given by name has only in AWS.
   const { IamRolePolicyTask } = await import('../cloud/aws/tasks/iam-role-policy-task');
   for (const t of run.tasks) if (t instanceof IamRolePolicyTask) await t.resolveHostedZone(run.cloud);
+  // The node-termination-handler's queue policy names the queue's ARN, which holds the account (STS).
+  const { SqsQueueTask } = await import('../cloud/aws/tasks/sqs-queue-task');
+  for (const t of run.tasks) if (t instanceof SqsQueueTask) await t.resolveAccount(run.cloud);
   const { renderTerraformOutput, writeTerraformOutput } = await import('../targets/terraform/render-terraform');
   const output = renderTerraformOutput(run.cluster, run.cloud.region, run.tasks);
   p?.step('write managed files');

@@ -108,6 +108,11 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-shared-vpc-example-co
     value               = "control-plane-us-east-1a.shared-vpc.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/control-plane"
     propagate_at_launch = true
     value               = "1"
@@ -154,6 +159,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-shared-vpc-example-com" {
     value               = "nodes-us-east-1a.shared-vpc.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/node"
     propagate_at_launch = true
     value               = "1"
@@ -194,6 +204,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-shared-vpc-example-com" {
     value               = "nodes-us-east-1b.shared-vpc.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/node"
     propagate_at_launch = true
     value               = "1"
@@ -209,6 +224,90 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-shared-vpc-example-com" {
     value               = "owned"
   }
   vpc_zone_identifier = ["subnet-abcdef12"]
+}
+
+resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1a-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1a-shared-vpc-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "control-plane-us-east-1a-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1a-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1a-shared-vpc-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1a-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1b-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1b-shared-vpc-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1b-NTHLifecycleHook"
+}
+
+resource "aws_cloudwatch_event_rule" "shared-vpc-example-com-ASGLifecycle" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_shared-vpc.example.com-ASGLifecycle_event_pattern")
+  name          = "shared-vpc.example.com-ASGLifecycle"
+  tags = {
+    "KubernetesCluster"                            = "shared-vpc.example.com"
+    "Name"                                         = "shared-vpc.example.com-ASGLifecycle"
+    "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "shared-vpc-example-com-InstanceScheduledChange" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_shared-vpc.example.com-InstanceScheduledChange_event_pattern")
+  name          = "shared-vpc.example.com-InstanceScheduledChange"
+  tags = {
+    "KubernetesCluster"                            = "shared-vpc.example.com"
+    "Name"                                         = "shared-vpc.example.com-InstanceScheduledChange"
+    "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "shared-vpc-example-com-InstanceStateChange" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_shared-vpc.example.com-InstanceStateChange_event_pattern")
+  name          = "shared-vpc.example.com-InstanceStateChange"
+  tags = {
+    "KubernetesCluster"                            = "shared-vpc.example.com"
+    "Name"                                         = "shared-vpc.example.com-InstanceStateChange"
+    "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "shared-vpc-example-com-SpotInterruption" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_shared-vpc.example.com-SpotInterruption_event_pattern")
+  name          = "shared-vpc.example.com-SpotInterruption"
+  tags = {
+    "KubernetesCluster"                            = "shared-vpc.example.com"
+    "Name"                                         = "shared-vpc.example.com-SpotInterruption"
+    "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_target" "shared-vpc-example-com-ASGLifecycle-Target" {
+  arn  = aws_sqs_queue.shared-vpc-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.shared-vpc-example-com-ASGLifecycle.id
+}
+
+resource "aws_cloudwatch_event_target" "shared-vpc-example-com-InstanceScheduledChange-Target" {
+  arn  = aws_sqs_queue.shared-vpc-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.shared-vpc-example-com-InstanceScheduledChange.id
+}
+
+resource "aws_cloudwatch_event_target" "shared-vpc-example-com-InstanceStateChange-Target" {
+  arn  = aws_sqs_queue.shared-vpc-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.shared-vpc-example-com-InstanceStateChange.id
+}
+
+resource "aws_cloudwatch_event_target" "shared-vpc-example-com-SpotInterruption-Target" {
+  arn  = aws_sqs_queue.shared-vpc-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.shared-vpc-example-com-SpotInterruption.id
 }
 
 resource "aws_ebs_volume" "a-etcd-events-shared-vpc-example-com" {
@@ -362,6 +461,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-shared-vpc-example-com"
     tags = {
       "KubernetesCluster"                            = "shared-vpc.example.com"
       "Name"                                         = "control-plane-us-east-1a.shared-vpc.example.com"
+      "aws-node-termination-handler/managed"         = ""
       "k8s.io/role/control-plane"                    = "1"
       "k8s.io/role/master"                           = "1"
       "kops.k8s.io/instancegroup"                    = "control-plane-us-east-1a"
@@ -373,6 +473,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-shared-vpc-example-com"
     tags = {
       "KubernetesCluster"                            = "shared-vpc.example.com"
       "Name"                                         = "control-plane-us-east-1a.shared-vpc.example.com"
+      "aws-node-termination-handler/managed"         = ""
       "k8s.io/role/control-plane"                    = "1"
       "k8s.io/role/master"                           = "1"
       "kops.k8s.io/instancegroup"                    = "control-plane-us-east-1a"
@@ -384,6 +485,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-shared-vpc-example-com"
     tags = {
       "KubernetesCluster"                            = "shared-vpc.example.com"
       "Name"                                         = "control-plane-us-east-1a.shared-vpc.example.com"
+      "aws-node-termination-handler/managed"         = ""
       "k8s.io/role/control-plane"                    = "1"
       "k8s.io/role/master"                           = "1"
       "kops.k8s.io/instancegroup"                    = "control-plane-us-east-1a"
@@ -393,6 +495,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-shared-vpc-example-com"
   tags = {
     "KubernetesCluster"                            = "shared-vpc.example.com"
     "Name"                                         = "control-plane-us-east-1a.shared-vpc.example.com"
+    "aws-node-termination-handler/managed"         = ""
     "k8s.io/role/control-plane"                    = "1"
     "k8s.io/role/master"                           = "1"
     "kops.k8s.io/instancegroup"                    = "control-plane-us-east-1a"
@@ -435,6 +538,7 @@ resource "aws_launch_template" "nodes-us-east-1a-shared-vpc-example-com" {
     tags = {
       "KubernetesCluster"                            = "shared-vpc.example.com"
       "Name"                                         = "nodes-us-east-1a.shared-vpc.example.com"
+      "aws-node-termination-handler/managed"         = ""
       "k8s.io/role/node"                             = "1"
       "kops.k8s.io/instancegroup"                    = "nodes-us-east-1a"
       "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
@@ -445,6 +549,7 @@ resource "aws_launch_template" "nodes-us-east-1a-shared-vpc-example-com" {
     tags = {
       "KubernetesCluster"                            = "shared-vpc.example.com"
       "Name"                                         = "nodes-us-east-1a.shared-vpc.example.com"
+      "aws-node-termination-handler/managed"         = ""
       "k8s.io/role/node"                             = "1"
       "kops.k8s.io/instancegroup"                    = "nodes-us-east-1a"
       "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
@@ -455,6 +560,7 @@ resource "aws_launch_template" "nodes-us-east-1a-shared-vpc-example-com" {
     tags = {
       "KubernetesCluster"                            = "shared-vpc.example.com"
       "Name"                                         = "nodes-us-east-1a.shared-vpc.example.com"
+      "aws-node-termination-handler/managed"         = ""
       "k8s.io/role/node"                             = "1"
       "kops.k8s.io/instancegroup"                    = "nodes-us-east-1a"
       "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
@@ -463,6 +569,7 @@ resource "aws_launch_template" "nodes-us-east-1a-shared-vpc-example-com" {
   tags = {
     "KubernetesCluster"                            = "shared-vpc.example.com"
     "Name"                                         = "nodes-us-east-1a.shared-vpc.example.com"
+    "aws-node-termination-handler/managed"         = ""
     "k8s.io/role/node"                             = "1"
     "kops.k8s.io/instancegroup"                    = "nodes-us-east-1a"
     "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
@@ -504,6 +611,7 @@ resource "aws_launch_template" "nodes-us-east-1b-shared-vpc-example-com" {
     tags = {
       "KubernetesCluster"                            = "shared-vpc.example.com"
       "Name"                                         = "nodes-us-east-1b.shared-vpc.example.com"
+      "aws-node-termination-handler/managed"         = ""
       "k8s.io/role/node"                             = "1"
       "kops.k8s.io/instancegroup"                    = "nodes-us-east-1b"
       "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
@@ -514,6 +622,7 @@ resource "aws_launch_template" "nodes-us-east-1b-shared-vpc-example-com" {
     tags = {
       "KubernetesCluster"                            = "shared-vpc.example.com"
       "Name"                                         = "nodes-us-east-1b.shared-vpc.example.com"
+      "aws-node-termination-handler/managed"         = ""
       "k8s.io/role/node"                             = "1"
       "kops.k8s.io/instancegroup"                    = "nodes-us-east-1b"
       "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
@@ -524,6 +633,7 @@ resource "aws_launch_template" "nodes-us-east-1b-shared-vpc-example-com" {
     tags = {
       "KubernetesCluster"                            = "shared-vpc.example.com"
       "Name"                                         = "nodes-us-east-1b.shared-vpc.example.com"
+      "aws-node-termination-handler/managed"         = ""
       "k8s.io/role/node"                             = "1"
       "kops.k8s.io/instancegroup"                    = "nodes-us-east-1b"
       "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
@@ -532,6 +642,7 @@ resource "aws_launch_template" "nodes-us-east-1b-shared-vpc-example-com" {
   tags = {
     "KubernetesCluster"                            = "shared-vpc.example.com"
     "Name"                                         = "nodes-us-east-1b.shared-vpc.example.com"
+    "aws-node-termination-handler/managed"         = ""
     "k8s.io/role/node"                             = "1"
     "kops.k8s.io/instancegroup"                    = "nodes-us-east-1b"
     "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
@@ -838,6 +949,17 @@ resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
   security_group_id = aws_security_group.api-elb-shared-vpc-example-com.id
   to_port           = -1
   type              = "ingress"
+}
+
+resource "aws_sqs_queue" "shared-vpc-example-com-nth" {
+  message_retention_seconds = 300
+  name                      = "shared-vpc-example-com-nth"
+  policy                    = file("${path.module}/data/aws_sqs_queue_shared-vpc-example-com-nth_policy")
+  tags = {
+    "KubernetesCluster"                            = "shared-vpc.example.com"
+    "Name"                                         = "shared-vpc-example-com-nth"
+    "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+  }
 }
 
 terraform {
