@@ -58,7 +58,8 @@ export class SqsQueueTask extends AwsTask<SqsQueueActual> {
   }
 
   renderTerraform(t: TerraformTarget): void {
-    const policy = t.addFile('aws_sqs_queue', this.name, 'policy', `${JSON.stringify(this.policy(), null, 2)}\n`);
+    // Keys sorted, as kops writes its policies (Go's JSON of its Policy type), so the data file is kops's byte for byte.
+    const policy = t.addFile('aws_sqs_queue', this.name, 'policy', `${JSON.stringify(JSON.parse(canonicalPolicy(this.policy())), null, 2)}\n`);
     t.addResource(this, 'aws_sqs_queue', { message_retention_seconds: this.desired.messageRetentionSeconds, name: this.name, policy, tags: this.desired.tags });
   }
 
