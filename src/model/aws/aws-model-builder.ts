@@ -33,7 +33,8 @@ export function buildAwsTasks(
   // The control-plane ASGs register with the API load balancer's target groups (none with DNS only).
   const registered = targetGroups ?? Object.fromEntries(instanceGroups.filter((ig) => isControlPlane(ig)).map((ig) => [ig.metadata.name, endpoint.controlPlaneTargetGroups]));
   const compute = buildInstanceGroupTasks(cluster, instanceGroups, { subnets: network.subnets, securityGroups: groups, iam, targetGroups: registered }, inputs);
-  // The node-termination-handler's queue, rules and targets, and a lifecycle hook on each group (queue mode).
-  const nth = buildNodeTerminationHandlerTasks(cluster, compute.autoScalingGroups);
+  // The node-termination-handler's queue, rules and targets, and a lifecycle hook on each group (queue mode);
+  // like the volumes, only with machines to run (infrastructure only: none).
+  const nth = instanceGroups.length > 0 ? buildNodeTerminationHandlerTasks(cluster, compute.autoScalingGroups) : [];
   return [...network.tasks, ...groups.tasks, ...endpoint.tasks, ...iam.tasks, ...volumes, ...compute.tasks, ...nth];
 }
