@@ -17,8 +17,6 @@ export interface LifecycleHookActual {
   lifecycleTransition?: string;
   defaultResult?: string;
   heartbeatTimeout?: number;
-  /** Whether the group's LIFECYCLE_HOOK_RECORD_TAG says this hook. */
-  recorded: boolean;
 }
 
 /**
@@ -26,7 +24,9 @@ export interface LifecycleHookActual {
  * `<ig>-NTHLifecycleHook`): an instance the group terminates (scale-in, rebalancing, a rolling update's terminate)
  * waits in Terminating:Wait until NTH, told through EventBridge and the queue, has drained the node and completes
  * the action, or 300 s pass and the termination CONTINUEs. Found through the group's record tag (no call);
- * a group without it (a hook made by kops or by hand, a Terraform-made group) costs one DescribeLifecycleHooks.
+ * a group without it (a hook made by kops, by Terraform or by hand) costs one DescribeLifecycleHooks per plan,
+ * and gets the record with the next change kforge makes to the hook. The record is not itself a difference, so
+ * a cluster made with `--target terraform` plans "No changes" in the direct target.
  */
 export class AutoScalingLifecycleHookTask extends AwsTask<LifecycleHookActual> {
   readonly kind = 'AutoScalingLifecycleHook';
@@ -63,28 +63,26 @@ export class AutoScalingLifecycleHookTask extends AwsTask<LifecycleHookActual> {
     const group = (await cloud.inventory.autoScalingGroups()).find((g) => g.AutoScalingGroupName === this.desired.group.name);
     if (!group) return undefined;
     const d = this.desired;
-    if (tagMap(group.Tags)[LIFECYCLE_HOOK_RECORD_TAG] === this.record()) return { lifecycleTransition: d.lifecycleTransition, defaultResult: d.defaultResult, heartbeatTimeout: d.heartbeatTimeout, recorded: true };
+    if (tagMap(group.Tags)[LIFECYCLE_HOOK_RECORD_TAG] === this.record()) return { lifecycleTransition: d.lifecycleTransition, defaultResult: d.defaultResult, heartbeatTimeout: d.heartbeatTimeout };
     const { sdk, client } = await cloud.autoScaling();
     const out = await client.send(new sdk.DescribeLifecycleHooksCommand({ AutoScalingGroupName: group.AutoScalingGroupName, LifecycleHookNames: [this.name] }));
     const hook = out.LifecycleHooks?.find((h) => h.LifecycleHookName === this.name);
-    return { lifecycleTransition: hook?.LifecycleTransition, defaultResult: hook?.DefaultResult, heartbeatTimeout: hook?.HeartbeatTimeout, recorded: false };
+    return { lifecycleTransition: hook?.LifecycleTransition, defaultResult: hook?.DefaultResult, heartbeatTimeout: hook?.HeartbeatTimeout };
   }
 
   diff(actual: LifecycleHookActual | undefined): Change[] {
     const d = this.desired;
-    return diffFields(actual as unknown as Record<string, unknown>, { lifecycleTransition: d.lifecycleTransition, defaultResult: d.defaultResult, heartbeatTimeout: d.heartbeatTimeout, recorded: true });
+    return diffFields(actual as unknown as Record<string, unknown>, { lifecycleTransition: d.lifecycleTransition, defaultResult: d.defaultResult, heartbeatTimeout: d.heartbeatTimeout });
   }
 
-  async apply(cloud: AwsCloud, actual: LifecycleHookActual | undefined, changes: readonly Change[]): Promise<void> {
+  async apply(cloud: AwsCloud): Promise<void> {
     const { sdk, client } = await cloud.autoScaling();
     const d = this.desired;
     const group = d.group.name;
-    // PutLifecycleHook creates or replaces by name.
-    if (!actual || changes.some((c) => c.field !== 'recorded')) {
-      await client.send(
-        new sdk.PutLifecycleHookCommand({ AutoScalingGroupName: group, LifecycleHookName: this.name, LifecycleTransition: d.lifecycleTransition, DefaultResult: d.defaultResult, HeartbeatTimeout: d.heartbeatTimeout }),
-      );
-    }
+    // PutLifecycleHook creates or replaces by name; then the group records it.
+    await client.send(
+      new sdk.PutLifecycleHookCommand({ AutoScalingGroupName: group, LifecycleHookName: this.name, LifecycleTransition: d.lifecycleTransition, DefaultResult: d.defaultResult, HeartbeatTimeout: d.heartbeatTimeout }),
+    );
     await client.send(
       new sdk.CreateOrUpdateTagsCommand({ Tags: [{ ResourceId: group, ResourceType: 'auto-scaling-group', Key: LIFECYCLE_HOOK_RECORD_TAG, Value: this.record(), PropagateAtLaunch: false }] }),
     );

@@ -9,9 +9,12 @@ import type { SqsQueueTask } from './sqs-queue-task';
 /** The actual state of a rule's target. */
 export interface EventBridgeTargetActual {
   arn: string;
+  /** The target's id on the rule: kops's `1`, or Terraform's generated one. */
+  id: string;
 }
 
-// kops's target id (awstasks.EventBridgeTarget): each rule has one target.
+// kops's target id (awstasks.EventBridgeTarget): each rule has one target. Terraform generates another
+// (`aws_cloudwatch_event_target` without `target_id`, as kops renders it).
 const TARGET_ID = '1';
 
 /**
@@ -37,8 +40,11 @@ export class EventBridgeTargetTask extends AwsTask<EventBridgeTargetActual> {
   }
 
   async find(cloud: AwsCloud): Promise<EventBridgeTargetActual | undefined> {
-    const target = (await this.desired.rule.findRule(cloud))?.targets.find((t) => t.Id === TARGET_ID);
-    return target ? { arn: target.Arn } : undefined;
+    const targets = (await this.desired.rule.findRule(cloud))?.targets ?? [];
+    const queue = this.desired.queue.arn.peek();
+    // The one sending to the queue, whatever its id; else kops's id; else the rule's first (to be pointed at the queue).
+    const target = targets.find((t) => t.Arn === queue) ?? targets.find((t) => t.Id === TARGET_ID) ?? targets[0];
+    return target ? { arn: target.Arn, id: target.Id } : undefined;
   }
 
   diff(actual: EventBridgeTargetActual | undefined): Change[] {
@@ -46,10 +52,10 @@ export class EventBridgeTargetTask extends AwsTask<EventBridgeTargetActual> {
     return diffFields(actual as unknown as Record<string, unknown>, { arn: this.desired.queue.arn.peek() ?? '(the queue, once made)' });
   }
 
-  async apply(cloud: AwsCloud): Promise<void> {
+  async apply(cloud: AwsCloud, actual: EventBridgeTargetActual | undefined): Promise<void> {
     const out = await cloud.events().send<{ FailedEntryCount?: number; FailedEntries?: Array<{ ErrorCode?: string; ErrorMessage?: string }> }>({
       operation: 'PutTargets',
-      input: { Rule: this.desired.rule.name, Targets: [{ Id: TARGET_ID, Arn: this.desired.queue.arn.get() }] },
+      input: { Rule: this.desired.rule.name, Targets: [{ Id: actual?.id ?? TARGET_ID, Arn: this.desired.queue.arn.get() }] },
     });
     // PutTargets answers 200 with the entries it could not put.
     const failed = out.FailedEntries?.[0];
