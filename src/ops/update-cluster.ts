@@ -131,7 +131,9 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     const cloudPlan = await executor.plan();
     p?.step('plan');
     const { findOrphanedResources, deleteOrphanedResources } = await import('../cloud/aws/orphaned-resources');
-    const { orphans, kept } = keepHeldOrphans(await findOrphanedResources(cloud, tasks), options.lifecycles);
+    // Read-only, and outside the executor's retries (which drop the inventory): throttling here is retried too.
+    const { withAwsRetries } = await import('../cloud/aws/with-aws-retries');
+    const { orphans, kept } = keepHeldOrphans(await withAwsRetries(() => findOrphanedResources(cloud, tasks)), options.lifecycles);
     const result: UpdateClusterResult = { cluster: name, cloudPlan, managed, discovery, applied: false, cloud, tasks, orphans, warnings: byTask([...executor.warnings, ...kept]), duplicates: cloud.inventory.duplicateNames() };
     if (!options.yes || (!cloudPlan.hasChanges && !managed.hasChanges && !discovery.hasChanges && orphans.length === 0)) return result;
     p?.step('write managed files');

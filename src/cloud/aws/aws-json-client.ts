@@ -107,9 +107,11 @@ export class AwsJsonClient {
 
 /** An error answer as the SDK would raise it: `name` is the code (`QueueDoesNotExist`, `ResourceNotFoundException`). */
 function awsJsonError(status: number, headers: Record<string, string>, parsed: Record<string, unknown>, text: string): Error {
-  // `com.amazonaws.sqs#QueueDoesNotExist`; SQS also names the query-protocol code in a header.
-  const type = String(parsed.__type ?? parsed.code ?? headers['x-amzn-errortype'] ?? '').split('#').pop()?.split(':')[0] ?? '';
-  const message = String(parsed.message ?? parsed.Message ?? text.slice(0, 200));
+  // `com.amazonaws.sqs#QueueDoesNotExist`; SQS also names the query-protocol code in a header. A proxy or gateway
+  // in between may answer in XML (`<Code>Throttling</Code>`), as the query-protocol services do.
+  const xmlCode = /<Code>([^<]+)<\/Code>/.exec(text)?.[1];
+  const type = String(parsed.__type ?? parsed.code ?? headers['x-amzn-errortype'] ?? xmlCode ?? '').split('#').pop()?.split(':')[0] ?? '';
+  const message = String(parsed.message ?? parsed.Message ?? /<Message>([^<]*)<\/Message>/.exec(text)?.[1] ?? text.slice(0, 200));
   const code = type || (status === 429 ? 'Throttling' : status >= 500 ? 'InternalFailure' : 'UnknownError');
   const queryCode = headers['x-amzn-query-error']?.split(';')[0];
   return Object.assign(new Error(message || code), { name: code, Code: queryCode ?? code, $fault: status >= 500 ? 'server' : 'client', $metadata: { httpStatusCode: status } });

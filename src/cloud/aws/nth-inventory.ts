@@ -2,6 +2,7 @@ import type { AwsCloud } from './aws-cloud';
 import { classifyAwsError } from './aws-errors';
 import type { InventoryCache } from './inventory-cache';
 import type { TagMap } from './aws-tags';
+import { withAwsRetries } from './with-aws-retries';
 
 /** The node-termination-handler's queue as SQS describes it. */
 export interface NthQueue {
@@ -26,7 +27,8 @@ export interface NthRule {
  * service has a tag filter), cached with the rest of the run's inventory: the queue in 3 calls
  * (GetQueueUrl, GetQueueAttributes, ListQueueTags), the rules in one ListRules by the cluster's name prefix
  * plus ListTagsForResource and ListTargetsByRule per rule (4 or 5 rules): the same for 1 and for 20
- * instance groups.
+ * instance groups. Each read is retried on its own when throttled or dropped (they are many, and a listing
+ * retried as a whole would meet a fault somewhere almost every time under throttling).
  */
 export class NthInventory {
   constructor(
@@ -40,14 +42,14 @@ export class NthInventory {
       const sqs = this.cloud.sqs();
       let url: string;
       try {
-        url = (await sqs.send<{ QueueUrl: string }>({ operation: 'GetQueueUrl', input: { QueueName: name } })).QueueUrl;
+        url = (await withAwsRetries(() => sqs.send<{ QueueUrl: string }>({ operation: 'GetQueueUrl', input: { QueueName: name } }))).QueueUrl;
       } catch (e) {
         if (classifyAwsError(e) === 'not-found') return undefined;
         throw e;
       }
       const [attrs, tags] = await Promise.all([
-        sqs.send<{ Attributes?: Record<string, string> }>({ operation: 'GetQueueAttributes', input: { QueueUrl: url, AttributeNames: ['All'] } }),
-        sqs.send<{ Tags?: Record<string, string> }>({ operation: 'ListQueueTags', input: { QueueUrl: url } }),
+        withAwsRetries(() => sqs.send<{ Attributes?: Record<string, string> }>({ operation: 'GetQueueAttributes', input: { QueueUrl: url, AttributeNames: ['All'] } })),
+        withAwsRetries(() => sqs.send<{ Tags?: Record<string, string> }>({ operation: 'ListQueueTags', input: { QueueUrl: url } })),
       ]);
       return { url, attributes: attrs.Attributes ?? {}, tags: tags.Tags ?? {} };
     });
@@ -58,18 +60,22 @@ export class NthInventory {
     return this.cache.once(`event-rules/${prefix}`, async () => {
       const events = this.cloud.events();
       const listed = await this.cache.pages(async (NextToken) => {
-        const out = await events.send<{ Rules?: Array<{ Name: string; Arn: string; EventPattern?: string; State?: string }>; NextToken?: string | null }>({
-          operation: 'ListRules',
-          input: { NamePrefix: prefix, ...(NextToken ? { NextToken } : {}) },
-        });
+        const out = await withAwsRetries(() =>
+          events.send<{ Rules?: Array<{ Name: string; Arn: string; EventPattern?: string; State?: string }>; NextToken?: string | null }>({
+            operation: 'ListRules',
+            input: { NamePrefix: prefix, ...(NextToken ? { NextToken } : {}) },
+          }),
+        );
         return [out.Rules ?? [], out.NextToken ?? undefined];
       });
       return Promise.all(
         listed.map(async (r) => {
           const [tags, targets] = await Promise.all([
-            events.send<{ Tags?: Array<{ Key: string; Value: string }> }>({ operation: 'ListTagsForResource', input: { ResourceARN: r.Arn } }),
+            withAwsRetries(() => events.send<{ Tags?: Array<{ Key: string; Value: string }> }>({ operation: 'ListTagsForResource', input: { ResourceARN: r.Arn } })),
             this.cache.pages(async (NextToken) => {
-              const out = await events.send<{ Targets?: Array<{ Id: string; Arn: string }>; NextToken?: string | null }>({ operation: 'ListTargetsByRule', input: { Rule: r.Name, ...(NextToken ? { NextToken } : {}) } });
+              const out = await withAwsRetries(() =>
+                events.send<{ Targets?: Array<{ Id: string; Arn: string }>; NextToken?: string | null }>({ operation: 'ListTargetsByRule', input: { Rule: r.Name, ...(NextToken ? { NextToken } : {}) } }),
+              );
               return [out.Targets ?? [], out.NextToken ?? undefined];
             }),
           ]);
@@ -83,7 +89,7 @@ export class NthInventory {
   account(): Promise<string> {
     return this.cache.once('caller-account', async () => {
       const { sdk, client } = await this.cloud.sts();
-      return (await client.send(new sdk.GetCallerIdentityCommand({}))).Account ?? '';
+      return (await withAwsRetries(() => client.send(new sdk.GetCallerIdentityCommand({})))).Account ?? '';
     });
   }
 }
