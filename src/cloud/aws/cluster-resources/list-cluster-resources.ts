@@ -37,6 +37,12 @@ const BLOCKED_BY: Record<string, readonly string[]> = {
   'sqs-queue': ['eventbridge-rule', 'autoscaling-group'],
 };
 
+// A family's listing is a dozen calls retried as a whole: under heavy throttling (12% faults) five attempts
+// were not enough for the network's (measured with test/cloud/aws/aws-update-faults.test.ts); eight, from
+// 100 ms doubling, wait at most ~13 s more in all.
+const LIST_ATTEMPTS = 8;
+const LIST_FIRST_DELAY_MS = 100;
+
 /** What listClusterResources needs besides the cloud. */
 export interface ListClusterResourcesOptions {
   /** `spec.dnsZone`: the zone the `api` records are in; none, no records are looked for. */
@@ -53,13 +59,13 @@ export interface ListClusterResourcesOptions {
 export async function listClusterResources(cloud: AwsCloud, options: ListClusterResourcesOptions = {}): Promise<ClusterResource[]> {
   // Listing only reads: a family whose listing meets throttling or a dropped connection is listed again.
   const [network, compute, groups, balancers, iam, dns, nth] = await Promise.all([
-    withAwsRetries(() => listNetworkResources(cloud)),
-    withAwsRetries(() => listComputeResources(cloud)),
-    withAwsRetries(() => listAutoScalingGroups(cloud)),
-    withAwsRetries(() => listLoadBalancerResources(cloud)),
-    withAwsRetries(() => listIamResources(cloud, options.iamNames)),
-    withAwsRetries(() => listDnsRecords(cloud, options.dnsZone)),
-    withAwsRetries(() => listNthResources(cloud)),
+    withAwsRetries(() => listNetworkResources(cloud), LIST_ATTEMPTS, LIST_FIRST_DELAY_MS),
+    withAwsRetries(() => listComputeResources(cloud), LIST_ATTEMPTS, LIST_FIRST_DELAY_MS),
+    withAwsRetries(() => listAutoScalingGroups(cloud), LIST_ATTEMPTS, LIST_FIRST_DELAY_MS),
+    withAwsRetries(() => listLoadBalancerResources(cloud), LIST_ATTEMPTS, LIST_FIRST_DELAY_MS),
+    withAwsRetries(() => listIamResources(cloud, options.iamNames), LIST_ATTEMPTS, LIST_FIRST_DELAY_MS),
+    withAwsRetries(() => listDnsRecords(cloud, options.dnsZone), LIST_ATTEMPTS, LIST_FIRST_DELAY_MS),
+    withAwsRetries(() => listNthResources(cloud), LIST_ATTEMPTS, LIST_FIRST_DELAY_MS),
   ]);
   const all: ClusterResource[] = [...network, ...compute, ...groups, ...balancers, ...iam, ...dns, ...nth];
   const idsByType = new Map<string, string[]>();
