@@ -12,6 +12,7 @@ import { expandKubeScheduler } from './components/kube-scheduler';
 import { expandKubelet } from './components/kubelet';
 import { expandNetwork } from './components/network-defaults';
 import { expandNodeProblemDetector } from './components/node-problem-detector';
+import { expandNodeTerminationHandler } from './components/node-termination-handler';
 import { ExpandContext } from './expand-context';
 import { normalizeKubernetesVersion } from './kubernetes-version';
 
@@ -31,6 +32,7 @@ export const EXPAND_STEPS: ReadonlyArray<[string, ExpandStep]> = [
   ['kube-scheduler', expandKubeScheduler],
   ['kube-proxy', expandKubeProxy],
   ['node-problem-detector', expandNodeProblemDetector],
+  ['node-termination-handler', expandNodeTerminationHandler],
   ['image-mirror', remapImages],
 ];
 

@@ -131,7 +131,9 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     const cloudPlan = await executor.plan();
     p?.step('plan');
     const { findOrphanedResources, deleteOrphanedResources } = await import('../cloud/aws/orphaned-resources');
-    const { orphans, kept } = keepHeldOrphans(await findOrphanedResources(cloud, tasks), options.lifecycles);
+    // Read-only, and outside the executor's retries (which drop the inventory): throttling here is retried too.
+    const { withAwsRetries } = await import('../cloud/aws/with-aws-retries');
+    const { orphans, kept } = keepHeldOrphans(await withAwsRetries(() => findOrphanedResources(cloud, tasks)), options.lifecycles);
     const result: UpdateClusterResult = { cluster: name, cloudPlan, managed, discovery, applied: false, cloud, tasks, orphans, warnings: byTask([...executor.warnings, ...kept]), duplicates: cloud.inventory.duplicateNames() };
     if (!options.yes || (!cloudPlan.hasChanges && !managed.hasChanges && !discovery.hasChanges && orphans.length === 0)) return result;
     p?.step('write managed files');
@@ -181,6 +183,9 @@ async function renderAndWriteTerraform(
   // The control plane's policy names the hosted zone by id, which a zone given by name has only in AWS.
   const { IamRolePolicyTask } = await import('../cloud/aws/tasks/iam-role-policy-task');
   for (const t of run.tasks) if (t instanceof IamRolePolicyTask) await t.resolveHostedZone(run.cloud);
+  // The node-termination-handler's queue policy names the queue's ARN, which holds the account (STS).
+  const { SqsQueueTask } = await import('../cloud/aws/tasks/sqs-queue-task');
+  for (const t of run.tasks) if (t instanceof SqsQueueTask) await t.resolveAccount(run.cloud);
   const { renderTerraformOutput, writeTerraformOutput } = await import('../targets/terraform/render-terraform');
   const output = renderTerraformOutput(run.cluster, run.cloud.region, run.tasks);
   p?.step('write managed files');

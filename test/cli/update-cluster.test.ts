@@ -113,7 +113,7 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     expect(Object.keys(report.summary).sort()).toEqual(['create', 'delete', 'unchanged', 'update']);
   });
 
-  it('--yes creates the resources once; a plain update then says "No changes" in at most 30 calls; a second --yes mutates nothing', async () => {
+  it('--yes creates the resources once; a plain update then says "No changes" in at most 35 calls; a second --yes mutates nothing', async () => {
     const applied = kforge(['update', 'cluster', LIFE, '--yes']);
     expect(applied.status).toBe(0);
     expect(applied.stdout).toContain(`Cluster "${LIFE}" updated.`);
@@ -158,7 +158,8 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     const noop = kforge(['update', 'cluster', LIFE, '--detailed-exitcode', '--verbose']);
     expect(noop.status).toBe(0);
     expect(noop.stdout).toMatch(/^No changes: cluster "life\.example\.com" is up to date \(\d+ resources\)\n$/);
-    expect(apiCalls(noop)).toBeLessThanOrEqual(30);
+    // 23 before the node-termination-handler, whose queue and four rules add 12 reads (the same for any number of groups).
+    expect(apiCalls(noop)).toBeLessThanOrEqual(35);
 
     const again = kforge(['update', 'cluster', LIFE, '--yes', '--verbose']);
     expect(again.status).toBe(0);

@@ -8,6 +8,7 @@ import type { STSClient } from '@aws-sdk/client-sts';
 import { MissingModelInputError } from '../../model/aws/missing-model-input-error';
 import { ApiCallCounter } from './api-call-counter';
 import { AwsInventory } from './aws-inventory';
+import { AwsJsonClient } from './aws-json-client';
 import { preferCheapCredentialSources } from './prefer-cheap-credential-sources';
 import { installUnreadableAnswerMessage } from './unreadable-answer-middleware';
 import { installLockFence } from './lock-fence-middleware';
@@ -32,10 +33,10 @@ export type Route53Module = typeof import('@aws-sdk/client-route-53');
 export type StsModule = typeof import('@aws-sdk/client-sts');
 
 /** An SDK client kforge instruments; the union of the clients it makes. */
-type AnyAwsClient = EC2Client | IAMClient | AutoScalingClient | ElasticLoadBalancingV2Client | Route53Client | STSClient;
+type AnyAwsClient = EC2Client | IAMClient | AutoScalingClient | ElasticLoadBalancingV2Client | Route53Client | STSClient | AwsJsonClient;
 
 /** The AWS_ENDPOINT_URL_<service> suffix of each client. */
-type AwsService = 'EC2' | 'IAM' | 'AUTO_SCALING' | 'ELASTIC_LOAD_BALANCING_V2' | 'ROUTE_53' | 'STS';
+type AwsService = 'EC2' | 'IAM' | 'AUTO_SCALING' | 'ELASTIC_LOAD_BALANCING_V2' | 'ROUTE_53' | 'STS' | 'SQS' | 'EVENTBRIDGE';
 
 /** How to reach AWS for one cluster. */
 export interface AwsCloudOptions {
@@ -78,6 +79,8 @@ export class AwsCloud {
   private elbv2Client: Promise<{ sdk: Elbv2Module; client: ElasticLoadBalancingV2Client }> | undefined;
   private route53Client: Promise<{ sdk: Route53Module; client: Route53Client }> | undefined;
   private stsClient: Promise<{ sdk: StsModule; client: STSClient }> | undefined;
+  private sqsClient: AwsJsonClient | undefined;
+  private eventsClient: AwsJsonClient | undefined;
 
   constructor(private readonly options: AwsCloudOptions) {
     this.clusterName = options.clusterName;
@@ -124,6 +127,18 @@ export class AwsCloud {
   sts(): Promise<{ sdk: StsModule; client: STSClient }> {
     this.stsClient ??= import('@aws-sdk/client-sts').then((sdk) => ({ sdk, client: this.instrument(new sdk.STSClient(this.clientConfig('STS'))) }));
     return this.stsClient;
+  }
+
+  /** SQS (the node-termination-handler's queue), through kforge's JSON-protocol client (no SDK package). */
+  sqs(): AwsJsonClient {
+    this.sqsClient ??= this.instrument(new AwsJsonClient({ service: 'sqs', ...this.clientConfig('SQS') }));
+    return this.sqsClient;
+  }
+
+  /** EventBridge (the node-termination-handler's rules and targets), through kforge's JSON-protocol client. */
+  events(): AwsJsonClient {
+    this.eventsClient ??= this.instrument(new AwsJsonClient({ service: 'events', ...this.clientConfig('EVENTBRIDGE') }));
+    return this.eventsClient;
   }
 
   /** Settings every AWS client of a run shares; `service` picks its AWS_ENDPOINT_URL_<service> override. */

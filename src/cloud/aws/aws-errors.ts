@@ -56,6 +56,9 @@ const BY_NAME: ReadonlyArray<[AwsErrorKind, ReadonlySet<string>]> = [
       'ListenerNotFound',
       'ListenerNotFoundException',
       'NoSuchHostedZone',
+      // SQS (JSON and query codes).
+      'QueueDoesNotExist',
+      'AWS.SimpleQueueService.NonExistentQueue',
       // Detaching an internet gateway that is no longer attached.
       'Gateway.NotAttached',
       // Revoking a rule that is already gone.

@@ -6,6 +6,7 @@ import type { AwsCloud } from './aws-cloud';
 import { AwsEndpointInventory } from './aws-endpoint-inventory';
 import { AWS_PAGE_SIZE } from './aws-page-size';
 import { InventoryCache } from './inventory-cache';
+import { NthInventory } from './nth-inventory';
 import { orUndefined } from './or-undefined';
 import { ownedByCluster } from './owned-by-cluster';
 import { parseImageRef } from './image-ref';
@@ -30,9 +31,12 @@ export class AwsInventory {
   private readonly duplicates = new Map<string, DuplicateName>();
   /** The API endpoint's resources (ELBv2, Route 53), read by name: see AwsEndpointInventory. */
   readonly endpoint: AwsEndpointInventory;
+  /** The node-termination-handler's SQS queue and EventBridge rules, read by name: see NthInventory. */
+  readonly nth: NthInventory;
 
   constructor(private readonly cloud: AwsCloud) {
     this.endpoint = new AwsEndpointInventory(cloud, this.cache);
+    this.nth = new NthInventory(cloud, this.cache);
   }
 
   /** The filters every Describe uses: both of kops's cluster tags, so other clusters' resources never match. */

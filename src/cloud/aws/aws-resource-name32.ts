@@ -13,7 +13,7 @@ export function awsResourceName32(cluster: string, prefix: string): string {
 }
 
 /** FNV-1a (32 bit) of the UTF-8 bytes, big-endian, in lowercase base32hex: kops's truncate.TruncateString hash. */
-function fnv32aBase32Hex(s: string): string {
+export function fnv32aBase32Hex(s: string): string {
   let h = 0x811c9dc5;
   for (const b of Buffer.from(s, 'utf8')) h = Math.imul(h ^ b, 0x01000193) >>> 0;
   // 32 bits in 5-bit groups, padded with zero bits to 35: seven characters (Go adds a '=' we never use).

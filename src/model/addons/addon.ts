@@ -43,7 +43,12 @@ export interface Addon {
 export interface AddonContext {
   cluster: Cluster;
   instanceGroups: InstanceGroup[];
+  /** The AWS account the cluster runs in (STS GetCallerIdentity), for ARNs and URLs; absent: AWS_ACCOUNT_ID_TOKEN stands for it. */
+  awsAccountId?: string;
 }
+
+/** Stands for the AWS account id in a manifest built without one, to be replaced once it is known (as HOSTED_ZONE_ID in IAM policies). */
+export const AWS_ACCOUNT_ID_TOKEN = '${kforge:aws-account-id}';
 
 /** A pure function from the completed spec to the addons it renders (none when the spec does not turn it on). */
 export type AddonBuilder = (ctx: AddonContext) => Addon[];

@@ -7,6 +7,7 @@ import { buildEtcdVolumeTasks } from './etcd-volume-model-builder';
 import { buildIamTasks } from './iam-model-builder';
 import { buildInstanceGroupTasks, InstanceGroupModelDeps } from './instance-group-model-builder';
 import { buildNetworkTasks } from './network-model-builder';
+import { buildNodeTerminationHandlerTasks } from './node-termination-handler-model-builder';
 import { buildSecurityGroupTasks } from './security-group-model-builder';
 
 /**
@@ -32,5 +33,8 @@ export function buildAwsTasks(
   // The control-plane ASGs register with the API load balancer's target groups (none with DNS only).
   const registered = targetGroups ?? Object.fromEntries(instanceGroups.filter((ig) => isControlPlane(ig)).map((ig) => [ig.metadata.name, endpoint.controlPlaneTargetGroups]));
   const compute = buildInstanceGroupTasks(cluster, instanceGroups, { subnets: network.subnets, securityGroups: groups, iam, targetGroups: registered }, inputs);
-  return [...network.tasks, ...groups.tasks, ...endpoint.tasks, ...iam.tasks, ...volumes, ...compute.tasks];
+  // The node-termination-handler's queue, rules and targets, and a lifecycle hook on each group (queue mode);
+  // like the volumes, only with machines to run (infrastructure only: none).
+  const nth = instanceGroups.length > 0 ? buildNodeTerminationHandlerTasks(cluster, compute.autoScalingGroups) : [];
+  return [...network.tasks, ...groups.tasks, ...endpoint.tasks, ...iam.tasks, ...volumes, ...compute.tasks, ...nth];
 }

@@ -1,5 +1,6 @@
 import type { Cluster, InstanceGroup } from '../../api/types';
 import { clusterTags, TagMap } from '../../cloud/aws/aws-tags';
+import { nthQueueMode } from '../../expand/components/node-termination-handler';
 import { AutoScalingGroupTask, TargetGroupRef } from '../../cloud/aws/tasks/auto-scaling-group-task';
 import { Ec2KeyPairTask, keyPairName } from '../../cloud/aws/tasks/ec2-key-pair-task';
 import { IamInstanceProfileTask } from '../../cloud/aws/tasks/iam-instance-profile-task';
@@ -54,6 +55,10 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
   const c = cluster.metadata.name;
   const spec = cluster.spec;
   const labels: TagMap = { ...(spec.cloudLabels ?? {}) };
+  // kops's CloudTagsForInstanceGroup: in queue mode every group (and its instances) carries NTH's managed tag,
+  // which NTH checks before draining; a cloud label of the same key wins.
+  const nthTag = spec.nodeTerminationHandler?.managedASGTag;
+  const nthLabels: TagMap = nthQueueMode(cluster) && nthTag ? { [nthTag]: '' } : {};
   const subnetByName = new Map(deps.subnets.map((s) => [s.name, s]));
   const zone = spec.subnets?.find((s) => s.zone)?.zone;
   if (!zone) throw new UnsupportedModelError('spec.subnets', 'a cluster without a zone');
@@ -106,7 +111,7 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
     const nodeLabels = ig.spec.nodeLabels ?? {};
     // The cluster autoscaler reads a group's labels from these tags to scale a group up from zero.
     const autoscalerLabels = Object.fromEntries(Object.keys(nodeLabels).map((k) => [`k8s.io/cluster-autoscaler/node-template/label/${k}`, nodeLabels[k]]));
-    const groupTags = clusterTags(c, name, { ...labels, ...(ig.spec.cloudLabels ?? {}) }, { ...autoscalerLabels, ...roleTags, 'kops.k8s.io/instancegroup': igName });
+    const groupTags = clusterTags(c, name, { ...nthLabels, ...labels, ...(ig.spec.cloudLabels ?? {}) }, { ...autoscalerLabels, ...roleTags, 'kops.k8s.io/instancegroup': igName });
     const rootType = ig.spec.rootVolumeType ?? 'gp3';
     const lt = new LaunchTemplateTask(name, {
       instanceGroup: igName,
@@ -138,7 +143,7 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
       existingKeyName,
       userData: bastion ? undefined : renderUserData({ clusterName: c, configBase, region, instanceGroup: igName, role, nodeupConfigHash: hash as string, fileRepository: cluster.spec.assets?.fileRepository }),
       instanceTags: groupTags,
-      tags: clusterTags(c, name, labels, { ...roleTags, 'kops.k8s.io/instancegroup': igName }),
+      tags: clusterTags(c, name, { ...nthLabels, ...labels }, { ...roleTags, 'kops.k8s.io/instancegroup': igName }),
     });
     const minSize = ig.spec.minSize ?? DEFAULT_MIN_SIZE[kind];
     const asg = new AutoScalingGroupTask(name, {

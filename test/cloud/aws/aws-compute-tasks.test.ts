@@ -8,6 +8,7 @@ import { classifyAwsError } from '../../../src/cloud/aws/aws-errors';
 import { awsPreflight } from '../../../src/cloud/aws/aws-preflight';
 import { awsTaskExecutor } from '../../../src/cloud/aws/aws-task-executor';
 import { GROUP_METRICS } from '../../../src/cloud/aws/tasks/auto-scaling-group-task';
+import { LIFECYCLE_HOOK_RECORD_TAG } from '../../../src/cloud/aws/tasks/auto-scaling-lifecycle-hook-task';
 import { newCluster } from '../../../src/create/new-cluster';
 import { normalizedRole } from '../../../src/expand/expand-context';
 import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
@@ -169,7 +170,9 @@ describe('AWS compute tasks against moto', () => {
       expect(g.LaunchTemplate).toMatchObject({ LaunchTemplateName: g.AutoScalingGroupName, Version: '$Latest' });
       expect(g.Instances?.length).toBe(g.MinSize);
       expect(g.DesiredCapacity).toBe(g.MinSize);
-      expect(g.Tags?.every((t) => t.PropagateAtLaunch)).toBe(true);
+      // Every tag reaches the instances but the record of the node-termination-handler's lifecycle hook, which is the group's own.
+      expect(g.Tags?.filter((t) => !t.PropagateAtLaunch).map((t) => t.Key)).toEqual([LIFECYCLE_HOOK_RECORD_TAG]);
+      expect(tags(g.Tags)).toMatchObject({ 'aws-node-termination-handler/managed': '' });
     }
     const cpGroup = tags(groups.find((g) => g.AutoScalingGroupName === `control-plane-us-east-1a.${name}`)?.Tags);
     expect(cpGroup).toMatchObject({ 'k8s.io/role/control-plane': '1', 'kops.k8s.io/instancegroup': 'control-plane-us-east-1a', Name: `control-plane-us-east-1a.${name}` });
@@ -337,9 +340,12 @@ describe('API cost of a no-op plan of the whole model', () => {
     console.log(`no-op plan: ${counts[1].calls} calls for 1 instance group, ${counts[20].calls} for 20: ${JSON.stringify(counts[20].byOperation)}`);
     expect(counts[20].byOperation).toEqual(counts[1].byOperation);
     expect(counts[20].calls).toBe(counts[1].calls);
-    // The network's 7, IAM's 6, and one each for images, volumes, key pairs, templates, their versions and ASGs.
-    // Without DNS, the node-identity service's target group adds three (its DescribeTargetGroups, attributes and tags).
-    expect(counts[1].calls).toBe(24);
+    // The network's 7, the load balancer's 7 (--dns none), IAM's 1, one each for images, volumes, key pairs, templates,
+    // their versions and ASGs (21); the node-identity service's target group adds three (its DescribeTargetGroups,
+    // attributes and tags); the node-termination-handler's 12: the queue's 3 (GetQueueUrl,
+    // GetQueueAttributes, ListQueueTags), one ListRules, and ListTagsForResource and ListTargetsByRule for each of
+    // its 4 rules. The lifecycle hooks cost none (recorded on the groups, read with DescribeAutoScalingGroups).
+    expect(counts[1].calls).toBe(36);
   });
 });
 

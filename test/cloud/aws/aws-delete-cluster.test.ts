@@ -36,6 +36,7 @@ import { CreateRoleCommand, GetRoleCommand, IAMClient, ListInstanceProfilesComma
 import { ChangeResourceRecordSetsCommand, CreateHostedZoneCommand, ListResourceRecordSetsCommand, Route53Client } from '@aws-sdk/client-route-53';
 import type { Cluster } from '../../../src/api/types';
 import { AwsCloud } from '../../../src/cloud/aws/aws-cloud';
+import { AwsJsonClient } from '../../../src/cloud/aws/aws-json-client';
 import { awsTaskExecutor } from '../../../src/cloud/aws/aws-task-executor';
 import { listDnsRecords } from '../../../src/cloud/aws/cluster-resources/list-dns-records';
 import { listNetworkResources } from '../../../src/cloud/aws/cluster-resources/list-network-resources';
@@ -98,7 +99,8 @@ async function createCluster(store: string, name: string, zones: string, extra: 
   // made below with the SDK (addComputeAndLoadBalancer), as the test wants them.
   const instanceGroups = (await new ClusterRepository(openVfs(store)).get(name)).instanceGroups.map((v) => v.object);
   const hashes = Object.fromEntries(instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)]));
-  const tasks = buildAwsTasks(completed, instanceGroups, { nodeupConfigHashes: hashes }).filter((t) => !['EBSVolume', 'EC2KeyPair', 'LaunchTemplate', 'AutoScalingGroup'].includes(t.kind));
+  // The node-termination-handler's queue and rules are made by the model too; its hooks go with the groups.
+  const tasks = buildAwsTasks(completed, instanceGroups, { nodeupConfigHashes: hashes }).filter((t) => !['EBSVolume', 'EC2KeyPair', 'LaunchTemplate', 'AutoScalingGroup', 'AutoScalingLifecycleHook'].includes(t.kind));
   const executor = awsTaskExecutor(cloud, tasks, { backoffMs: 20 });
   await applyPlan(executor, await executor.plan());
   return completed;
@@ -133,6 +135,10 @@ async function leftovers(name: string): Promise<string[]> {
     ...((await elb.send(new DescribeLoadBalancersCommand({}))).LoadBalancers ?? []).map((l) => l.LoadBalancerArn as string),
     ...((await elb.send(new DescribeTargetGroupsCommand({}))).TargetGroups ?? []).map((t) => t.TargetGroupArn as string),
   ];
+  // The node-termination-handler's queue and rules, by the names the model gives (neither service filters by tag).
+  const json = (service: 'sqs' | 'events') => new AwsJsonClient({ service, region: REGION, endpoint: moto.endpoint, credentials: CREDENTIALS, maxAttempts: 1 });
+  add('sqs', (await json('sqs').send<{ QueueUrls?: string[] }>({ operation: 'ListQueues', input: { QueueNamePrefix: name.replace(/\./g, '-') } })).QueueUrls ?? []);
+  add('rule', ((await json('events').send<{ Rules?: Array<{ Name: string }> }>({ operation: 'ListRules', input: { NamePrefix: `${name}-` } })).Rules ?? []).map((r) => r.Name));
   if (arns.length > 0) {
     const tags = (await elb.send(new DescribeTagsCommand({ ResourceArns: arns }))).TagDescriptions ?? [];
     add('elbv2', tags.filter((d) => d.Tags?.some((t) => t.Key === 'KubernetesCluster' && t.Value === name)).map((d) => d.ResourceArn));
@@ -251,6 +257,8 @@ describe('delete cluster on AWS (moto)', () => {
     expect(Object.fromEntries([...new Set(types)].map((t) => [t, count(t)]))).toEqual({
       'autoscaling-group': 1,
       'dns-record': 2,
+      // The node-termination-handler's four rules and its queue.
+      'eventbridge-rule': 4,
       // The control plane's and one per node group (two zones, two groups).
       'iam-instance-profile': 3,
       'iam-role': 3,
@@ -264,6 +272,7 @@ describe('delete cluster on AWS (moto)', () => {
       'security-group': 2,
       subnet: 2,
       'target-group': 1,
+      'sqs-queue': 1,
       volume: 1,
       vpc: 1,
     });
@@ -287,7 +296,7 @@ describe('delete cluster on AWS (moto)', () => {
     expect(r.status).toBe(0);
     // The `shared` look-alike subnet is reported as left alone (its shared tag removed, as kops does).
     expect(r.stdout).toMatch(
-      new RegExp(`^Deleted 23 cloud resources of "${name.replace(/\./g, '\\.')}"\nLeft 1 shared resources alone .*\nTYPE .*\nsubnet +${lookalikes.subnet} .* removed\nDeleted cluster: "${name.replace(/\./g, '\\.')}" \\(\\d+ state objects\\)\n$`),
+      new RegExp(`^Deleted 28 cloud resources of "${name.replace(/\./g, '\\.')}"\nLeft 1 shared resources alone .*\nTYPE .*\nsubnet +${lookalikes.subnet} .* removed\nDeleted cluster: "${name.replace(/\./g, '\\.')}" \\(\\d+ state objects\\)\n$`),
     );
     expect(r.stderr).toMatch(/^round 1: deleted \d+, \d+ waiting$/m);
     expect(r.stderr).toMatch(/AWS API: \d+ calls \(0 throttled, 0 retried\) in \d+\.\d s\n( {2}\w+ \d+\n)+$/);

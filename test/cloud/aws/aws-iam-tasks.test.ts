@@ -51,7 +51,8 @@ const nodeRoles = (s: Spec): string[] => s.instanceGroups.filter((ig) => ig.spec
 
 /** Inputs for the whole model (made-up nodeup config hashes); its compute tasks have their own test (aws-compute-tasks.test.ts). */
 const inputs = (s: Spec) => ({ nodeupConfigHashes: Object.fromEntries(s.instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)])) });
-const COMPUTE_KINDS = new Set(['EBSVolume', 'EC2KeyPair', 'LaunchTemplate', 'AutoScalingGroup']);
+// The machines, and the node-termination-handler's resources that go with them (its hooks are on the groups).
+const COMPUTE_KINDS = new Set(['EBSVolume', 'EC2KeyPair', 'LaunchTemplate', 'AutoScalingGroup', 'AutoScalingLifecycleHook', 'SQSQueue', 'EventBridgeRule', 'EventBridgeTarget']);
 
 function awsCloud(name: string, endpoint = moto.endpoint): AwsCloud {
   return new AwsCloud({ clusterName: name, region: 'us-east-1', env: { AWS_ENDPOINT_URL: endpoint }, credentials: CREDENTIALS, maxAttempts: 2, clusterUid: TEST_CLUSTER_UID });

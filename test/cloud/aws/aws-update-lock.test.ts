@@ -37,6 +37,9 @@ function env(endpoint: string): NodeJS.ProcessEnv {
 
 /** Whether a request through the proxy changes something: every call but Describe/Get/List (and plain GETs). */
 function mutating(req: ProxiedRequest): boolean {
+  // AWS's JSON protocol (SQS, EventBridge) names the operation in a header, the query protocol in the body.
+  const target = req.headers['x-amz-target'];
+  if (typeof target === 'string') return !/\.(Describe|Get|List)/.test(target);
   return req.method !== 'GET' && !/Action=(Describe|Get|List)/.test(req.body);
 }
 

@@ -1,4 +1,4 @@
-import { AutoScalingClient, DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
+import { AutoScalingClient, DescribeAutoScalingGroupsCommand, DescribeLifecycleHooksCommand } from '@aws-sdk/client-auto-scaling';
 import {
   DescribeAddressesCommand,
   DescribeInstancesCommand,
@@ -29,6 +29,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from '@cdktf/hcl2json';
 import { CliResult, ROOT, runCli, tempDir } from '../../helpers/cli';
+import { AwsJsonClient } from '../../../src/cloud/aws/aws-json-client';
 import { MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer } from '../../helpers/moto-server';
 
 // One model, two targets (issue 11): for each golden Terraform case, `update cluster --yes` creates the
@@ -150,6 +151,19 @@ async function cloudCounts(cluster: string): Promise<Record<string, number>> {
 
   const groupsAsg = (await asg.send(new DescribeAutoScalingGroupsCommand({ Filters: [{ Name: 'tag:KubernetesCluster', Values: [cluster] }] }))).AutoScalingGroups ?? [];
   counts.aws_autoscaling_group = groupsAsg.length;
+  let hooks = 0;
+  for (const g of groupsAsg) hooks += ((await asg.send(new DescribeLifecycleHooksCommand({ AutoScalingGroupName: g.AutoScalingGroupName }))).LifecycleHooks ?? []).length;
+  counts.aws_autoscaling_lifecycle_hook = hooks;
+
+  // The node-termination-handler's queue and rules (kforge's JSON client: the SDK has no SQS or EventBridge package here).
+  const json = (service: 'sqs' | 'events') => new AwsJsonClient({ service, region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS, maxAttempts: 1 });
+  const queues = await json('sqs').send<{ QueueUrls?: string[] }>({ operation: 'ListQueues', input: { QueueNamePrefix: cluster.replace(/\./g, '-') } });
+  counts.aws_sqs_queue = (queues.QueueUrls ?? []).length;
+  const rules = (await json('events').send<{ Rules?: Array<{ Name: string }> }>({ operation: 'ListRules', input: { NamePrefix: `${cluster}-` } })).Rules ?? [];
+  counts.aws_cloudwatch_event_rule = rules.length;
+  let targets = 0;
+  for (const r of rules) targets += ((await json('events').send<{ Targets?: unknown[] }>({ operation: 'ListTargetsByRule', input: { Rule: r.Name } })).Targets ?? []).length;
+  counts.aws_cloudwatch_event_target = targets;
 
   // IAM has no tag filter on list: kforge's (and kops's) IAM names end in the cluster name.
   const roles = ((await iam.send(new ListRolesCommand({}))).Roles ?? []).filter((r) => ours(r.RoleName));

@@ -6,6 +6,7 @@ import { IamInstanceProfileTask } from '../../../src/cloud/aws/tasks/iam-instanc
 import { LaunchTemplateTask } from '../../../src/cloud/aws/tasks/launch-template-task';
 import { NatGatewayTask } from '../../../src/cloud/aws/tasks/nat-gateway-task';
 import { SecurityGroupTask } from '../../../src/cloud/aws/tasks/security-group-task';
+import { SqsQueueTask } from '../../../src/cloud/aws/tasks/sqs-queue-task';
 import { SubnetTask } from '../../../src/cloud/aws/tasks/subnet-task';
 import { VpcTask } from '../../../src/cloud/aws/tasks/vpc-task';
 import { taskKey } from '../../../src/tasks/task';
@@ -70,6 +71,8 @@ describe('AWS model with shared resources (kops Shared: true)', () => {
   it('in Terraform, a shared VPC is its literal id and its internet gateway a data source found by attachment', () => {
     const tasks = tasksOf(newCluster({ name: C, zones: ['us-east-1a'], vpc: 'vpc-0a', networkCidr: '10.0.0.0/16' }));
     for (const t of tasks) if (t instanceof LaunchTemplateTask) t.useImage({ id: 'ami-0123456789abcdef0', rootDevice: '/dev/sda1' });
+    // update asks STS for the account the node-termination-handler's queue policy names.
+    for (const t of tasks) if (t instanceof SqsQueueTask) t.useAccount('123456789012');
     const tf = renderTerraformOutput(C, 'us-east-1', tasks).files.get('kubernetes.tf') as string;
     expect(tf).not.toMatch(/resource "aws_vpc"/);
     expect(tf).not.toMatch(/resource "aws_internet_gateway"/);

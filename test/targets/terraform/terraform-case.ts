@@ -1,5 +1,6 @@
 import { IamRolePolicyTask } from '../../../src/cloud/aws/tasks/iam-role-policy-task';
 import { LaunchTemplateTask } from '../../../src/cloud/aws/tasks/launch-template-task';
+import { SqsQueueTask } from '../../../src/cloud/aws/tasks/sqs-queue-task';
 import { newCluster, NewCluster, NewClusterOptions } from '../../../src/create/new-cluster';
 import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
 import { completeCluster } from '../../../src/ops/expand-cluster';
@@ -32,5 +33,7 @@ export function caseTasks(options: NewClusterOptions, edit: (objects: NewCluster
   for (const t of tasks) if (t instanceof LaunchTemplateTask) t.useImage({ id: 'ami-0123456789abcdef0', rootDevice: '/dev/sda1' });
   // update finds the zone in AWS; a fixed id stands for it here.
   for (const t of tasks) if (t instanceof IamRolePolicyTask) t.useHostedZoneId('Z0123456789ABCDEFGHIJ');
+  // update asks STS for the account the queue's policy names; kops's test account stands for it here.
+  for (const t of tasks) if (t instanceof SqsQueueTask) t.useAccount('123456789012');
   return { tasks, region: 'us-east-1' };
 }

@@ -7,6 +7,7 @@ import { listDnsRecords } from './list-dns-records';
 import { listIamResources } from './list-iam-resources';
 import { listLoadBalancerResources } from './list-load-balancer-resources';
 import { listNetworkResources } from './list-network-resources';
+import { listNthResources } from './list-nth-resources';
 
 // Which kinds must be gone before a kind can be deleted (kops's dependency map, by kind). Instances hold
 // network interfaces in subnets and security groups, volumes, and public addresses (which stop the internet
@@ -31,7 +32,16 @@ const BLOCKED_BY: Record<string, readonly string[]> = {
   'iam-instance-profile': ['instance', 'autoscaling-group', 'launch-template'],
   'iam-role': [],
   'dns-record': [],
+  // The node-termination-handler's: the groups (and their lifecycle hooks, which send to the queue) first.
+  'eventbridge-rule': ['autoscaling-group'],
+  'sqs-queue': ['eventbridge-rule', 'autoscaling-group'],
 };
+
+// A family's listing is a dozen calls retried as a whole: under heavy throttling (12% faults) five attempts
+// were not enough for the network's (measured with test/cloud/aws/aws-update-faults.test.ts); eight, from
+// 100 ms doubling, wait at most ~13 s more in all.
+const LIST_ATTEMPTS = 8;
+const LIST_FIRST_DELAY_MS = 100;
 
 /** What listClusterResources needs besides the cloud. */
 export interface ListClusterResourcesOptions {
@@ -48,15 +58,16 @@ export interface ListClusterResourcesOptions {
  */
 export async function listClusterResources(cloud: AwsCloud, options: ListClusterResourcesOptions = {}): Promise<ClusterResource[]> {
   // Listing only reads: a family whose listing meets throttling or a dropped connection is listed again.
-  const [network, compute, groups, balancers, iam, dns] = await Promise.all([
-    withAwsRetries(() => listNetworkResources(cloud)),
-    withAwsRetries(() => listComputeResources(cloud)),
-    withAwsRetries(() => listAutoScalingGroups(cloud)),
-    withAwsRetries(() => listLoadBalancerResources(cloud)),
-    withAwsRetries(() => listIamResources(cloud, options.iamNames)),
-    withAwsRetries(() => listDnsRecords(cloud, options.dnsZone)),
+  const [network, compute, groups, balancers, iam, dns, nth] = await Promise.all([
+    withAwsRetries(() => listNetworkResources(cloud), LIST_ATTEMPTS, LIST_FIRST_DELAY_MS),
+    withAwsRetries(() => listComputeResources(cloud), LIST_ATTEMPTS, LIST_FIRST_DELAY_MS),
+    withAwsRetries(() => listAutoScalingGroups(cloud), LIST_ATTEMPTS, LIST_FIRST_DELAY_MS),
+    withAwsRetries(() => listLoadBalancerResources(cloud), LIST_ATTEMPTS, LIST_FIRST_DELAY_MS),
+    withAwsRetries(() => listIamResources(cloud, options.iamNames), LIST_ATTEMPTS, LIST_FIRST_DELAY_MS),
+    withAwsRetries(() => listDnsRecords(cloud, options.dnsZone), LIST_ATTEMPTS, LIST_FIRST_DELAY_MS),
+    withAwsRetries(() => listNthResources(cloud), LIST_ATTEMPTS, LIST_FIRST_DELAY_MS),
   ]);
-  const all: ClusterResource[] = [...network, ...compute, ...groups, ...balancers, ...iam, ...dns];
+  const all: ClusterResource[] = [...network, ...compute, ...groups, ...balancers, ...iam, ...dns, ...nth];
   const idsByType = new Map<string, string[]>();
   for (const r of all) idsByType.set(r.type, [...(idsByType.get(r.type) ?? []), r.id]);
   const groupIds = new Set(groups.map((g) => g.id));

@@ -113,6 +113,11 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-lb-example-com" {
     value               = "control-plane-us-east-1a.lb.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/control-plane"
     propagate_at_launch = true
     value               = "1"
@@ -159,6 +164,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-lb-example-com" {
     value               = "nodes-us-east-1a.lb.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/node"
     propagate_at_launch = true
     value               = "1"
@@ -199,6 +209,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-lb-example-com" {
     value               = "nodes-us-east-1b.lb.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/node"
     propagate_at_launch = true
     value               = "1"
@@ -214,6 +229,90 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-lb-example-com" {
     value               = "owned"
   }
   vpc_zone_identifier = [aws_subnet.us-east-1b-lb-example-com.id]
+}
+
+resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1a-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1a-lb-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "control-plane-us-east-1a-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1a-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1a-lb-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1a-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1b-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1b-lb-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1b-NTHLifecycleHook"
+}
+
+resource "aws_cloudwatch_event_rule" "lb-example-com-ASGLifecycle" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_lb.example.com-ASGLifecycle_event_pattern")
+  name          = "lb.example.com-ASGLifecycle"
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "lb.example.com-ASGLifecycle"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "lb-example-com-InstanceScheduledChange" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_lb.example.com-InstanceScheduledChange_event_pattern")
+  name          = "lb.example.com-InstanceScheduledChange"
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "lb.example.com-InstanceScheduledChange"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "lb-example-com-InstanceStateChange" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_lb.example.com-InstanceStateChange_event_pattern")
+  name          = "lb.example.com-InstanceStateChange"
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "lb.example.com-InstanceStateChange"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "lb-example-com-SpotInterruption" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_lb.example.com-SpotInterruption_event_pattern")
+  name          = "lb.example.com-SpotInterruption"
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "lb.example.com-SpotInterruption"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_target" "lb-example-com-ASGLifecycle-Target" {
+  arn  = aws_sqs_queue.lb-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.lb-example-com-ASGLifecycle.id
+}
+
+resource "aws_cloudwatch_event_target" "lb-example-com-InstanceScheduledChange-Target" {
+  arn  = aws_sqs_queue.lb-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.lb-example-com-InstanceScheduledChange.id
+}
+
+resource "aws_cloudwatch_event_target" "lb-example-com-InstanceStateChange-Target" {
+  arn  = aws_sqs_queue.lb-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.lb-example-com-InstanceStateChange.id
+}
+
+resource "aws_cloudwatch_event_target" "lb-example-com-SpotInterruption-Target" {
+  arn  = aws_sqs_queue.lb-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.lb-example-com-SpotInterruption.id
 }
 
 resource "aws_ebs_volume" "a-etcd-events-lb-example-com" {
@@ -376,6 +475,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-lb-example-com" {
     tags = {
       "KubernetesCluster"                    = "lb.example.com"
       "Name"                                 = "control-plane-us-east-1a.lb.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/control-plane"            = "1"
       "k8s.io/role/master"                   = "1"
       "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
@@ -387,6 +487,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-lb-example-com" {
     tags = {
       "KubernetesCluster"                    = "lb.example.com"
       "Name"                                 = "control-plane-us-east-1a.lb.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/control-plane"            = "1"
       "k8s.io/role/master"                   = "1"
       "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
@@ -398,6 +499,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-lb-example-com" {
     tags = {
       "KubernetesCluster"                    = "lb.example.com"
       "Name"                                 = "control-plane-us-east-1a.lb.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/control-plane"            = "1"
       "k8s.io/role/master"                   = "1"
       "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
@@ -407,6 +509,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-lb-example-com" {
   tags = {
     "KubernetesCluster"                    = "lb.example.com"
     "Name"                                 = "control-plane-us-east-1a.lb.example.com"
+    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/control-plane"            = "1"
     "k8s.io/role/master"                   = "1"
     "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
@@ -449,6 +552,7 @@ resource "aws_launch_template" "nodes-us-east-1a-lb-example-com" {
     tags = {
       "KubernetesCluster"                    = "lb.example.com"
       "Name"                                 = "nodes-us-east-1a.lb.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/node"                     = "1"
       "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
       "kubernetes.io/cluster/lb.example.com" = "owned"
@@ -459,6 +563,7 @@ resource "aws_launch_template" "nodes-us-east-1a-lb-example-com" {
     tags = {
       "KubernetesCluster"                    = "lb.example.com"
       "Name"                                 = "nodes-us-east-1a.lb.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/node"                     = "1"
       "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
       "kubernetes.io/cluster/lb.example.com" = "owned"
@@ -469,6 +574,7 @@ resource "aws_launch_template" "nodes-us-east-1a-lb-example-com" {
     tags = {
       "KubernetesCluster"                    = "lb.example.com"
       "Name"                                 = "nodes-us-east-1a.lb.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/node"                     = "1"
       "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
       "kubernetes.io/cluster/lb.example.com" = "owned"
@@ -477,6 +583,7 @@ resource "aws_launch_template" "nodes-us-east-1a-lb-example-com" {
   tags = {
     "KubernetesCluster"                    = "lb.example.com"
     "Name"                                 = "nodes-us-east-1a.lb.example.com"
+    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/node"                     = "1"
     "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
     "kubernetes.io/cluster/lb.example.com" = "owned"
@@ -518,6 +625,7 @@ resource "aws_launch_template" "nodes-us-east-1b-lb-example-com" {
     tags = {
       "KubernetesCluster"                    = "lb.example.com"
       "Name"                                 = "nodes-us-east-1b.lb.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/node"                     = "1"
       "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
       "kubernetes.io/cluster/lb.example.com" = "owned"
@@ -528,6 +636,7 @@ resource "aws_launch_template" "nodes-us-east-1b-lb-example-com" {
     tags = {
       "KubernetesCluster"                    = "lb.example.com"
       "Name"                                 = "nodes-us-east-1b.lb.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/node"                     = "1"
       "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
       "kubernetes.io/cluster/lb.example.com" = "owned"
@@ -538,6 +647,7 @@ resource "aws_launch_template" "nodes-us-east-1b-lb-example-com" {
     tags = {
       "KubernetesCluster"                    = "lb.example.com"
       "Name"                                 = "nodes-us-east-1b.lb.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/node"                     = "1"
       "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
       "kubernetes.io/cluster/lb.example.com" = "owned"
@@ -546,6 +656,7 @@ resource "aws_launch_template" "nodes-us-east-1b-lb-example-com" {
   tags = {
     "KubernetesCluster"                    = "lb.example.com"
     "Name"                                 = "nodes-us-east-1b.lb.example.com"
+    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/node"                     = "1"
     "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
     "kubernetes.io/cluster/lb.example.com" = "owned"
@@ -900,6 +1011,17 @@ resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
   security_group_id = aws_security_group.api-elb-lb-example-com.id
   to_port           = -1
   type              = "ingress"
+}
+
+resource "aws_sqs_queue" "lb-example-com-nth" {
+  message_retention_seconds = 300
+  name                      = "lb-example-com-nth"
+  policy                    = file("${path.module}/data/aws_sqs_queue_lb-example-com-nth_policy")
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "lb-example-com-nth"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
 }
 
 resource "aws_subnet" "us-east-1a-lb-example-com" {

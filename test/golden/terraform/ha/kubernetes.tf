@@ -113,6 +113,11 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-ha-example-com" {
     value               = "control-plane-us-east-1a.ha.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/control-plane"
     propagate_at_launch = true
     value               = "1"
@@ -132,7 +137,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-ha-example-com" {
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn, aws_lb_target_group.kops-controller-ha-exampl-op5c7t.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1a-ha-example-com.id]
 }
 
@@ -159,6 +164,11 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-ha-example-com" {
     value               = "control-plane-us-east-1b.ha.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/control-plane"
     propagate_at_launch = true
     value               = "1"
@@ -178,7 +188,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-ha-example-com" {
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn, aws_lb_target_group.kops-controller-ha-exampl-op5c7t.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1b-ha-example-com.id]
 }
 
@@ -205,6 +215,11 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-ha-example-com" {
     value               = "control-plane-us-east-1c.ha.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/control-plane"
     propagate_at_launch = true
     value               = "1"
@@ -224,7 +239,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-ha-example-com" {
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn, aws_lb_target_group.kops-controller-ha-exampl-op5c7t.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1c-ha-example-com.id]
 }
 
@@ -249,6 +264,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-ha-example-com" {
     key                 = "Name"
     propagate_at_launch = true
     value               = "nodes-us-east-1a.ha.example.com"
+  }
+  tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
   }
   tag {
     key                 = "k8s.io/role/node"
@@ -291,6 +311,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-ha-example-com" {
     value               = "nodes-us-east-1b.ha.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/node"
     propagate_at_launch = true
     value               = "1"
@@ -331,6 +356,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1c-ha-example-com" {
     value               = "nodes-us-east-1c.ha.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/node"
     propagate_at_launch = true
     value               = "1"
@@ -346,6 +376,114 @@ resource "aws_autoscaling_group" "nodes-us-east-1c-ha-example-com" {
     value               = "owned"
   }
   vpc_zone_identifier = [aws_subnet.us-east-1c-ha-example-com.id]
+}
+
+resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1a-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1a-ha-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "control-plane-us-east-1a-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1b-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1b-ha-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "control-plane-us-east-1b-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1c-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1c-ha-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "control-plane-us-east-1c-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1a-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1a-ha-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1a-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1b-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1b-ha-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1b-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1c-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1c-ha-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1c-NTHLifecycleHook"
+}
+
+resource "aws_cloudwatch_event_rule" "ha-example-com-ASGLifecycle" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_ha.example.com-ASGLifecycle_event_pattern")
+  name          = "ha.example.com-ASGLifecycle"
+  tags = {
+    "KubernetesCluster"                    = "ha.example.com"
+    "Name"                                 = "ha.example.com-ASGLifecycle"
+    "kubernetes.io/cluster/ha.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "ha-example-com-InstanceScheduledChange" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_ha.example.com-InstanceScheduledChange_event_pattern")
+  name          = "ha.example.com-InstanceScheduledChange"
+  tags = {
+    "KubernetesCluster"                    = "ha.example.com"
+    "Name"                                 = "ha.example.com-InstanceScheduledChange"
+    "kubernetes.io/cluster/ha.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "ha-example-com-InstanceStateChange" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_ha.example.com-InstanceStateChange_event_pattern")
+  name          = "ha.example.com-InstanceStateChange"
+  tags = {
+    "KubernetesCluster"                    = "ha.example.com"
+    "Name"                                 = "ha.example.com-InstanceStateChange"
+    "kubernetes.io/cluster/ha.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "ha-example-com-SpotInterruption" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_ha.example.com-SpotInterruption_event_pattern")
+  name          = "ha.example.com-SpotInterruption"
+  tags = {
+    "KubernetesCluster"                    = "ha.example.com"
+    "Name"                                 = "ha.example.com-SpotInterruption"
+    "kubernetes.io/cluster/ha.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_target" "ha-example-com-ASGLifecycle-Target" {
+  arn  = aws_sqs_queue.ha-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.ha-example-com-ASGLifecycle.id
+}
+
+resource "aws_cloudwatch_event_target" "ha-example-com-InstanceScheduledChange-Target" {
+  arn  = aws_sqs_queue.ha-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.ha-example-com-InstanceScheduledChange.id
+}
+
+resource "aws_cloudwatch_event_target" "ha-example-com-InstanceStateChange-Target" {
+  arn  = aws_sqs_queue.ha-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.ha-example-com-InstanceStateChange.id
+}
+
+resource "aws_cloudwatch_event_target" "ha-example-com-SpotInterruption-Target" {
+  arn  = aws_sqs_queue.ha-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.ha-example-com-SpotInterruption.id
 }
 
 resource "aws_ebs_volume" "a-etcd-events-ha-example-com" {
@@ -594,6 +732,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-ha-example-com" {
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "control-plane-us-east-1a.ha.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/control-plane"            = "1"
       "k8s.io/role/master"                   = "1"
       "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
@@ -605,6 +744,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-ha-example-com" {
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "control-plane-us-east-1a.ha.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/control-plane"            = "1"
       "k8s.io/role/master"                   = "1"
       "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
@@ -616,6 +756,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-ha-example-com" {
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "control-plane-us-east-1a.ha.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/control-plane"            = "1"
       "k8s.io/role/master"                   = "1"
       "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
@@ -625,6 +766,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-ha-example-com" {
   tags = {
     "KubernetesCluster"                    = "ha.example.com"
     "Name"                                 = "control-plane-us-east-1a.ha.example.com"
+    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/control-plane"            = "1"
     "k8s.io/role/master"                   = "1"
     "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
@@ -667,6 +809,7 @@ resource "aws_launch_template" "control-plane-us-east-1b-ha-example-com" {
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "control-plane-us-east-1b.ha.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/control-plane"            = "1"
       "k8s.io/role/master"                   = "1"
       "kops.k8s.io/instancegroup"            = "control-plane-us-east-1b"
@@ -678,6 +821,7 @@ resource "aws_launch_template" "control-plane-us-east-1b-ha-example-com" {
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "control-plane-us-east-1b.ha.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/control-plane"            = "1"
       "k8s.io/role/master"                   = "1"
       "kops.k8s.io/instancegroup"            = "control-plane-us-east-1b"
@@ -689,6 +833,7 @@ resource "aws_launch_template" "control-plane-us-east-1b-ha-example-com" {
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "control-plane-us-east-1b.ha.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/control-plane"            = "1"
       "k8s.io/role/master"                   = "1"
       "kops.k8s.io/instancegroup"            = "control-plane-us-east-1b"
@@ -698,6 +843,7 @@ resource "aws_launch_template" "control-plane-us-east-1b-ha-example-com" {
   tags = {
     "KubernetesCluster"                    = "ha.example.com"
     "Name"                                 = "control-plane-us-east-1b.ha.example.com"
+    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/control-plane"            = "1"
     "k8s.io/role/master"                   = "1"
     "kops.k8s.io/instancegroup"            = "control-plane-us-east-1b"
@@ -740,6 +886,7 @@ resource "aws_launch_template" "control-plane-us-east-1c-ha-example-com" {
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "control-plane-us-east-1c.ha.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/control-plane"            = "1"
       "k8s.io/role/master"                   = "1"
       "kops.k8s.io/instancegroup"            = "control-plane-us-east-1c"
@@ -751,6 +898,7 @@ resource "aws_launch_template" "control-plane-us-east-1c-ha-example-com" {
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "control-plane-us-east-1c.ha.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/control-plane"            = "1"
       "k8s.io/role/master"                   = "1"
       "kops.k8s.io/instancegroup"            = "control-plane-us-east-1c"
@@ -762,6 +910,7 @@ resource "aws_launch_template" "control-plane-us-east-1c-ha-example-com" {
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "control-plane-us-east-1c.ha.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/control-plane"            = "1"
       "k8s.io/role/master"                   = "1"
       "kops.k8s.io/instancegroup"            = "control-plane-us-east-1c"
@@ -771,6 +920,7 @@ resource "aws_launch_template" "control-plane-us-east-1c-ha-example-com" {
   tags = {
     "KubernetesCluster"                    = "ha.example.com"
     "Name"                                 = "control-plane-us-east-1c.ha.example.com"
+    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/control-plane"            = "1"
     "k8s.io/role/master"                   = "1"
     "kops.k8s.io/instancegroup"            = "control-plane-us-east-1c"
@@ -813,6 +963,7 @@ resource "aws_launch_template" "nodes-us-east-1a-ha-example-com" {
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "nodes-us-east-1a.ha.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/node"                     = "1"
       "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
       "kubernetes.io/cluster/ha.example.com" = "owned"
@@ -823,6 +974,7 @@ resource "aws_launch_template" "nodes-us-east-1a-ha-example-com" {
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "nodes-us-east-1a.ha.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/node"                     = "1"
       "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
       "kubernetes.io/cluster/ha.example.com" = "owned"
@@ -833,6 +985,7 @@ resource "aws_launch_template" "nodes-us-east-1a-ha-example-com" {
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "nodes-us-east-1a.ha.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/node"                     = "1"
       "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
       "kubernetes.io/cluster/ha.example.com" = "owned"
@@ -841,6 +994,7 @@ resource "aws_launch_template" "nodes-us-east-1a-ha-example-com" {
   tags = {
     "KubernetesCluster"                    = "ha.example.com"
     "Name"                                 = "nodes-us-east-1a.ha.example.com"
+    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/node"                     = "1"
     "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
     "kubernetes.io/cluster/ha.example.com" = "owned"
@@ -882,6 +1036,7 @@ resource "aws_launch_template" "nodes-us-east-1b-ha-example-com" {
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "nodes-us-east-1b.ha.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/node"                     = "1"
       "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
       "kubernetes.io/cluster/ha.example.com" = "owned"
@@ -892,6 +1047,7 @@ resource "aws_launch_template" "nodes-us-east-1b-ha-example-com" {
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "nodes-us-east-1b.ha.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/node"                     = "1"
       "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
       "kubernetes.io/cluster/ha.example.com" = "owned"
@@ -902,6 +1058,7 @@ resource "aws_launch_template" "nodes-us-east-1b-ha-example-com" {
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "nodes-us-east-1b.ha.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/node"                     = "1"
       "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
       "kubernetes.io/cluster/ha.example.com" = "owned"
@@ -910,6 +1067,7 @@ resource "aws_launch_template" "nodes-us-east-1b-ha-example-com" {
   tags = {
     "KubernetesCluster"                    = "ha.example.com"
     "Name"                                 = "nodes-us-east-1b.ha.example.com"
+    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/node"                     = "1"
     "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
     "kubernetes.io/cluster/ha.example.com" = "owned"
@@ -951,6 +1109,7 @@ resource "aws_launch_template" "nodes-us-east-1c-ha-example-com" {
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "nodes-us-east-1c.ha.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/node"                     = "1"
       "kops.k8s.io/instancegroup"            = "nodes-us-east-1c"
       "kubernetes.io/cluster/ha.example.com" = "owned"
@@ -961,6 +1120,7 @@ resource "aws_launch_template" "nodes-us-east-1c-ha-example-com" {
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "nodes-us-east-1c.ha.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/node"                     = "1"
       "kops.k8s.io/instancegroup"            = "nodes-us-east-1c"
       "kubernetes.io/cluster/ha.example.com" = "owned"
@@ -971,6 +1131,7 @@ resource "aws_launch_template" "nodes-us-east-1c-ha-example-com" {
     tags = {
       "KubernetesCluster"                    = "ha.example.com"
       "Name"                                 = "nodes-us-east-1c.ha.example.com"
+      "aws-node-termination-handler/managed" = ""
       "k8s.io/role/node"                     = "1"
       "kops.k8s.io/instancegroup"            = "nodes-us-east-1c"
       "kubernetes.io/cluster/ha.example.com" = "owned"
@@ -979,6 +1140,7 @@ resource "aws_launch_template" "nodes-us-east-1c-ha-example-com" {
   tags = {
     "KubernetesCluster"                    = "ha.example.com"
     "Name"                                 = "nodes-us-east-1c.ha.example.com"
+    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/node"                     = "1"
     "kops.k8s.io/instancegroup"            = "nodes-us-east-1c"
     "kubernetes.io/cluster/ha.example.com" = "owned"
@@ -1010,16 +1172,6 @@ resource "aws_lb" "api-ha-example-com" {
   }
 }
 
-resource "aws_lb_listener" "api-ha-example-com-3988" {
-  default_action {
-    target_group_arn = aws_lb_target_group.kops-controller-ha-exampl-op5c7t.arn
-    type             = "forward"
-  }
-  load_balancer_arn = aws_lb.api-ha-example-com.arn
-  port              = 3988
-  protocol          = "TCP"
-}
-
 resource "aws_lb_listener" "api-ha-example-com-443" {
   default_action {
     target_group_arn = aws_lb_target_group.tcp-ha-example-com-isubkm.arn
@@ -1028,27 +1180,6 @@ resource "aws_lb_listener" "api-ha-example-com-443" {
   load_balancer_arn = aws_lb.api-ha-example-com.arn
   port              = 443
   protocol          = "TCP"
-}
-
-resource "aws_lb_target_group" "kops-controller-ha-exampl-op5c7t" {
-  connection_termination = true
-  deregistration_delay   = 30
-  health_check {
-    healthy_threshold   = 2
-    interval            = 10
-    protocol            = "TCP"
-    unhealthy_threshold = 2
-  }
-  name     = "kops-controller-ha-exampl-op5c7t"
-  port     = 3988
-  protocol = "TCP"
-  tags = {
-    "KubernetesCluster"                    = "ha.example.com"
-    "Name"                                 = "kops-controller-ha-exampl-op5c7t"
-    "kubernetes.io/cluster/ha.example.com" = "owned"
-  }
-  target_type = "instance"
-  vpc_id      = aws_vpc.ha-example-com.id
 }
 
 resource "aws_lb_target_group" "tcp-ha-example-com-isubkm" {
@@ -1352,22 +1483,15 @@ resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "kops-controller-elb-to-cp" {
-  from_port                = 3988
-  protocol                 = "tcp"
-  security_group_id        = aws_security_group.masters-ha-example-com.id
-  source_security_group_id = aws_security_group.api-elb-ha-example-com.id
-  to_port                  = 3988
-  type                     = "ingress"
-}
-
-resource "aws_security_group_rule" "node-to-elb" {
-  from_port                = 0
-  protocol                 = "-1"
-  security_group_id        = aws_security_group.api-elb-ha-example-com.id
-  source_security_group_id = aws_security_group.nodes-ha-example-com.id
-  to_port                  = 0
-  type                     = "ingress"
+resource "aws_sqs_queue" "ha-example-com-nth" {
+  message_retention_seconds = 300
+  name                      = "ha-example-com-nth"
+  policy                    = file("${path.module}/data/aws_sqs_queue_ha-example-com-nth_policy")
+  tags = {
+    "KubernetesCluster"                    = "ha.example.com"
+    "Name"                                 = "ha-example-com-nth"
+    "kubernetes.io/cluster/ha.example.com" = "owned"
+  }
 }
 
 resource "aws_subnet" "us-east-1a-ha-example-com" {

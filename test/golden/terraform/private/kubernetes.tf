@@ -163,6 +163,11 @@ resource "aws_autoscaling_group" "bastions-private-example-com" {
     value               = "bastions.private.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/bastion"
     propagate_at_launch = true
     value               = "1"
@@ -203,6 +208,11 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-private-example-com" 
     value               = "control-plane-us-east-1a.private.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/control-plane"
     propagate_at_launch = true
     value               = "1"
@@ -222,7 +232,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-private-example-com" 
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn, aws_lb_target_group.kops-controller-private-e-jde7od.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1a-private-example-com.id]
 }
 
@@ -249,6 +259,11 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-private-example-com" 
     value               = "control-plane-us-east-1b.private.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/control-plane"
     propagate_at_launch = true
     value               = "1"
@@ -268,7 +283,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-private-example-com" 
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn, aws_lb_target_group.kops-controller-private-e-jde7od.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1b-private-example-com.id]
 }
 
@@ -295,6 +310,11 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-private-example-com" 
     value               = "control-plane-us-east-1c.private.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/control-plane"
     propagate_at_launch = true
     value               = "1"
@@ -314,7 +334,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-private-example-com" 
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn, aws_lb_target_group.kops-controller-private-e-jde7od.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1c-private-example-com.id]
 }
 
@@ -339,6 +359,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-private-example-com" {
     key                 = "Name"
     propagate_at_launch = true
     value               = "nodes-us-east-1a.private.example.com"
+  }
+  tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
   }
   tag {
     key                 = "k8s.io/role/node"
@@ -381,6 +406,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-private-example-com" {
     value               = "nodes-us-east-1b.private.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/node"
     propagate_at_launch = true
     value               = "1"
@@ -421,6 +451,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1c-private-example-com" {
     value               = "nodes-us-east-1c.private.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/node"
     propagate_at_launch = true
     value               = "1"
@@ -436,6 +471,122 @@ resource "aws_autoscaling_group" "nodes-us-east-1c-private-example-com" {
     value               = "owned"
   }
   vpc_zone_identifier = [aws_subnet.us-east-1c-private-example-com.id]
+}
+
+resource "aws_autoscaling_lifecycle_hook" "bastions-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.bastions-private-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "bastions-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1a-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1a-private-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "control-plane-us-east-1a-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1b-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1b-private-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "control-plane-us-east-1b-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1c-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1c-private-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "control-plane-us-east-1c-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1a-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1a-private-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1a-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1b-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1b-private-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1b-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1c-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1c-private-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1c-NTHLifecycleHook"
+}
+
+resource "aws_cloudwatch_event_rule" "private-example-com-ASGLifecycle" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_private.example.com-ASGLifecycle_event_pattern")
+  name          = "private.example.com-ASGLifecycle"
+  tags = {
+    "KubernetesCluster"                         = "private.example.com"
+    "Name"                                      = "private.example.com-ASGLifecycle"
+    "kubernetes.io/cluster/private.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "private-example-com-InstanceScheduledChange" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_private.example.com-InstanceScheduledChange_event_pattern")
+  name          = "private.example.com-InstanceScheduledChange"
+  tags = {
+    "KubernetesCluster"                         = "private.example.com"
+    "Name"                                      = "private.example.com-InstanceScheduledChange"
+    "kubernetes.io/cluster/private.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "private-example-com-InstanceStateChange" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_private.example.com-InstanceStateChange_event_pattern")
+  name          = "private.example.com-InstanceStateChange"
+  tags = {
+    "KubernetesCluster"                         = "private.example.com"
+    "Name"                                      = "private.example.com-InstanceStateChange"
+    "kubernetes.io/cluster/private.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "private-example-com-SpotInterruption" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_private.example.com-SpotInterruption_event_pattern")
+  name          = "private.example.com-SpotInterruption"
+  tags = {
+    "KubernetesCluster"                         = "private.example.com"
+    "Name"                                      = "private.example.com-SpotInterruption"
+    "kubernetes.io/cluster/private.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_target" "private-example-com-ASGLifecycle-Target" {
+  arn  = aws_sqs_queue.private-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.private-example-com-ASGLifecycle.id
+}
+
+resource "aws_cloudwatch_event_target" "private-example-com-InstanceScheduledChange-Target" {
+  arn  = aws_sqs_queue.private-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.private-example-com-InstanceScheduledChange.id
+}
+
+resource "aws_cloudwatch_event_target" "private-example-com-InstanceStateChange-Target" {
+  arn  = aws_sqs_queue.private-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.private-example-com-InstanceStateChange.id
+}
+
+resource "aws_cloudwatch_event_target" "private-example-com-SpotInterruption-Target" {
+  arn  = aws_sqs_queue.private-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.private-example-com-SpotInterruption.id
 }
 
 resource "aws_ebs_volume" "a-etcd-events-private-example-com" {
@@ -737,6 +888,7 @@ resource "aws_launch_template" "bastions-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "bastions.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/bastion"                       = "1"
       "kops.k8s.io/instancegroup"                 = "bastions"
       "kubernetes.io/cluster/private.example.com" = "owned"
@@ -747,6 +899,7 @@ resource "aws_launch_template" "bastions-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "bastions.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/bastion"                       = "1"
       "kops.k8s.io/instancegroup"                 = "bastions"
       "kubernetes.io/cluster/private.example.com" = "owned"
@@ -757,6 +910,7 @@ resource "aws_launch_template" "bastions-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "bastions.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/bastion"                       = "1"
       "kops.k8s.io/instancegroup"                 = "bastions"
       "kubernetes.io/cluster/private.example.com" = "owned"
@@ -765,6 +919,7 @@ resource "aws_launch_template" "bastions-private-example-com" {
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "bastions.private.example.com"
+    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/bastion"                       = "1"
     "kops.k8s.io/instancegroup"                 = "bastions"
     "kubernetes.io/cluster/private.example.com" = "owned"
@@ -805,6 +960,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "control-plane-us-east-1a.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/control-plane"                 = "1"
       "k8s.io/role/master"                        = "1"
       "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
@@ -816,6 +972,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "control-plane-us-east-1a.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/control-plane"                 = "1"
       "k8s.io/role/master"                        = "1"
       "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
@@ -827,6 +984,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "control-plane-us-east-1a.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/control-plane"                 = "1"
       "k8s.io/role/master"                        = "1"
       "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
@@ -836,6 +994,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-private-example-com" {
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "control-plane-us-east-1a.private.example.com"
+    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/control-plane"                 = "1"
     "k8s.io/role/master"                        = "1"
     "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
@@ -878,6 +1037,7 @@ resource "aws_launch_template" "control-plane-us-east-1b-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "control-plane-us-east-1b.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/control-plane"                 = "1"
       "k8s.io/role/master"                        = "1"
       "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1b"
@@ -889,6 +1049,7 @@ resource "aws_launch_template" "control-plane-us-east-1b-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "control-plane-us-east-1b.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/control-plane"                 = "1"
       "k8s.io/role/master"                        = "1"
       "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1b"
@@ -900,6 +1061,7 @@ resource "aws_launch_template" "control-plane-us-east-1b-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "control-plane-us-east-1b.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/control-plane"                 = "1"
       "k8s.io/role/master"                        = "1"
       "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1b"
@@ -909,6 +1071,7 @@ resource "aws_launch_template" "control-plane-us-east-1b-private-example-com" {
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "control-plane-us-east-1b.private.example.com"
+    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/control-plane"                 = "1"
     "k8s.io/role/master"                        = "1"
     "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1b"
@@ -951,6 +1114,7 @@ resource "aws_launch_template" "control-plane-us-east-1c-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "control-plane-us-east-1c.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/control-plane"                 = "1"
       "k8s.io/role/master"                        = "1"
       "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1c"
@@ -962,6 +1126,7 @@ resource "aws_launch_template" "control-plane-us-east-1c-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "control-plane-us-east-1c.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/control-plane"                 = "1"
       "k8s.io/role/master"                        = "1"
       "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1c"
@@ -973,6 +1138,7 @@ resource "aws_launch_template" "control-plane-us-east-1c-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "control-plane-us-east-1c.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/control-plane"                 = "1"
       "k8s.io/role/master"                        = "1"
       "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1c"
@@ -982,6 +1148,7 @@ resource "aws_launch_template" "control-plane-us-east-1c-private-example-com" {
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "control-plane-us-east-1c.private.example.com"
+    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/control-plane"                 = "1"
     "k8s.io/role/master"                        = "1"
     "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1c"
@@ -1024,6 +1191,7 @@ resource "aws_launch_template" "nodes-us-east-1a-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "nodes-us-east-1a.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/node"                          = "1"
       "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
       "kubernetes.io/cluster/private.example.com" = "owned"
@@ -1034,6 +1202,7 @@ resource "aws_launch_template" "nodes-us-east-1a-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "nodes-us-east-1a.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/node"                          = "1"
       "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
       "kubernetes.io/cluster/private.example.com" = "owned"
@@ -1044,6 +1213,7 @@ resource "aws_launch_template" "nodes-us-east-1a-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "nodes-us-east-1a.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/node"                          = "1"
       "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
       "kubernetes.io/cluster/private.example.com" = "owned"
@@ -1052,6 +1222,7 @@ resource "aws_launch_template" "nodes-us-east-1a-private-example-com" {
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "nodes-us-east-1a.private.example.com"
+    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/node"                          = "1"
     "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
     "kubernetes.io/cluster/private.example.com" = "owned"
@@ -1093,6 +1264,7 @@ resource "aws_launch_template" "nodes-us-east-1b-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "nodes-us-east-1b.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/node"                          = "1"
       "kops.k8s.io/instancegroup"                 = "nodes-us-east-1b"
       "kubernetes.io/cluster/private.example.com" = "owned"
@@ -1103,6 +1275,7 @@ resource "aws_launch_template" "nodes-us-east-1b-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "nodes-us-east-1b.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/node"                          = "1"
       "kops.k8s.io/instancegroup"                 = "nodes-us-east-1b"
       "kubernetes.io/cluster/private.example.com" = "owned"
@@ -1113,6 +1286,7 @@ resource "aws_launch_template" "nodes-us-east-1b-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "nodes-us-east-1b.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/node"                          = "1"
       "kops.k8s.io/instancegroup"                 = "nodes-us-east-1b"
       "kubernetes.io/cluster/private.example.com" = "owned"
@@ -1121,6 +1295,7 @@ resource "aws_launch_template" "nodes-us-east-1b-private-example-com" {
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "nodes-us-east-1b.private.example.com"
+    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/node"                          = "1"
     "kops.k8s.io/instancegroup"                 = "nodes-us-east-1b"
     "kubernetes.io/cluster/private.example.com" = "owned"
@@ -1162,6 +1337,7 @@ resource "aws_launch_template" "nodes-us-east-1c-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "nodes-us-east-1c.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/node"                          = "1"
       "kops.k8s.io/instancegroup"                 = "nodes-us-east-1c"
       "kubernetes.io/cluster/private.example.com" = "owned"
@@ -1172,6 +1348,7 @@ resource "aws_launch_template" "nodes-us-east-1c-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "nodes-us-east-1c.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/node"                          = "1"
       "kops.k8s.io/instancegroup"                 = "nodes-us-east-1c"
       "kubernetes.io/cluster/private.example.com" = "owned"
@@ -1182,6 +1359,7 @@ resource "aws_launch_template" "nodes-us-east-1c-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "nodes-us-east-1c.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/node"                          = "1"
       "kops.k8s.io/instancegroup"                 = "nodes-us-east-1c"
       "kubernetes.io/cluster/private.example.com" = "owned"
@@ -1190,6 +1368,7 @@ resource "aws_launch_template" "nodes-us-east-1c-private-example-com" {
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "nodes-us-east-1c.private.example.com"
+    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/node"                          = "1"
     "kops.k8s.io/instancegroup"                 = "nodes-us-east-1c"
     "kubernetes.io/cluster/private.example.com" = "owned"
@@ -1221,16 +1400,6 @@ resource "aws_lb" "api-private-example-com" {
   }
 }
 
-resource "aws_lb_listener" "api-private-example-com-3988" {
-  default_action {
-    target_group_arn = aws_lb_target_group.kops-controller-private-e-jde7od.arn
-    type             = "forward"
-  }
-  load_balancer_arn = aws_lb.api-private-example-com.arn
-  port              = 3988
-  protocol          = "TCP"
-}
-
 resource "aws_lb_listener" "api-private-example-com-443" {
   default_action {
     target_group_arn = aws_lb_target_group.tcp-private-example-com-ba4olc.arn
@@ -1239,27 +1408,6 @@ resource "aws_lb_listener" "api-private-example-com-443" {
   load_balancer_arn = aws_lb.api-private-example-com.arn
   port              = 443
   protocol          = "TCP"
-}
-
-resource "aws_lb_target_group" "kops-controller-private-e-jde7od" {
-  connection_termination = true
-  deregistration_delay   = 30
-  health_check {
-    healthy_threshold   = 2
-    interval            = 10
-    protocol            = "TCP"
-    unhealthy_threshold = 2
-  }
-  name     = "kops-controller-private-e-jde7od"
-  port     = 3988
-  protocol = "TCP"
-  tags = {
-    "KubernetesCluster"                         = "private.example.com"
-    "Name"                                      = "kops-controller-private-e-jde7od"
-    "kubernetes.io/cluster/private.example.com" = "owned"
-  }
-  target_type = "instance"
-  vpc_id      = aws_vpc.private-example-com.id
 }
 
 resource "aws_lb_target_group" "tcp-private-example-com-ba4olc" {
@@ -1694,22 +1842,15 @@ resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "kops-controller-elb-to-cp" {
-  from_port                = 3988
-  protocol                 = "tcp"
-  security_group_id        = aws_security_group.masters-private-example-com.id
-  source_security_group_id = aws_security_group.api-elb-private-example-com.id
-  to_port                  = 3988
-  type                     = "ingress"
-}
-
-resource "aws_security_group_rule" "node-to-elb" {
-  from_port                = 0
-  protocol                 = "-1"
-  security_group_id        = aws_security_group.api-elb-private-example-com.id
-  source_security_group_id = aws_security_group.nodes-private-example-com.id
-  to_port                  = 0
-  type                     = "ingress"
+resource "aws_sqs_queue" "private-example-com-nth" {
+  message_retention_seconds = 300
+  name                      = "private-example-com-nth"
+  policy                    = file("${path.module}/data/aws_sqs_queue_private-example-com-nth_policy")
+  tags = {
+    "KubernetesCluster"                         = "private.example.com"
+    "Name"                                      = "private-example-com-nth"
+    "kubernetes.io/cluster/private.example.com" = "owned"
+  }
 }
 
 resource "aws_subnet" "us-east-1a-private-example-com" {
