@@ -1,7 +1,14 @@
 import type { AddonBuilder } from './addon';
+import { kubeletApiRbacAddon } from './kubelet-api-rbac-addon';
+import { limitRangeAddon } from './limit-range-addon';
+import { storageAwsAddon } from './storage-aws-addon';
 
 /**
  * Every addon builder, in the order kops lists its channel entries. Each helper module adds its builder here;
  * the channel is assembled from their results in this order.
  */
-export const ADDON_BUILDERS: AddonBuilder[] = [];
+export const ADDON_BUILDERS: AddonBuilder[] = [
+  kubeletApiRbacAddon,
+  limitRangeAddon,
+  storageAwsAddon,
+];
