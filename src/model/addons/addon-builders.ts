@@ -1,4 +1,5 @@
 import type { AddonBuilder } from './addon';
+import { corednsAddon } from './coredns-addon';
 import { kubeletApiRbacAddon } from './kubelet-api-rbac-addon';
 import { limitRangeAddon } from './limit-range-addon';
 import { storageAwsAddon } from './storage-aws-addon';
@@ -8,6 +9,7 @@ import { storageAwsAddon } from './storage-aws-addon';
  * the channel is assembled from their results in this order.
  */
 export const ADDON_BUILDERS: AddonBuilder[] = [
+  corednsAddon,
   kubeletApiRbacAddon,
   limitRangeAddon,
   storageAwsAddon,
