@@ -61,4 +61,5 @@ function remapImages(spec: ClusterSpec): void {
   }
   if (spec.containerd?.sandboxImage) spec.containerd.sandboxImage = remapImage(spec.containerd.sandboxImage, registry);
   if (spec.kubeDNS?.coreDNSImage) spec.kubeDNS.coreDNSImage = remapImage(spec.kubeDNS.coreDNSImage, registry);
+  if (spec.kubeDNS?.nodeLocalDNS?.image) spec.kubeDNS.nodeLocalDNS.image = remapImage(spec.kubeDNS.nodeLocalDNS.image, registry);
 }

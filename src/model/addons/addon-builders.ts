@@ -2,6 +2,7 @@ import type { AddonBuilder } from './addon';
 import { corednsAddon } from './coredns-addon';
 import { kubeletApiRbacAddon } from './kubelet-api-rbac-addon';
 import { limitRangeAddon } from './limit-range-addon';
+import { nodeLocalDnsAddon } from './nodelocaldns-addon';
 import { storageAwsAddon } from './storage-aws-addon';
 
 /**
@@ -12,5 +13,6 @@ export const ADDON_BUILDERS: AddonBuilder[] = [
   corednsAddon,
   kubeletApiRbacAddon,
   limitRangeAddon,
+  nodeLocalDnsAddon,
   storageAwsAddon,
 ];
