@@ -48,7 +48,9 @@ const NOT_BUILT_YET: Record<string, string> = {
 };
 
 /** kforge addons kops does not have. */
-const KFORGE_ONLY: Record<string, string> = {};
+const KFORGE_ONLY: Record<string, string> = {
+  'node-bootstrap.rbac.addons.kforge.io': "workers' TLS bootstrapping RBAC; kops's nodes get their certificates from kops-controller",
+};
 
 interface Channel {
   spec: { addons: ChannelEntry[] };

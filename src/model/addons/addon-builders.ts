@@ -2,6 +2,7 @@ import type { AddonBuilder } from './addon';
 import { corednsAddon } from './coredns-addon';
 import { kubeletApiRbacAddon } from './kubelet-api-rbac-addon';
 import { limitRangeAddon } from './limit-range-addon';
+import { nodeBootstrapRbacAddon } from './node-bootstrap-rbac-addon';
 import { nodeLocalDnsAddon } from './nodelocaldns-addon';
 import { storageAwsAddon } from './storage-aws-addon';
 
@@ -15,4 +16,5 @@ export const ADDON_BUILDERS: AddonBuilder[] = [
   limitRangeAddon,
   nodeLocalDnsAddon,
   storageAwsAddon,
+  nodeBootstrapRbacAddon,
 ];
