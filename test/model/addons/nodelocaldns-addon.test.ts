@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { loadManifests } from '../../../src/api/load-manifests';
 import type { Cluster } from '../../../src/api/types';
 import { nodeLocalDnsAddon } from '../../../src/model/addons/nodelocaldns-addon';
+import { ValidationError } from '../../../src/errors/validation-error';
 import { completeCluster } from '../../../src/ops/expand-cluster';
 
 const IN = path.join(__dirname, '..', '..', 'fixtures', 'kops-addons', 'minimal-1.33', 'in-v1alpha2.yaml');
@@ -47,5 +48,18 @@ describe('NodeLocal DNSCache', () => {
     expect(corefile).not.toContain('__PILLAR__');
     expect(corefile).not.toContain('in-addr.arpa:53');
     expect(corefile).toContain('bind 169.254.0.53');
+  });
+});
+
+describe('kubeDNS.provider', () => {
+  it("KubeDNS (kops's legacy addon, not rendered) is refused with its path and \"not supported yet\"", () => {
+    let error: unknown;
+    try {
+      complete({ provider: 'KubeDNS' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).errors).toEqual([expect.objectContaining({ path: 'spec.kubeDNS.provider', message: expect.stringMatching(/^is not supported yet/) })]);
   });
 });
