@@ -1,4 +1,5 @@
 import type { AddonBuilder } from './addon';
+import { awsCloudControllerAddon } from './aws-cloud-controller-addon';
 import { corednsAddon } from './coredns-addon';
 import { kubeletApiRbacAddon } from './kubelet-api-rbac-addon';
 import { limitRangeAddon } from './limit-range-addon';
@@ -16,5 +17,6 @@ export const ADDON_BUILDERS: AddonBuilder[] = [
   limitRangeAddon,
   nodeLocalDnsAddon,
   storageAwsAddon,
+  awsCloudControllerAddon,
   nodeBootstrapRbacAddon,
 ];
