@@ -6,6 +6,7 @@ import { expandEtcd } from './components/etcd';
 import { remapImage } from './components/images';
 import { expandKubeAPIServer } from './components/kube-apiserver';
 import { expandKubeControllerManager } from './components/kube-controller-manager';
+import { expandCloudControllerManager } from './components/cloud-controller-manager';
 import { expandKubeDNS } from './components/kube-dns';
 import { expandKubeProxy } from './components/kube-proxy';
 import { expandKubeScheduler } from './components/kube-scheduler';
@@ -33,6 +34,7 @@ export const EXPAND_STEPS: ReadonlyArray<[string, ExpandStep]> = [
   ['kube-proxy', expandKubeProxy],
   ['node-problem-detector', expandNodeProblemDetector],
   ['node-termination-handler', expandNodeTerminationHandler],
+  ['cloud-controller-manager', expandCloudControllerManager],
   ['image-mirror', remapImages],
 ];
 
@@ -66,4 +68,6 @@ function remapImages(spec: ClusterSpec): void {
   if (spec.containerd?.sandboxImage) spec.containerd.sandboxImage = remapImage(spec.containerd.sandboxImage, registry);
   if (spec.kubeDNS?.coreDNSImage) spec.kubeDNS.coreDNSImage = remapImage(spec.kubeDNS.coreDNSImage, registry);
   if (spec.nodeProblemDetector?.image) spec.nodeProblemDetector.image = remapImage(spec.nodeProblemDetector.image, registry);
+  if (spec.cloudControllerManager?.image) spec.cloudControllerManager.image = remapImage(spec.cloudControllerManager.image, registry);
+  if (spec.kubeDNS?.nodeLocalDNS?.image) spec.kubeDNS.nodeLocalDNS.image = remapImage(spec.kubeDNS.nodeLocalDNS.image, registry);
 }

@@ -1,14 +1,28 @@
 import type { AddonBuilder } from './addon';
-import { metricsServerAddon } from './metrics-server-addon';
-import { nodeProblemDetectorAddon } from './node-problem-detector-addon';
+import { awsCloudControllerAddon } from './aws-cloud-controller-addon';
 import { buildNodeTerminationHandlerAddon } from './node-termination-handler-addon';
+import { corednsAddon } from './coredns-addon';
+import { kubeletApiRbacAddon } from './kubelet-api-rbac-addon';
+import { limitRangeAddon } from './limit-range-addon';
+import { metricsServerAddon } from './metrics-server-addon';
+import { nodeBootstrapRbacAddon } from './node-bootstrap-rbac-addon';
+import { nodeLocalDnsAddon } from './nodelocaldns-addon';
+import { nodeProblemDetectorAddon } from './node-problem-detector-addon';
+import { storageAwsAddon } from './storage-aws-addon';
 
 /**
  * Every addon builder, in the order kops lists its channel entries. Each helper module adds its builder here;
  * the channel is assembled from their results in this order.
  */
 export const ADDON_BUILDERS: AddonBuilder[] = [
+  corednsAddon,
+  kubeletApiRbacAddon,
+  limitRangeAddon,
+  nodeLocalDnsAddon,
   metricsServerAddon,
-  nodeProblemDetectorAddon,
   buildNodeTerminationHandlerAddon,
+  nodeProblemDetectorAddon,
+  storageAwsAddon,
+  awsCloudControllerAddon,
+  nodeBootstrapRbacAddon,
 ];
