@@ -1,7 +1,6 @@
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import type { InstanceGroup } from '../api/types';
-import type { AwsCloud } from '../cloud/aws/aws-cloud';
-import { describeClusterInstances, instanceConsoleOutput } from '../cloud/aws/cluster-instances';
+import type { CloudMachines } from '../cloud/cloud-provider';
 import { apiCallProblem, probeApi, ProbeOptions } from './api-reachability';
 import { checkInstanceGroups, unregisteredMachines, UnregisteredMachine } from './cloud-checks';
 import { describeStage, parseConsoleStage } from './console-stage';
@@ -17,15 +16,15 @@ export interface PassInputs extends ProbeOptions {
   etcdClusters: string[];
   access: KubeAccess;
   /** The cluster's cloud; undefined skips the cloud checks (a cloud kforge does not read yet). */
-  cloud?: AwsCloud;
+  cloud?: CloudMachines;
   /** Counts the Kubernetes API requests made (for the bench and `--verbose`). */
   kubeCalls?: Map<string, number>;
 }
 
-async function machineCause(cloud: AwsCloud, m: UnregisteredMachine): Promise<string> {
+async function machineCause(cloud: CloudMachines, m: UnregisteredMachine): Promise<string> {
   const i = m.instance;
   if (i.state !== 'running') return `instance is ${i.state}${i.stateReason ? ` (${i.stateReason})` : ''}`;
-  const stage = parseConsoleStage(await instanceConsoleOutput(cloud, i.instanceId));
+  const stage = parseConsoleStage(await cloud.consoleOutput(i.instanceId));
   return stage ? describeStage(stage) : 'no nodeup stage on the console yet (still booting, or user-data did not run nodeup)';
 }
 
@@ -37,7 +36,7 @@ async function machineCause(cloud: AwsCloud, m: UnregisteredMachine): Promise<st
  */
 export async function validatePass(i: PassInputs): Promise<ValidationResult> {
   const failures: ValidationFailure[] = [];
-  const cloudState = i.cloud ? await describeClusterInstances(i.cloud) : undefined;
+  const cloudState = i.cloud ? await i.cloud.instances() : undefined;
   if (cloudState) failures.push(...checkInstanceGroups(i.instanceGroups, cloudState));
 
   let lists: { nodes: V1Node[]; pods: V1Pod[] } | undefined;
