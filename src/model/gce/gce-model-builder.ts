@@ -2,14 +2,21 @@ import type { Cluster, InstanceGroup } from '../../api/types';
 import type { AnyTask } from '../../tasks/task';
 import { buildGceEtcdDiskTasks } from './etcd-disk-model-builder';
 import { buildGceFirewallTasks } from './firewall-model-builder';
+import { buildGceInstanceGroupTasks, GceInstanceGroupInputs } from './instance-group-model-builder';
 import { buildGceNetworkTasks } from './network-model-builder';
 
 /**
  * The GCE tasks of a completed cluster, as kops's gcemodel builders make them: the network and subnetworks,
- * the firewall rules and the etcd disks. Pure: the same spec gives the same tasks. Instance templates, MIGs,
- * service accounts and the API load balancer are not built yet (docs/differences-from-kops.md).
+ * the firewall rules, the etcd disks, and per instance group a template and zonal MIGs. Pure: the same spec
+ * gives the same tasks. Service accounts, Cloud NAT and the API load balancer are not built yet (docs/differences-from-kops.md).
  */
-export function buildGceTasks(cluster: Cluster, instanceGroups: readonly InstanceGroup[]): AnyTask[] {
+export function buildGceTasks(cluster: Cluster, instanceGroups: readonly InstanceGroup[], inputs: GceInstanceGroupInputs = {}): AnyTask[] {
   const { network, subnetworks } = buildGceNetworkTasks(cluster);
-  return [network, ...subnetworks, ...buildGceFirewallTasks(cluster, instanceGroups, network), ...buildGceEtcdDiskTasks(cluster, instanceGroups)];
+  return [
+    network,
+    ...subnetworks,
+    ...buildGceFirewallTasks(cluster, instanceGroups, network),
+    ...buildGceEtcdDiskTasks(cluster, instanceGroups),
+    ...buildGceInstanceGroupTasks(cluster, instanceGroups, network, subnetworks, inputs),
+  ];
 }

@@ -13,7 +13,10 @@ const FIXTURES = path.join(__dirname, '../../fixtures/kops-gce');
 const CASES = ['minimal_gce', 'ha_gce', 'minimal_gce_private', 'minimal_gce_ilb', 'minimal_gce_plb', 'minimal_gce_dns-none', 'many-addons-gce', 'minimal_gce_longclustername'];
 
 // The google_* resource types the GCE model builds so far; the test checks kops's resources of these types one by one.
-const BUILT = ['google_compute_disk', 'google_compute_firewall', 'google_compute_network', 'google_compute_subnetwork'];
+// kops's test SSH key input; the startup script itself is compared by key only (its content is kforge's own).
+const INPUTS = { sshPublicKey: { publicKey: fs.readFileSync(path.join(FIXTURES, 'id_rsa.pub'), 'utf8').trim() }, userData: () => '#!/bin/bash\n' };
+
+const BUILT = ['google_compute_disk', 'google_project_iam_binding', 'google_service_account', 'google_compute_firewall', 'google_compute_instance_group_manager', 'google_compute_instance_template', 'google_compute_network', 'google_compute_subnetwork'];
 
 type Block = Record<string, unknown>;
 type Resources = Record<string, Record<string, Block[]>>;
@@ -53,6 +56,34 @@ function comparable(type: string, b: Block): Block {
       return { labels: b.labels, name: b.name, size: b.size, type: b.type, zone: b.zone };
     case 'google_compute_subnetwork':
       return { ip_cidr_range: b.ip_cidr_range, name: b.name, region: b.region, secondary_ip_range: b.secondary_ip_range, stack_type: b.stack_type };
+    case 'google_compute_instance_template': {
+      const disk = (b.disk as Block[])[0];
+      const sa = (b.service_account as Block[])[0];
+      const nic = (b.network_interface as Block[])[0];
+      const sched = (b.scheduling as Block[])[0];
+      // kops's own labels (cloudLabels are sanitised by kforge: docs/differences-from-kops.md).
+      const labels = Object.fromEntries(Object.entries((b.labels as Record<string, string>) ?? {}).filter(([k]) => k.startsWith('k8s-io-')));
+      return {
+        can_ip_forward: b.can_ip_forward,
+        disk: { size: disk.disk_size_gb, type: disk.disk_type, image: disk.source_image, boot: disk.boot },
+        external_ip: nic.access_config !== undefined,
+        labels,
+        machine_type: b.machine_type,
+        metadata_keys: Object.keys((b.metadata as Block) ?? {}).sort(),
+        name_prefix: b.name_prefix,
+        preemptible: sched.preemptible,
+        provisioning_model: sched.provisioning_model,
+        scopes: sorted(sa.scopes),
+        email: sa.email,
+        tags: sorted(b.tags),
+      };
+    }
+    case 'google_compute_instance_group_manager':
+      return { base_instance_name: b.base_instance_name, name: b.name, target_size: b.target_size, zone: b.zone, template: ((b.version as Block[])[0].instance_template as string).replace(/^\$\{(.*)\}$/, '$1') };
+    case 'google_service_account':
+      return { account_id: b.account_id, description: b.description, display_name: b.display_name, project: b.project };
+    case 'google_project_iam_binding':
+      return { members: b.members, project: b.project, role: b.role };
     default:
       return { auto_create_subnetworks: b.auto_create_subnetworks, name: b.name };
   }
@@ -63,7 +94,7 @@ describe('kops GCE conformance: kforge builds what kops renders', () => {
     const kops = builtOnly(await resourcesOf(fs.readFileSync(path.join(FIXTURES, c, 'kubernetes.tf'), 'utf8')));
     const { cluster, instanceGroups } = completedInput(c);
     const writer = new TerraformWriter('us-test1');
-    writer.renderTasks(buildGceTasks(cluster, instanceGroups));
+    writer.renderTasks(buildGceTasks(cluster, instanceGroups, INPUTS));
     expect(Object.keys(kops.google_compute_firewall).length).toBeGreaterThanOrEqual(10);
     const ours = builtOnly(await resourcesOf(writer.files().get('kubernetes.tf') ?? ''));
     for (const type of BUILT) {
@@ -79,7 +110,7 @@ describe('kops GCE conformance: kforge builds what kops renders', () => {
     for (const c of CASES) {
       const { cluster, instanceGroups } = completedInput(c);
       const writer = new TerraformWriter('us-test1');
-      writer.renderTasks(buildGceTasks(cluster, instanceGroups));
+      writer.renderTasks(buildGceTasks(cluster, instanceGroups, INPUTS));
       const tf = writer.files().get('kubernetes.tf') ?? '';
       const resources = await resourcesOf(tf);
       const addresses = new Set(Object.entries(resources).flatMap(([type, byName]) => Object.keys(byName).map((n) => `${type}.${n}`)));
