@@ -16,7 +16,7 @@ const CASES = ['minimal_gce', 'ha_gce', 'minimal_gce_private', 'minimal_gce_ilb'
 // kops's test SSH key input; the startup script itself is compared by key only (its content is kforge's own).
 const INPUTS = { sshPublicKey: { publicKey: fs.readFileSync(path.join(FIXTURES, 'id_rsa.pub'), 'utf8').trim() }, userData: () => '#!/bin/bash\n' };
 
-const BUILT = ['google_compute_disk', 'google_project_iam_binding', 'google_service_account', 'google_compute_firewall', 'google_compute_instance_group_manager', 'google_compute_instance_template', 'google_compute_network', 'google_compute_subnetwork'];
+const BUILT = ['google_compute_disk', 'google_project_iam_binding', 'google_service_account', 'google_compute_firewall', 'google_compute_instance_group_manager', 'google_compute_instance_template', 'google_compute_network', 'google_compute_router', 'google_compute_router_nat', 'google_compute_subnetwork'];
 
 type Block = Record<string, unknown>;
 type Resources = Record<string, Record<string, Block[]>>;
@@ -80,6 +80,10 @@ function comparable(type: string, b: Block): Block {
     }
     case 'google_compute_instance_group_manager':
       return { base_instance_name: b.base_instance_name, name: b.name, target_size: b.target_size, zone: b.zone, template: ((b.version as Block[])[0].instance_template as string).replace(/^\$\{(.*)\}$/, '$1') };
+    case 'google_compute_router':
+      return { name: b.name };
+    case 'google_compute_router_nat':
+      return { name: b.name, nat_ip_allocate_option: b.nat_ip_allocate_option, region: b.region, router: b.router, subnetworks: ((b.subnetwork as Block[]) ?? []).map((x) => x.name), source: b.source_subnetwork_ip_ranges_to_nat };
     case 'google_service_account':
       return { account_id: b.account_id, description: b.description, display_name: b.display_name, project: b.project };
     case 'google_project_iam_binding':
