@@ -160,5 +160,6 @@ export function cloudProviderName(cluster: Cluster): string {
  */
 export async function loadCloudProvider(name: string, what: string): Promise<CloudProvider> {
   if (name === 'aws') return (await import('./aws/aws-cloud-provider')).awsCloudProvider;
-  throw new UsageError(`${what}: cloud "${name}" (spec.cloudProvider) is not supported yet; kforge creates cloud resources on aws only`);
+  if (name === 'gce') return (await import('./gce/gce-cloud-provider')).gceCloudProvider;
+  throw new UsageError(`${what}: cloud "${name}" (spec.cloudProvider) is not supported; kforge builds clusters on aws and gce`);
 }
