@@ -16,7 +16,7 @@ const CASES = ['minimal_gce', 'ha_gce', 'minimal_gce_private', 'minimal_gce_ilb'
 // kops's test SSH key input; the startup script itself is compared by key only (its content is kforge's own).
 const INPUTS = { sshPublicKey: { publicKey: fs.readFileSync(path.join(FIXTURES, 'id_rsa.pub'), 'utf8').trim() }, userData: () => '#!/bin/bash\n' };
 
-const BUILT = ['google_compute_disk', 'google_project_iam_binding', 'google_service_account', 'google_compute_firewall', 'google_compute_instance_group_manager', 'google_compute_instance_template', 'google_compute_network', 'google_compute_router', 'google_compute_router_nat', 'google_compute_subnetwork'];
+const BUILT = ['google_compute_address', 'google_compute_forwarding_rule', 'google_compute_http_health_check', 'google_compute_region_backend_service', 'google_compute_region_health_check', 'google_compute_target_pool', 'google_compute_disk', 'google_project_iam_binding', 'google_service_account', 'google_compute_firewall', 'google_compute_instance_group_manager', 'google_compute_instance_template', 'google_compute_network', 'google_compute_router', 'google_compute_router_nat', 'google_compute_subnetwork'];
 
 type Block = Record<string, unknown>;
 type Resources = Record<string, Record<string, Block[]>>;
@@ -79,11 +79,23 @@ function comparable(type: string, b: Block): Block {
       };
     }
     case 'google_compute_instance_group_manager':
-      return { base_instance_name: b.base_instance_name, name: b.name, target_size: b.target_size, zone: b.zone, template: ((b.version as Block[])[0].instance_template as string).replace(/^\$\{(.*)\}$/, '$1') };
+      return { base_instance_name: b.base_instance_name, name: b.name, target_size: b.target_size, target_pools: b.target_pools, zone: b.zone, template: ((b.version as Block[])[0].instance_template as string).replace(/^\$\{(.*)\}$/, '$1') };
     case 'google_compute_router':
       return { name: b.name };
     case 'google_compute_router_nat':
       return { name: b.name, nat_ip_allocate_option: b.nat_ip_allocate_option, region: b.region, router: b.router, subnetworks: ((b.subnetwork as Block[]) ?? []).map((x) => x.name), source: b.source_subnetwork_ip_ranges_to_nat };
+    case 'google_compute_address':
+      return { address_type: b.address_type, name: b.name, purpose: b.purpose, subnetwork: b.subnetwork };
+    case 'google_compute_forwarding_rule':
+      return { backend_service: b.backend_service, ip_address: b.ip_address, labels: b.labels, scheme: b.load_balancing_scheme, port_range: b.port_range, ports: b.ports, target: b.target, subnetwork: b.subnetwork };
+    case 'google_compute_region_backend_service':
+      return { backend: b.backend, health_checks: b.health_checks, scheme: b.load_balancing_scheme, protocol: b.protocol };
+    case 'google_compute_region_health_check':
+      return { tcp: b.tcp_health_check };
+    case 'google_compute_http_health_check':
+      return { port: b.port, request_path: b.request_path };
+    case 'google_compute_target_pool':
+      return { health_checks: b.health_checks };
     case 'google_service_account':
       return { account_id: b.account_id, description: b.description, display_name: b.display_name, project: b.project };
     case 'google_project_iam_binding':
@@ -94,8 +106,11 @@ function comparable(type: string, b: Block): Block {
 }
 
 describe('kops GCE conformance: kforge builds what kops renders', () => {
-  it.each(CASES)('%s: the network, subnetworks, firewall rules (ports, sources, target tags) and etcd disks match kops\'s kubernetes.tf', async (c) => {
-    const kops = builtOnly(await resourcesOf(fs.readFileSync(path.join(FIXTURES, c, 'kubernetes.tf'), 'utf8')));
+  it.each(CASES)('%s: network, NAT, firewall rules, disks, service accounts, templates, MIGs and the API load balancer match kops\'s kubernetes.tf', async (c) => {
+    const all = await resourcesOf(fs.readFileSync(path.join(FIXTURES, c, 'kubernetes.tf'), 'utf8'));
+    // Every Google resource type kops renders is one kforge builds (and so compared below, count by count).
+    expect(Object.keys(all).filter((t) => t.startsWith('google_') && !BUILT.includes(t))).toEqual([]);
+    const kops = builtOnly(all);
     const { cluster, instanceGroups } = completedInput(c);
     const writer = new TerraformWriter('us-test1');
     writer.renderTasks(buildGceTasks(cluster, instanceGroups, INPUTS));

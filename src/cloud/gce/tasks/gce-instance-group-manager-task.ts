@@ -1,5 +1,6 @@
 import { HclBlock, HclExpression, TerraformTarget } from '../../../tasks/terraform-target';
 import type { GceInstanceTemplateTask } from './gce-instance-template-task';
+import type { GceTargetPoolTask } from './gce-target-pool-task';
 import { GceTask } from './gce-task';
 
 /** The desired zonal managed instance group. */
@@ -13,6 +14,8 @@ export interface GceInstanceGroupManagerDesired extends Record<string, string | 
 /** One zonal MIG per instance group and zone (kops's gcetasks.InstanceGroupManager), creating from the group's template. */
 export class GceInstanceGroupManagerTask extends GceTask<GceInstanceGroupManagerDesired> {
   readonly kind = 'InstanceGroupManager';
+  /** The public API load balancer's pool, for the control plane's MIGs (set by the API load balancer builder). */
+  readonly targetPools: GceTargetPoolTask[] = [];
   protected override readonly immutable = ['zone', 'baseInstanceName'] as const;
 
   constructor(
@@ -24,8 +27,8 @@ export class GceInstanceGroupManagerTask extends GceTask<GceInstanceGroupManager
   }
 
   /** Its template. */
-  dependencies(): readonly GceInstanceTemplateTask[] {
-    return [this.template];
+  dependencies(): readonly (GceInstanceTemplateTask | GceTargetPoolTask)[] {
+    return [this.template, ...this.targetPools];
   }
 
   /** `google_compute_instance_group_manager`, with kops's opportunistic REPLACE policy; the autoscaler owns the size once created. */
@@ -35,6 +38,7 @@ export class GceInstanceGroupManagerTask extends GceTask<GceInstanceGroupManager
       lifecycle: new HclBlock({ ignore_changes: [new HclExpression('target_size')] }),
       list_managed_instances_results: 'PAGINATED',
       name: this.name,
+      target_pools: this.targetPools.length > 0 ? this.targetPools.map((p) => t.reference(p, 'self_link')) : undefined,
       target_size: this.desired.targetSize,
       update_policy: new HclBlock({ minimal_action: 'REPLACE', type: 'OPPORTUNISTIC' }),
       version: new HclBlock({ instance_template: t.reference(this.template, 'self_link') }),
