@@ -17,6 +17,8 @@ export interface CloudMachines {
 
 /** The API calls of a run, as a command prints them and tests assert on them (AWS: ApiCallCounter). */
 export interface CallCounter {
+  /** Whose API is counted, for the summary line (`GCE API: …`); default AWS. */
+  readonly api?: string;
   /** Operations made (a retried operation counts once). */
   calls: number;
   /** HTTP requests made, retries included. */

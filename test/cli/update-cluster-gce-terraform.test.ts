@@ -31,6 +31,8 @@ it('renders a GCE cluster as Terraform with the Google provider: network, NAT-le
   const out = path.join(home, 'tf');
   const r = kforge(['update', 'cluster', NAME, '--target', 'terraform', '--out', out]);
   expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: expect.not.stringContaining('Error') });
+  // No Google API call: the Terraform target needs none, and the summary names the right cloud.
+  expect(r.stderr).toContain('GCE API: 0 calls');
   const tf = fs.readFileSync(path.join(out, 'kubernetes.tf'), 'utf8');
   const json = (await parse('kubernetes.tf', tf)) as { resource: Resources; provider: Record<string, Array<Record<string, unknown>>>; output: Record<string, unknown> };
   expect(json.provider.google[0]).toEqual({ project: 'p', region: 'us-central1' });

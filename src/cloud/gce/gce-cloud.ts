@@ -2,6 +2,7 @@ import type { CallCounter, CloudConnection } from '../cloud-provider';
 
 /** Counts a GCE run's API calls (the Compute client is not wired yet: nothing is counted so far). */
 class GceCallCounter implements CallCounter {
+  readonly api = 'GCE';
   calls = 0;
   attempts = 0;
   throttled = 0;
