@@ -1,7 +1,6 @@
 import type { V1Namespace, V1Node, V1Pod } from '@kubernetes/client-node';
 import type { InstanceGroup } from '../api/types';
-import type { AwsCloud } from '../cloud/aws/aws-cloud';
-import { describeClusterInstances, instanceConsoleOutput } from '../cloud/aws/cluster-instances';
+import type { CloudMachines } from '../cloud/cloud-provider';
 import type { ChannelAddon } from '../protokube/addons/addon-channel';
 import { checkAddons } from './addon-checks';
 import { apiCallProblem, probeApi, ProbeOptions } from './api-reachability';
@@ -19,17 +18,17 @@ export interface PassInputs extends ProbeOptions {
   etcdClusters: string[];
   access: KubeAccess;
   /** The cluster's cloud; undefined skips the cloud checks (a cloud kforge does not read yet). */
-  cloud?: AwsCloud;
+  cloud?: CloudMachines;
   /** The bootstrap channel's addons (from the state store), checked against the versions protokube recorded; none: no check. */
   addons?: Pick<ChannelAddon, 'name' | 'namespace' | 'id' | 'manifestHash'>[];
   /** Counts the Kubernetes API requests made (for the bench and `--verbose`). */
   kubeCalls?: Map<string, number>;
 }
 
-async function machineCause(cloud: AwsCloud, m: UnregisteredMachine): Promise<string> {
+async function machineCause(cloud: CloudMachines, m: UnregisteredMachine): Promise<string> {
   const i = m.instance;
   if (i.state !== 'running') return `instance is ${i.state}${i.stateReason ? ` (${i.stateReason})` : ''}`;
-  const stage = parseConsoleStage(await instanceConsoleOutput(cloud, i.instanceId));
+  const stage = parseConsoleStage(await cloud.consoleOutput(i.instanceId));
   return stage ? describeStage(stage) : 'no nodeup stage on the console yet (still booting, or user-data did not run nodeup)';
 }
 
@@ -42,7 +41,7 @@ async function machineCause(cloud: AwsCloud, m: UnregisteredMachine): Promise<st
  */
 export async function validatePass(i: PassInputs): Promise<ValidationResult> {
   const failures: ValidationFailure[] = [];
-  const cloudState = i.cloud ? await describeClusterInstances(i.cloud) : undefined;
+  const cloudState = i.cloud ? await i.cloud.instances() : undefined;
   if (cloudState) failures.push(...checkInstanceGroups(i.instanceGroups, cloudState));
 
   let lists: { nodes: V1Node[]; pods: V1Pod[]; namespaces?: V1Namespace[] } | undefined;

@@ -36,11 +36,11 @@ async function resolveDnsZone(planned: NewCluster, env?: NodeJS.ProcessEnv): Pro
   const spec = planned.cluster.spec;
   const dnsType = spec.topology?.dns?.type;
   if (spec.dnsZone || (dnsType !== 'Public' && dnsType !== 'Private') || (spec.cloudProvider ?? 'aws') !== 'aws') return;
-  const { connectAwsCloud } = await import('../cloud/aws/connect-aws-cloud');
-  const { findDnsHostedZone } = await import('../cloud/aws/find-dns-hosted-zone');
+  const { loadCloudProvider } = await import('../cloud/cloud-provider');
+  const provider = await loadCloudProvider('aws', 'create cluster');
   const name = planned.cluster.metadata.name;
-  const cloud = await connectAwsCloud(planned.cluster, { env, consequence: `; finding the Route 53 zone of ${name} needs them (or give --dns-zone); nothing was written` });
-  spec.dnsZone = await findDnsHostedZone(cloud, name, dnsType === 'Private');
+  const cloud = await provider.connect(planned.cluster, { env, consequence: `; finding the Route 53 zone of ${name} needs them (or give --dns-zone); nothing was written` });
+  spec.dnsZone = await provider.findDnsZone(cloud, name, dnsType === 'Private');
 }
 
 /**

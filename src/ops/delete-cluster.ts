@@ -1,11 +1,4 @@
-import type { AwsCloud } from '../cloud/aws/aws-cloud';
-import type { ClusterResource } from '../cloud/aws/cluster-resources/cluster-resource';
-import { deleteInRounds, DeleteInRoundsOptions } from '../cloud/aws/cluster-resources/delete-in-rounds';
-import { listClusterResources } from '../cloud/aws/cluster-resources/list-cluster-resources';
-import { listSharedResources, SharedClusterResource, SharedResourceIds } from '../cloud/aws/cluster-resources/list-shared-resources';
-import { connectAwsCloud } from '../cloud/aws/connect-aws-cloud';
-import { withAwsRetries } from '../cloud/aws/with-aws-retries';
-import { controlPlaneIamName, nodeGroupIamName } from '../model/aws/iam-names';
+import { CloudProvider, DeleteOptions, DeleteTarget, ListedResource, loadCloudProvider, SharedResource } from '../cloud/cloud-provider';
 import { NotFoundError } from '../errors/not-found-error';
 import { deleteKeys } from '../state/cluster-leftovers';
 import { ClusterRepository } from '../state/cluster-repository';
@@ -53,66 +46,52 @@ export async function removeStrayTemporaryFiles(vfs: Vfs, name: string): Promise
   return (await vfs.removeTemporaryFiles?.(StatePaths.clusterPrefix(name))) ?? 0;
 }
 
-/** Where a cluster's cloud resources are, for `delete cluster`: an AWS cloud whose credentials work. */
+/** Where a cluster's cloud resources are, for `delete cluster`: its provider, and a connection whose credentials work. */
 export interface ClusterCloud {
-  cloud: AwsCloud;
-  /** `spec.dnsZone`, where the cluster's `api` records are. */
-  dnsZone?: string;
-  /** The IAM role and profile names the model gives the cluster and its node groups. */
-  iamNames: string[];
-  /** The existing resources the spec names (shared VPC, subnets, NAT gateways, overrides): never deleted. */
-  sharedIds: SharedResourceIds;
+  provider: CloudProvider;
+  /** What the provider needs to find the cluster's resources; `target.cloud` has the API call counter. */
+  target: DeleteTarget;
+  /** The connection (its `calls` for the summary, its `fence` for the lock). */
+  cloud: DeleteTarget['cloud'];
 }
 
 /**
- * The cloud of a stored cluster, checked before anything is deleted: the region from its subnets' zones,
- * and STS GetCallerIdentity, so missing or refused credentials fail at once with a clear message.
+ * The cloud of a stored cluster, checked before anything is deleted: the provider connects and proves its
+ * credentials, so missing or refused credentials fail at once with a clear message.
  * `note` instead of a cloud when the cluster's cloud resources are not deleted by this version (GCE).
  */
 export async function connectClusterCloud(vfs: Vfs, name: string, env: NodeJS.ProcessEnv = process.env): Promise<{ cloud?: ClusterCloud; note?: string }> {
   const { cluster, instanceGroups } = await new ClusterRepository(vfs).get(name);
-  const spec = cluster.object.spec ?? {};
-  const provider = spec.cloudProvider ?? 'aws';
-  if (provider !== 'aws') return { note: `kforge does not delete cloud resources on ${provider} yet, only the state: delete the cluster's ${provider} resources yourself` };
-  const aws = await connectAwsCloud(cluster.object, { env, consequence: '; nothing was deleted (--unregister deletes the state only)' });
-  const groups = instanceGroups.map((ig) => ig.object);
-  // A group with its own profile (spec.iam.profile) has no kforge role or profile to look for.
-  const iamNames = [controlPlaneIamName(name), ...groups.filter((ig) => ig.spec.role === 'Node' && !ig.spec.iam?.profile).map((ig) => nodeGroupIamName(ig.metadata.name, name))];
-  const present = (xs: Array<string | undefined>): string[] => [...new Set(xs.filter((x): x is string => !!x))].sort();
-  const sharedIds: SharedResourceIds = {
-    vpc: spec.networkID,
-    subnets: present((spec.subnets ?? []).map((s) => s.id)),
-    natGateways: present((spec.subnets ?? []).map((s) => (s.egress?.startsWith('nat-') ? s.egress : undefined))),
-    securityGroups: present(groups.map((ig) => ig.spec.securityGroupOverride)),
-    instanceProfiles: present(groups.map((ig) => ig.spec.iam?.profile)),
-  };
-  return { cloud: { cloud: aws, dnsZone: spec.dnsZone, iamNames, sharedIds } };
+  const providerName = cluster.object.spec?.cloudProvider ?? 'aws';
+  if (providerName !== 'aws') return { note: `kforge does not delete cloud resources on ${providerName} yet, only the state: delete the cluster's ${providerName} resources yourself` };
+  const provider = await loadCloudProvider(providerName, 'delete cluster');
+  const target = await provider.deleteTarget(cluster.object, instanceGroups.map((ig) => ig.object), env);
+  return { cloud: { provider, target, cloud: target.cloud } };
 }
 
-/** Every cloud resource of the cluster (see listClusterResources), sorted by type, name and id. */
-export function listClusterCloudResources(target: ClusterCloud): Promise<ClusterResource[]> {
-  return listClusterResources(target.cloud, { dnsZone: target.dnsZone, iamNames: target.iamNames });
+/** Every cloud resource of the cluster, sorted by type, name and id. */
+export function listClusterCloudResources(c: ClusterCloud): Promise<ListedResource[]> {
+  return c.provider.listClusterResources(c.target);
 }
 
-/** The shared resources the cluster used (see listSharedResources): what delete leaves alone. Only reads: retried on throttling. */
-export function listClusterSharedResources(target: ClusterCloud): Promise<SharedClusterResource[]> {
-  return withAwsRetries(() => listSharedResources(target.cloud, target.sharedIds));
+/** The shared resources the cluster used: what delete leaves alone. Only reads: retried on throttling. */
+export function listClusterSharedResources(c: ClusterCloud): Promise<SharedResource[]> {
+  return c.provider.listSharedResources(c.target);
 }
 
 /**
- * Deletes the cluster's cloud resources in rounds (see deleteInRounds), listing them afresh first (the
+ * Deletes the cluster's cloud resources in rounds, listing them afresh first (the
  * caller holds the cluster lock); throws DeleteBlockedError when some cannot go, and the caller must then
  * keep the state. Then removes the cluster's `shared` tag from the shared VPC and subnets, and nothing else
  * of theirs. Resolves with what was deleted and the shared resources left alone, `tagged` true where this
  * delete removed the tag.
  */
-export async function deleteClusterCloudResources(target: ClusterCloud, options: DeleteInRoundsOptions = {}): Promise<{ deleted: ClusterResource[]; shared: SharedClusterResource[] }> {
-  const [resources, shared] = await Promise.all([listClusterCloudResources(target), listClusterSharedResources(target)]);
-  if (resources.length > 0) await deleteInRounds(resources, options);
+export async function deleteClusterCloudResources(c: ClusterCloud, options: DeleteOptions = {}): Promise<{ deleted: ListedResource[]; shared: SharedResource[] }> {
+  const [resources, shared] = await Promise.all([listClusterCloudResources(c), listClusterSharedResources(c)]);
+  if (resources.length > 0) await c.provider.deleteResources(resources, options);
   // Only once everything owned is gone: a blocked delete keeps the tags, as it keeps the state, for a re-run.
   // `tagged` then says whether this delete removed the tag.
-  const left: SharedClusterResource[] = [];
-  // DeleteTags is idempotent: throttling or a dropped connection is simply retried.
-  for (const r of shared) left.push({ ...r, tagged: await withAwsRetries(() => r.untag()) });
+  const left: SharedResource[] = [];
+  for (const r of shared) left.push({ ...r, tagged: await c.provider.untagShared(r) });
   return { deleted: resources, shared: left };
 }

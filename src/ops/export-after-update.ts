@@ -1,4 +1,4 @@
-import type { AwsCloud } from '../cloud/aws/aws-cloud';
+import type { CloudConnection } from '../cloud/cloud-provider';
 import type { Vfs } from '../state/vfs/vfs';
 import { exportKubeconfig } from './export-kubeconfig';
 
@@ -11,8 +11,8 @@ export interface ExportAfterUpdateOptions {
   user?: string;
   /** `--internal`: the API's internal name. */
   internal?: boolean;
-  /** The update run's AWS, reused to look up the API load balancer. */
-  cloud: AwsCloud;
+  /** The update run's cloud, reused to look up the API load balancer. */
+  cloud: CloudConnection;
   /** The kubeconfig file to merge into. */
   file: string;
   /** Whether the run changed anything (a later run that changed nothing suggests nothing). */

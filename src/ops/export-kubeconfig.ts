@@ -8,7 +8,7 @@ import { ClusterRepository } from '../state/cluster-repository';
 import { Keystore } from '../state/keystore';
 import type { Vfs } from '../state/vfs/vfs';
 import type { Cluster } from '../api/types';
-import type { AwsCloud } from '../cloud/aws/aws-cloud';
+import { CloudConnection, loadCloudProvider } from '../cloud/cloud-provider';
 import { StatePaths } from '../state/state-paths';
 import { performAssignments } from '../expand/perform-assignments';
 import { completeCluster } from './expand-cluster';
@@ -27,7 +27,7 @@ export interface ExportKubeconfigOptions {
   /** Default: the current time. */
   now?: Date;
   /** The cluster's AWS, already connected (update's run); default: connect when the API load balancer must be looked up. */
-  cloud?: AwsCloud;
+  cloud?: CloudConnection;
   /** Environment of the AWS clients when connecting (AWS_ENDPOINT_URL, profiles); default process.env. */
   env?: NodeJS.ProcessEnv;
 }
@@ -107,10 +107,9 @@ async function apiHost(vfs: Vfs, completed: Cluster, o: ExportKubeconfigOptions)
   if (!o.cloud && (await vfs.read(StatePaths.appliedMarker(o.cluster))) === undefined) {
     return { host: publicName, warning: `cluster "${o.cluster}" has no DNS name for its API and no load balancer yet: the server ${publicName} resolves nowhere until "kforge update cluster ${o.cluster} --yes" creates the load balancer; export the kubeconfig again then` };
   }
-  const { connectAwsCloud } = await import('../cloud/aws/connect-aws-cloud');
-  const { findApiLoadBalancerDnsName } = await import('../cloud/aws/find-api-load-balancer-dns-name');
-  const cloud = o.cloud ?? (await connectAwsCloud(completed, { env: o.env, consequence: '; the kubeconfig was not written' }));
-  const dnsName = await findApiLoadBalancerDnsName(cloud, o.cluster);
+  const provider = await loadCloudProvider('aws', 'export kubeconfig');
+  const cloud = o.cloud ?? (await provider.connect(completed, { env: o.env, consequence: '; the kubeconfig was not written' }));
+  const dnsName = await provider.apiLoadBalancerDnsName(cloud, o.cluster);
   if (!dnsName) throw new NotFoundError(`the API load balancer of cluster "${o.cluster}" was not found in ${cloud.region}: run "kforge update cluster ${o.cluster} --yes" to create it; the kubeconfig was not written`);
   return { host: dnsName };
 }

@@ -1,5 +1,4 @@
-import { describeClusterInstances } from '../cloud/aws/cluster-instances';
-import { connectAwsCloud } from '../cloud/aws/connect-aws-cloud';
+import { loadCloudProvider } from '../cloud/cloud-provider';
 import { apiCallProblem, Lookup, probeApi } from '../cluster-validation/api-reachability';
 import { instanceIdOf } from '../cluster-validation/cloud-checks';
 import { loadClientNode, resolveKubeAccess } from '../cluster-validation/kube-access';
@@ -59,8 +58,9 @@ export async function getInstances(vfs: Vfs, o: GetInstancesOptions): Promise<Ge
   const completed = completeCluster(performAssignments(stored.cluster.object), stored.instanceGroups.map((v) => v.object), vfs.url);
   const provider = completed.spec.cloudProvider ?? 'aws';
   if (provider !== 'aws') throw new NotSupportedError(`get instances reads AWS only; cluster "${o.cluster}" is on ${provider}`);
-  const cloud = await connectAwsCloud(stored.cluster.object, { env: o.env, credentials: o.credentials });
-  const state = await describeClusterInstances(cloud);
+  const clouds = await loadCloudProvider(provider, 'get instances');
+  const cloud = await clouds.connect(stored.cluster.object, { env: o.env, credentials: o.credentials });
+  const state = await clouds.machines(cloud).instances();
 
   const access = await resolveKubeAccess({
     cluster: o.cluster,

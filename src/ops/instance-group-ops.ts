@@ -4,8 +4,6 @@ import { applySetFlags } from '../create/set-fields';
 import { AlreadyExistsError } from '../errors/already-exists-error';
 import { NotFoundError } from '../errors/not-found-error';
 import { UsageError } from '../errors/usage-error';
-import type { OrphanedResource } from '../cloud/aws/orphaned-resources';
-import { nodeGroupIamName } from '../model/aws/iam-names';
 import { ClusterRepository, StoredCluster } from '../state/cluster-repository';
 import { StatePaths } from '../state/state-paths';
 import type { Vfs } from '../state/vfs/vfs';
@@ -86,17 +84,10 @@ async function deleteInstanceGroupCloudResources(vfs: Vfs, stored: StoredCluster
   const c = cluster.metadata.name;
   if ((cluster.spec.cloudProvider ?? 'aws') !== 'aws' || (await vfs.read(StatePaths.appliedMarker(c))) === undefined) return [];
   const ig = stored.instanceGroups.map((v) => v.object).find((g) => g.metadata.name === name);
-  const { connectAwsCloud } = await import('../cloud/aws/connect-aws-cloud');
-  const { deleteNamedResources } = await import('../cloud/aws/orphaned-resources');
-  const cloud = await connectAwsCloud(cluster, { env, consequence: `; instance group "${name}" was not deleted` });
+  const { loadCloudProvider } = await import('../cloud/cloud-provider');
+  const provider = await loadCloudProvider('aws', 'delete instancegroup');
+  const cloud = await provider.connect(cluster, { env, consequence: `; instance group "${name}" was not deleted` });
   // Every deleting call checks the cluster lock first (lock-fence-middleware.ts).
   cloud.fence = fence;
-  const wanted: OrphanedResource[] = [
-    { kind: 'AutoScalingGroup', name: `${name}.${c}` },
-    { kind: 'LaunchTemplate', name: `${name}.${c}` },
-  ];
-  // A node group has a role and profile of its own (unless it names an existing profile); others share theirs.
-  if (ig?.spec.role === 'Node' && !ig.spec.iam?.profile) wanted.push({ kind: 'IAMInstanceProfile', name: nodeGroupIamName(name, c) }, { kind: 'IAMRole', name: nodeGroupIamName(name, c) });
-  const deleted = await deleteNamedResources(cloud, wanted);
-  return deleted.map((r) => `${r.type} ${r.name}`).sort();
+  return provider.deleteInstanceGroup(cloud, cluster, ig, name);
 }

@@ -1,5 +1,5 @@
 import type { Cluster, InstanceGroup } from '../api/types';
-import type { AwsCloud } from '../cloud/aws/aws-cloud';
+import { CloudConnection, CloudMachines, loadCloudProvider } from '../cloud/cloud-provider';
 import { NotUpdatedError } from '../errors/not-updated-error';
 import { UsageError } from '../errors/usage-error';
 import type { RollingUpdateKube } from '../rolling-update/rolling-update-kube';
@@ -21,7 +21,7 @@ export interface RollingUpdateClusterOptions {
   cloudOnly: boolean;
   timings: RollingUpdateTimings;
   /** Connects to the cluster's Kubernetes API (not called with `cloudOnly`). */
-  connectKube: (cluster: Cluster, cloud: AwsCloud) => Promise<RollingUpdateKube>;
+  connectKube: (cluster: Cluster, cloud: CloudMachines) => Promise<RollingUpdateKube>;
   /** Environment of the AWS clients (AWS_ENDPOINT_URL, profiles); default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Static credentials (tests); default the SDK's standard chain. */
@@ -41,8 +41,8 @@ export interface RollingUpdateClusterResult {
   needsUpdate: boolean;
   /** `--yes` and something needed replacing: it was replaced. */
   applied: boolean;
-  /** The AWS cloud of the run, with its API call counter. */
-  cloud: AwsCloud;
+  /** The cloud of the run, with its API call counter. */
+  cloud: CloudConnection;
 }
 
 /**
@@ -62,12 +62,11 @@ export async function rollingUpdateCluster(vfs: Vfs, name: string, options: Roll
   }
   const completed = await repo.getCompleted(name);
   if (completed.spec?.cloudProvider !== 'aws') throw new UsageError(`rolling-update cluster: cloud "${completed.spec?.cloudProvider}" (spec.cloudProvider) is not supported yet; kforge rolls instance groups on aws only`);
-  const { connectAwsCloud } = await import('../cloud/aws/connect-aws-cloud');
-  const { awsRollingUpdateCloud } = await import('../cloud/aws/aws-rolling-update-cloud');
-  const aws = await connectAwsCloud(completed, { env: options.env, credentials: options.credentials });
-  const base = awsRollingUpdateCloud(aws);
+  const provider = await loadCloudProvider('aws', 'rolling-update cluster');
+  const aws = await provider.connect(completed, { env: options.env, credentials: options.credentials });
+  const base = await provider.rollingUpdateCloud(aws);
   const cloud = options.wrapCloud ? options.wrapCloud(base) : base;
-  const kube = options.cloudOnly ? undefined : await options.connectKube(completed, aws);
+  const kube = options.cloudOnly ? undefined : await options.connectKube(completed, provider.machines(aws));
   const plan = async (): Promise<GroupPlan[]> => planRollingUpdate(completed, instanceGroups, await cloud.groups(), kube ? await kube.nodes() : [], options.selection);
   const groups = await plan();
   const needsUpdate = groups.some((g) => g.needUpdate.length > 0);

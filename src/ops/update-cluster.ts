@@ -1,9 +1,7 @@
 import * as path from 'node:path';
-import type { InstanceGroup } from '../api/types';
-import type { AwsCloud } from '../cloud/aws/aws-cloud';
-import type { OrphanedResource } from '../cloud/aws/orphaned-resources';
+import type { Cluster } from '../api/types';
+import { CloudConnection, CloudProvider, loadCloudProvider, ModelInputs, OrphanedResource } from '../cloud/cloud-provider';
 import { UsageError } from '../errors/usage-error';
-import type { AwsModelInputs } from '../model/aws/aws-model-inputs';
 import { ClusterRepository } from '../state/cluster-repository';
 import { ensureClusterUid, readClusterUid } from '../state/cluster-uid';
 import { LockOptions, withClusterLocks } from '../state/lock/cluster-lock';
@@ -71,7 +69,7 @@ export interface TerraformResult {
 export interface UpdateClusterResult {
   cluster: string;
   /** The cloud resources, found and diffed. */
-  cloudPlan: TaskPlan<AwsCloud>;
+  cloudPlan: TaskPlan<CloudConnection>;
   /** The state-store objects update manages: new keysets, the completed spec, nodeup configs. */
   managed: ManagedFilesPlan;
   /** The OIDC discovery documents, when the cluster publishes them (`serviceAccountIssuerDiscovery.discoveryStore`). */
@@ -79,9 +77,9 @@ export interface UpdateClusterResult {
   /** Whether the plan was applied (`--yes` and there were changes). */
   applied: boolean;
   /** The cloud of the run, with its API call counter. */
-  cloud: AwsCloud;
+  cloud: CloudConnection;
   /** The tasks the model built, with their dependencies. */
-  tasks: readonly AnyTask<AwsCloud>[];
+  tasks: readonly AnyTask<CloudConnection>[];
   /** Resources of the cluster the model no longer has (a deleted instance group's), deleted after the apply. */
   orphans: OrphanedResource[];
   /** With `--target terraform`: what was written (the cloud plan is then empty: nothing was found or diffed). */
@@ -114,27 +112,31 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     const stored = await new ClusterRepository(store).get(name);
     const instanceGroups = stored.instanceGroups.map((v) => v.object);
     p?.step('expand');
-    const managed = await planManagedFiles(store, name, stored);
+    // Read only: the plan makes no token, and a plan or a failed preflight writes nothing to the store.
+    // Credentials are proven by one cheap call before anything is planned. The addons name the account (the
+    // node-termination-handler's queue URL), so the managed files ask for the connection once the spec is complete.
+    const clusterUid = await readClusterUid(store, name);
+    let connecting: Promise<CloudConnection> | undefined;
+    const connectOnce = (completed: Cluster): Promise<CloudConnection> =>
+      (connecting ??= loadCloudProvider(completed.spec.cloudProvider ?? 'aws', 'update cluster').then((pr) => pr.connect(completed, { env: options.env, credentials: options.credentials, clusterUid })));
+    const managed = await planManagedFiles(store, name, stored, { awsAccountId: async (completed) => (await connectOnce(completed)).accountId });
     const discovery = await planDiscoveryDocuments(managed.completed, managed.serviceAccountPublicKeys);
     p?.step('build');
-    const tasks = await buildTasks(managed, instanceGroups, await modelInputs(store, name, managed, options.env ?? process.env));
+    // The completed spec's cloud picks the provider; its model builders make the tasks.
+    const provider = await loadCloudProvider(managed.completed.spec.cloudProvider ?? 'aws', 'update cluster');
+    const tasks = await provider.buildTasks(managed.completed, instanceGroups, await modelInputs(store, name, managed, options.env ?? process.env));
     p?.step('connect');
-    // Read only: the plan makes no token, and a plan or a failed preflight writes nothing to the store.
-    const cloud = await connect(managed, await readClusterUid(store, name), options);
+    const cloud = await connectOnce(managed.completed);
     cloud.fence = fence?.verify;
     p?.step('preflight');
-    const { awsPreflight } = await import('../cloud/aws/aws-preflight');
-    await awsPreflight(cloud, managed.completed, instanceGroups);
-    if (options.target === 'terraform') return renderAndWriteTerraform(store, { cluster: name, managed, discovery, cloud, tasks }, options, fence);
+    await provider.preflight(cloud, managed.completed, instanceGroups);
+    if (options.target === 'terraform') return renderAndWriteTerraform(store, provider, { cluster: name, managed, discovery, cloud, tasks }, options, fence);
     p?.step('find');
-    const executor = await makeExecutor(cloud, tasks, { ...options, fence: fence?.verify });
+    const executor = await makeExecutor(provider, cloud, tasks, { ...options, fence: fence?.verify });
     const cloudPlan = await executor.plan();
     p?.step('plan');
-    const { findOrphanedResources, deleteOrphanedResources } = await import('../cloud/aws/orphaned-resources');
-    // Read-only, and outside the executor's retries (which drop the inventory): throttling here is retried too.
-    const { withAwsRetries } = await import('../cloud/aws/with-aws-retries');
-    const { orphans, kept } = keepHeldOrphans(await withAwsRetries(() => findOrphanedResources(cloud, tasks)), options.lifecycles);
-    const result: UpdateClusterResult = { cluster: name, cloudPlan, managed, discovery, applied: false, cloud, tasks, orphans, warnings: byTask([...executor.warnings, ...kept]), duplicates: cloud.inventory.duplicateNames() };
+    const { orphans, kept } = keepHeldOrphans(await provider.findOrphans(cloud, tasks), options.lifecycles);
+    const result: UpdateClusterResult = { cluster: name, cloudPlan, managed, discovery, applied: false, cloud, tasks, orphans, warnings: byTask([...executor.warnings, ...kept]), duplicates: provider.duplicateNames(cloud) };
     if (!options.yes || (!cloudPlan.hasChanges && !managed.hasChanges && !discovery.hasChanges && orphans.length === 0)) return result;
     p?.step('write managed files');
     // Before any create that takes a token; create-only, so this life of the cluster keeps its first UID.
@@ -147,7 +149,7 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     await applyPlan(executor, cloudPlan);
     if (orphans.length > 0) {
       p?.step('delete');
-      await deleteOrphanedResources(cloud, orphans);
+      await provider.deleteOrphans(cloud, orphans);
     }
     await markApplied(store, name);
     return { ...result, applied: true, warnings: byTask([...executor.warnings, ...kept]) };
@@ -172,22 +174,17 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
  */
 async function renderAndWriteTerraform(
   vfs: Vfs,
+  provider: CloudProvider,
   run: Pick<UpdateClusterResult, 'cluster' | 'managed' | 'discovery' | 'cloud' | 'tasks'>,
   options: UpdateClusterOptions,
   fence?: LockFence,
 ): Promise<UpdateClusterResult> {
   const p = options.progress;
   p?.step('render');
-  const { LaunchTemplateTask } = await import('../cloud/aws/tasks/launch-template-task');
-  for (const t of run.tasks) if (t instanceof LaunchTemplateTask) await t.resolveImage(run.cloud);
-  // The control plane's policy names the hosted zone by id, which a zone given by name has only in AWS.
-  const { IamRolePolicyTask } = await import('../cloud/aws/tasks/iam-role-policy-task');
-  for (const t of run.tasks) if (t instanceof IamRolePolicyTask) await t.resolveHostedZone(run.cloud);
-  // The node-termination-handler's queue policy names the queue's ARN, which holds the account (STS).
-  const { SqsQueueTask } = await import('../cloud/aws/tasks/sqs-queue-task');
-  for (const t of run.tasks) if (t instanceof SqsQueueTask) await t.resolveAccount(run.cloud);
-  const { renderTerraformOutput, writeTerraformOutput } = await import('../targets/terraform/render-terraform');
-  const output = renderTerraformOutput(run.cluster, run.cloud.region, run.tasks);
+  // Read-only lookups first (AWS: the launch templates' images, the hosted zone's id).
+  await provider.prepareTerraform(run.cloud, run.tasks);
+  const { writeTerraformOutput } = await import('../targets/terraform/render-terraform');
+  const output = await provider.renderTerraform(run.cluster, run.cloud, run.tasks);
   p?.step('write managed files');
   if (run.managed.hasChanges) await writeManagedFiles(vfs, run.managed);
   await fence?.verify();
@@ -205,7 +202,7 @@ async function renderAndWriteTerraform(
  * What the builders need from the store besides the spec: nodeup config hashes, the admin SSH key, and the
  * KMS key an S3 store encrypts with (the S3 store writes every object with KFORGE_STATE_S3_KMS_KEY_ID).
  */
-async function modelInputs(vfs: Vfs, name: string, managed: ManagedFilesPlan, env: NodeJS.ProcessEnv): Promise<AwsModelInputs> {
+async function modelInputs(vfs: Vfs, name: string, managed: ManagedFilesPlan, env: NodeJS.ProcessEnv): Promise<ModelInputs> {
   const keys = await vfs.list(StatePaths.sshPublicKey(name, ''));
   const first = keys.sort()[0];
   const read = first ? await vfs.read(first) : undefined;
@@ -214,30 +211,13 @@ async function modelInputs(vfs: Vfs, name: string, managed: ManagedFilesPlan, en
   return { nodeupConfigHashes: managed.nodeupConfigHashes, sshPublicKey, ...(stateStoreKmsKey ? { stateStoreKmsKey } : {}) };
 }
 
-/** Step build: the model builders of the cluster's cloud; only AWS has them so far. */
-async function buildTasks(managed: ManagedFilesPlan, instanceGroups: InstanceGroup[], inputs: AwsModelInputs): Promise<AnyTask<AwsCloud>[]> {
-  const cloud = managed.completed.spec.cloudProvider;
-  if (cloud !== 'aws') throw new UsageError(`update cluster: cloud "${cloud}" (spec.cloudProvider) is not supported yet; kforge creates cloud resources on aws only`);
-  const { buildAwsTasks } = await import('../model/aws/aws-model-builder');
-  return buildAwsTasks(managed.completed, instanceGroups, inputs);
-}
-
-/** Step connect: the cluster's AWS (with its UID, once there is one), and its credentials proven by one STS call before anything is planned. */
-async function connect(managed: ManagedFilesPlan, clusterUid: string | undefined, options: UpdateClusterOptions): Promise<AwsCloud> {
-  const { connectAwsCloud } = await import('../cloud/aws/connect-aws-cloud');
-  return connectAwsCloud(managed.completed, { env: options.env, credentials: options.credentials, clusterUid });
-}
-
 /** The task executor, reporting progress. */
-async function makeExecutor(cloud: AwsCloud, tasks: AnyTask<AwsCloud>[], options: UpdateClusterOptions & { fence?: () => Promise<void> }): Promise<TaskExecutor<AwsCloud>> {
-  const { awsTaskExecutor } = await import('../cloud/aws/aws-task-executor');
-  const { classifyAwsError } = await import('../cloud/aws/aws-errors');
+async function makeExecutor(provider: CloudProvider, cloud: CloudConnection, tasks: AnyTask<CloudConnection>[], options: UpdateClusterOptions & { fence?: () => Promise<void> }): Promise<TaskExecutor<CloudConnection>> {
   const done = { find: 0, apply: 0 };
-  return awsTaskExecutor(cloud, tasks, {
+  return provider.executor(cloud, tasks, {
     backoffMs: options.backoffMs,
     lifecycles: options.lifecycles,
     fence: options.fence,
-    isAccessDenied: (e) => classifyAwsError(e) === 'access-denied',
     onEvent: (e) => {
       options.onTaskEvent?.(e);
       if (e.type === 'done') options.progress?.task(e.phase, ++done[e.phase], tasks.length, e.task);

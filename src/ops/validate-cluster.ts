@@ -1,5 +1,4 @@
-import type { AwsCloud } from '../cloud/aws/aws-cloud';
-import { connectAwsCloud } from '../cloud/aws/connect-aws-cloud';
+import { CloudConnection, loadCloudProvider } from '../cloud/cloud-provider';
 import type { Lookup } from '../cluster-validation/api-reachability';
 import { resolveKubeAccess } from '../cluster-validation/kube-access';
 import { validatePass } from '../cluster-validation/validate-pass';
@@ -75,7 +74,9 @@ export async function validateCluster(vfs: Vfs, o: ValidateClusterOptions): Prom
     issueAdmin: () => issueAdminCredential(vfs, o.cluster, ADMIN_VALIDITY_MS),
   });
   const provider = completed.spec.cloudProvider ?? 'aws';
-  const cloud: AwsCloud | undefined = provider === 'aws' ? await connectAwsCloud(stored.cluster.object, { env: o.env, credentials: o.credentials, consequence: '; the cluster was not validated' }) : undefined;
+  const clouds = provider === 'aws' ? await loadCloudProvider(provider, 'validate cluster') : undefined;
+  const cloud: CloudConnection | undefined = clouds ? await clouds.connect(stored.cluster.object, { env: o.env, credentials: o.credentials, consequence: '; the cluster was not validated' }) : undefined;
+  const machines = clouds && cloud ? clouds.machines(cloud) : undefined;
   const etcdClusters = (completed.spec.etcdClusters ?? []).map((e) => e.name).sort();
   const addons = await readChannel(vfs, o.cluster);
   const count = Math.max(1, o.count ?? 1);
@@ -87,7 +88,7 @@ export async function validateCluster(vfs: Vfs, o: ValidateClusterOptions): Prom
   let passes = 0;
   let successes = 0;
   for (;;) {
-    const result = await validatePass({ cluster: o.cluster, instanceGroups: igs, etcdClusters, addons, access, cloud, kubeCalls, lookup: o.lookup, timeoutMs: o.timeoutMs });
+    const result = await validatePass({ cluster: o.cluster, instanceGroups: igs, etcdClusters, addons, access, cloud: machines, kubeCalls, lookup: o.lookup, timeoutMs: o.timeoutMs });
     passes++;
     successes = result.valid ? successes + 1 : 0;
     o.onPass?.({ pass: passes, result, successes, count });
@@ -100,7 +101,7 @@ export async function validateCluster(vfs: Vfs, o: ValidateClusterOptions): Prom
         passes,
         timedOut: !valid && waitMs > 0,
         kubeCalls: Object.fromEntries([...kubeCalls].sort(([a], [b]) => a.localeCompare(b))),
-        cloudCalls: Object.fromEntries([...(cloud?.calls.byOperation ?? new Map<string, number>())].sort(([a], [b]) => a.localeCompare(b))),
+        cloudCalls: Object.fromEntries(Object.entries(cloud?.calls.snapshot() ?? {}).sort(([a], [b]) => a.localeCompare(b))),
         credentials: access.source,
       };
     }

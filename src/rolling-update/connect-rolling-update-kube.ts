@@ -1,5 +1,5 @@
 import type { Cluster } from '../api/types';
-import type { AwsCloud } from '../cloud/aws/aws-cloud';
+import type { CloudMachines } from '../cloud/cloud-provider';
 import type { ValidationFailure } from '../cluster-validation/validation-result';
 import { RollingUpdateError } from '../errors/rolling-update-error';
 import type { Vfs } from '../state/vfs/vfs';
@@ -29,7 +29,7 @@ export function failureLine(f: ValidationFailure): string {
  * validation pass `validate cluster` runs (API, instance groups against their cloud groups, machines
  * without Nodes, Nodes Ready, control-plane and critical pods).
  */
-export async function connectRollingUpdateKube(vfs: Vfs, cluster: Cluster, cloud: AwsCloud, o: ConnectRollingUpdateKubeOptions = {}): Promise<RollingUpdateKube> {
+export async function connectRollingUpdateKube(vfs: Vfs, cluster: Cluster, cloud: CloudMachines, o: ConnectRollingUpdateKubeOptions = {}): Promise<RollingUpdateKube> {
   const { resolveKubeAccess } = await import('../cluster-validation/kube-access');
   const { issueAdminCredential } = await import('../ops/issue-admin-credential');
   const { validatePass } = await import('../cluster-validation/validate-pass');

@@ -68,6 +68,8 @@ export class AwsCloud {
    * token. Before a cluster's first `update --yes` there is none; `update` writes it just before applying.
    */
   clusterUid: string | undefined;
+  /** The account of the credentials (STS GetCallerIdentity at connect); undefined until then. */
+  accountId?: string;
   /**
    * The cluster lock's fence (LockFence.verify) while the command holds the lock: every mutating call
    * awaits it first and fails with LockLostError once the lock is lost. Undefined: calls are not fenced.

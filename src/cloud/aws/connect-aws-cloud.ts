@@ -30,6 +30,6 @@ export async function connectAwsCloud(cluster: Cluster, options: ConnectAwsCloud
     throw new CloudAccessError(`cannot tell the AWS region of cluster "${name}": ${why}${consequence}`);
   }
   const cloud = new AwsCloud({ clusterName: name, region: regions[0], env: options.env, credentials: options.credentials, clusterUid: options.clusterUid });
-  await checkAwsCredentials(cloud, consequence);
+  cloud.accountId = (await checkAwsCredentials(cloud, consequence)) || undefined;
   return cloud;
 }

@@ -88,6 +88,8 @@ export class NthInventory {
   /** The account the run's credentials belong to (STS GetCallerIdentity, once per run): for ARNs of resources not made yet. */
   account(): Promise<string> {
     return this.cache.once('caller-account', async () => {
+      // connectAwsCloud proved the credentials with the same call: no second one.
+      if (this.cloud.accountId) return this.cloud.accountId;
       const { sdk, client } = await this.cloud.sts();
       return (await withAwsRetries(() => client.send(new sdk.GetCallerIdentityCommand({})))).Account ?? '';
     });

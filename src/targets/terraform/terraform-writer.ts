@@ -7,6 +7,9 @@ import { TerraformNameCollisionError, TerraformReferenceError } from './terrafor
 /** The AWS provider the output requires: kops's source, and the major version kforge's attributes are written for. */
 export const AWS_PROVIDER = { source: 'hashicorp/aws', version: '>= 5.0.0' };
 
+/** The Google provider of GCE output: kops's source and minimum version. */
+export const GOOGLE_PROVIDER = { source: 'hashicorp/google', version: '>= 5.11.0' };
+
 /**
  * kops's Terraform name of an object (its tfSanitize): `.` to `-`, `/` to `--`, `:` to `_` (so `0.0.0.0/0`
  * is `0-0-0-0--0` and `::/0` is `__--0`), anything else that is not a name character to `-`.
@@ -41,7 +44,11 @@ export class TerraformWriter implements TerraformTarget {
   /** The task rendering now, named in reference errors. */
   private current = '(outputs)';
 
-  constructor(private readonly region: string) {}
+  /** `google`: the output is for GCE, with the Google provider for `project` (kops's `provider "google"`). */
+  constructor(
+    private readonly region: string,
+    private readonly google?: { project: string },
+  ) {}
 
   /** Renders every task (in the order given; the output is sorted anyway). */
   renderTasks(tasks: readonly { kind: string; name: string; renderTerraform(t: TerraformTarget): void }[]): void {
@@ -113,13 +120,13 @@ export class TerraformWriter implements TerraformTarget {
       blocks.push(topLevelBlock('locals', [], Object.fromEntries(outputNames.map((n) => [n, this.outputs.get(n)]))));
       for (const n of outputNames) blocks.push(topLevelBlock('output', [n], { value: this.outputs.get(n) }));
     }
-    blocks.push(topLevelBlock('provider', ['aws'], { region: this.region }));
+    blocks.push(this.google ? topLevelBlock('provider', ['google'], { project: this.google.project, region: this.region }) : topLevelBlock('provider', ['aws'], { region: this.region }));
     for (const r of sortResources(this.dataSources)) blocks.push(topLevelBlock('data', [r.type, r.name], r.body));
     for (const r of sortResources(this.resources)) blocks.push(topLevelBlock('resource', [r.type, r.name], r.body));
     blocks.push(
       topLevelBlock('terraform', [], {
         required_version: '>= 0.15.0',
-        required_providers: new HclBlock({ aws: { source: AWS_PROVIDER.source, version: AWS_PROVIDER.version } }),
+        required_providers: new HclBlock(this.google ? { google: { source: GOOGLE_PROVIDER.source, version: GOOGLE_PROVIDER.version } } : { aws: { source: AWS_PROVIDER.source, version: AWS_PROVIDER.version } }),
       }),
     );
     const out = new Map<string, string>([['kubernetes.tf', blocks.join('\n')]]);

@@ -1,0 +1,88 @@
+import { NotSupportedError } from '../../errors/not-supported-error';
+import { UsageError } from '../../errors/usage-error';
+import type { CloudProvider } from '../cloud-provider';
+import { GceCloud } from './gce-cloud';
+
+/** The refusal of what GCE does not do yet, naming the way that works. */
+function notYet(what: string): NotSupportedError {
+  return new NotSupportedError(`${what} is not built for GCE yet; "kforge update cluster --target terraform" renders a GCE cluster`);
+}
+
+/**
+ * GCE behind the cloud seam. Built: the model (network, Cloud NAT, firewall rules, service accounts, etcd
+ * disks, instance templates, MIGs) and its Terraform with the Google provider. Not built yet: direct apply
+ * through the Compute API, and so the preflight, orphans, delete and the machine readers, which refuse with
+ * NOT_SUPPORTED. Connecting makes no call: the Terraform target needs no credentials.
+ */
+export const gceCloudProvider: CloudProvider<GceCloud> = {
+  name: 'gce',
+  async connect(cluster) {
+    const project = cluster.spec?.project;
+    const regions = [...new Set((cluster.spec?.subnets ?? []).map((s) => s.region).filter((r): r is string => !!r))];
+    if (!project) throw new UsageError(`cluster "${cluster.metadata.name}": spec.project is required on GCE (create cluster --project)`);
+    if (regions.length !== 1) throw new UsageError(`cluster "${cluster.metadata.name}": cannot tell the GCE region: spec.subnets[].region name ${regions.length === 0 ? 'none' : regions.join(', ')}`);
+    return new GceCloud(cluster.metadata.name, project, regions[0]);
+  },
+  async preflight() {
+    // Images, machine types and zones are checked by the Compute API on apply; the Terraform target needs nothing here.
+  },
+  async buildTasks(completed, instanceGroups, inputs) {
+    const { buildGceTasks } = await import('../../model/gce/gce-model-builder');
+    return buildGceTasks(completed, instanceGroups, { sshPublicKey: inputs.sshPublicKey });
+  },
+  async executor() {
+    throw notYet('direct apply (update cluster --yes, or a plan against the cloud)');
+  },
+  duplicateNames() {
+    return [];
+  },
+  async prepareTerraform() {
+    // Images are named by project/family in the spec and rendered as URLs: nothing to resolve.
+  },
+  async renderTerraform(cluster, cloud, tasks) {
+    const { TerraformWriter } = await import('../../targets/terraform/terraform-writer');
+    const writer = new TerraformWriter(cloud.region, { project: cloud.project });
+    writer.renderTasks(tasks);
+    // kops's outputs of a GCE cluster.
+    writer.addOutput('cluster_name', cluster);
+    writer.addOutput('project', cloud.project);
+    writer.addOutput('region', cloud.region);
+    return { files: writer.files(), resources: writer.addresses() };
+  },
+  async findOrphans() {
+    return [];
+  },
+  async deleteOrphans() {
+    throw notYet('deleting orphaned resources');
+  },
+  async deleteInstanceGroup() {
+    throw notYet('deleting an instance group\'s cloud resources');
+  },
+  async deleteTarget() {
+    throw notYet('delete cluster (cloud resources)');
+  },
+  async listClusterResources() {
+    throw notYet('listing cloud resources');
+  },
+  async listSharedResources() {
+    throw notYet('listing shared resources');
+  },
+  async deleteResources() {
+    throw notYet('deleting cloud resources');
+  },
+  async untagShared() {
+    throw notYet('untagging shared resources');
+  },
+  machines() {
+    throw notYet('reading instances');
+  },
+  async rollingUpdateCloud() {
+    throw notYet('rolling-update');
+  },
+  async apiLoadBalancerDnsName() {
+    throw notYet('the API load balancer');
+  },
+  async findDnsZone() {
+    throw notYet('Cloud DNS zone lookup');
+  },
+};

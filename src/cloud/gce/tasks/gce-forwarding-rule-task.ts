@@ -1,0 +1,55 @@
+import type { TerraformTarget } from '../../../tasks/terraform-target';
+import type { GceAddressTask } from './gce-address-task';
+import type { GceBackendServiceTask } from './gce-backend-service-task';
+import type { GceNetworkTask } from './gce-network-task';
+import type { GceSubnetworkTask } from './gce-subnetwork-task';
+import type { GceTargetPoolTask } from './gce-target-pool-task';
+import { GceTask } from './gce-task';
+
+/** The desired forwarding rule. */
+export interface GceForwardingRuleDesired extends Record<string, string | readonly string[] | Readonly<Record<string, string>> | undefined> {
+  loadBalancingScheme: 'EXTERNAL' | 'INTERNAL';
+  /** External: a range (`443-443`); internal: a list of ports. */
+  portRange: string | undefined;
+  ports: readonly string[] | undefined;
+  labels: Readonly<Record<string, string>>;
+}
+
+/** Where a forwarding rule sends traffic: a target pool (external) or a backend service in the network (internal). */
+export type GceForwardingTarget = { pool: GceTargetPoolTask } | { backend: GceBackendServiceTask; network: GceNetworkTask; subnetwork: GceSubnetworkTask };
+
+/** A forwarding rule of the API load balancer (kops's gcetasks.ForwardingRule), on a reserved address. */
+export class GceForwardingRuleTask extends GceTask<GceForwardingRuleDesired> {
+  readonly kind = 'ForwardingRule';
+  protected override readonly immutable = ['loadBalancingScheme', 'portRange', 'ports'] as const;
+
+  constructor(
+    name: string,
+    desired: GceForwardingRuleDesired,
+    readonly address: GceAddressTask,
+    readonly target: GceForwardingTarget,
+  ) {
+    super(name, desired);
+  }
+
+  /** Its address and target. */
+  dependencies(): readonly (GceAddressTask | GceTargetPoolTask | GceBackendServiceTask | GceNetworkTask | GceSubnetworkTask)[] {
+    return 'pool' in this.target ? [this.address, this.target.pool] : [this.address, this.target.backend, this.target.network, this.target.subnetwork];
+  }
+
+  /** `google_compute_forwarding_rule`. */
+  renderTerraform(t: TerraformTarget): void {
+    const d = this.desired;
+    const target = this.target;
+    t.addResource(this, 'google_compute_forwarding_rule', {
+      ...('pool' in target ? { target: t.reference(target.pool, 'self_link') } : { backend_service: t.reference(target.backend, 'id'), network: target.network.networkRef(t), subnetwork: target.subnetwork.subnetworkRef(t) }),
+      ip_address: t.reference(this.address, 'address'),
+      ip_protocol: 'TCP',
+      labels: d.labels,
+      load_balancing_scheme: d.loadBalancingScheme,
+      name: this.name,
+      port_range: d.portRange,
+      ports: d.ports,
+    });
+  }
+}

@@ -1,0 +1,28 @@
+import type { TerraformTarget } from '../../../tasks/terraform-target';
+import type { GceHealthCheckTask } from './gce-health-check-task';
+import { GceTask } from './gce-task';
+
+/** A target pool has nothing to compare but its health check. */
+export type GceTargetPoolDesired = Record<string, never>;
+
+/** The target pool of the public API load balancer (kops's gcetasks.TargetPool); the control plane's MIGs join it. */
+export class GceTargetPoolTask extends GceTask<GceTargetPoolDesired> {
+  readonly kind = 'TargetPool';
+
+  constructor(
+    name: string,
+    readonly healthCheck: GceHealthCheckTask,
+  ) {
+    super(name, {});
+  }
+
+  /** Its health check. */
+  dependencies(): readonly GceHealthCheckTask[] {
+    return [this.healthCheck];
+  }
+
+  /** `google_compute_target_pool`. */
+  renderTerraform(t: TerraformTarget): void {
+    t.addResource(this, 'google_compute_target_pool', { health_checks: [t.reference(this.healthCheck, this.healthCheck.referenceAttribute())], name: this.name });
+  }
+}
