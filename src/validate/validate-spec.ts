@@ -10,6 +10,7 @@ import { checkRefusedFields } from './field-support';
 import { checkIpv6 } from './check-ipv6';
 import { checkIssuerDiscovery } from './check-issuer-discovery';
 import { checkKubeletShutdown } from './check-kubelet-shutdown';
+import { checkCniSettings } from './check-cni-settings';
 import { checkInstanceGroupAws } from './check-instance-group-aws';
 import { checkGroupSize } from './check-group-size';
 import { isControlPlane } from '../expand/expand-context';
@@ -49,6 +50,7 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
   append(errors, checkIssuerDiscovery(cluster));
   append(errors, checkDnsNames(cluster));
   append(errors, checkKubeletShutdown(cluster, igs));
+  append(errors, checkCniSettings(cluster));
   append(errors, checkInstanceGroupAws(cluster, igs));
   const subnetNames = new Set((spec.subnets ?? []).map((s) => s.name));
   (spec.subnets ?? []).forEach((s, i) => {

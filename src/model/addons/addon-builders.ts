@@ -1,7 +1,17 @@
 import type { AddonBuilder } from './addon';
+import { amazonVpcAddon } from './amazon-vpc-addon';
+import { calicoAddon } from './calico-addon';
+import { ciliumAddon } from './cilium-addon';
+import { flannelAddon } from './flannel-addon';
 
 /**
  * Every addon builder, in the order kops lists its channel entries. Each helper module adds its builder here;
  * the channel is assembled from their results in this order.
  */
-export const ADDON_BUILDERS: AddonBuilder[] = [];
+export const ADDON_BUILDERS: AddonBuilder[] = [
+  // networking (kops: after storage-aws, before the cloud-controller-manager); at most one renders.
+  ciliumAddon,
+  calicoAddon,
+  flannelAddon,
+  amazonVpcAddon,
+];
