@@ -1,10 +1,10 @@
 import images from '../../expand/assets/addon-images/networking-calico.json';
 import type { AddonBuilder } from './addon';
 import data from './data/networking-calico.json';
-import { type AddonImage, imageValues, renderAddonData } from './render-addon-data';
+import { type AddonImage, findObject, imageValues, renderAddonData } from './render-addon-data';
 
 /** The spec.networking.calico fields this builder renders; validation refuses the others (check-networking.ts). */
-export const CALICO_RENDERED_FIELDS = ['registry', 'version'];
+export const CALICO_RENDERED_FIELDS = ['registry', 'version', 'awsSrcDstCheck'];
 
 /**
  * kops's `networking.projectcalico.org` addon (upup/models/cloudup/resources/addons/networking.projectcalico.org/k8s-1.25.yaml.template)
@@ -25,5 +25,11 @@ export const calicoAddon: AddonBuilder = ({ cluster }) => {
     podCIDR: spec.kubeControllerManager?.clusterCIDR ?? (spec.podCIDR as string),
     ...imageValues(table, Object.fromEntries(Object.keys(table).map((k) => [k, ref(k)]))),
   });
+  // kops's template: the spec's value (default Disable) on AWS, DoNothing elsewhere, where there is no source/destination check.
+  const srcDst = spec.cloudProvider === 'aws' ? (c.awsSrcDstCheck ?? 'Disable') : 'DoNothing';
+  const node = (findObject(objects, 'DaemonSet', 'calico-node').spec as { template: { spec: { containers: Array<{ name: string; env: Array<{ name: string; value?: string }> }> } } }).template.spec.containers.find((x) => x.name === 'calico-node');
+  const env = node?.env.find((e) => e.name === 'FELIX_AWSSRCDSTCHECK');
+  if (!env) throw new Error('addon data: no FELIX_AWSSRCDSTCHECK on calico-node');
+  env.value = srcDst;
   return [{ name: 'networking.projectcalico.org', id: 'k8s-1.25', objects, prune: true }];
 };

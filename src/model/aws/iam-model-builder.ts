@@ -7,6 +7,7 @@ import { HOSTED_ZONE_ID, IamRolePolicyTask, PolicyHostedZone } from '../../cloud
 import { EC2_ASSUME_ROLE_POLICY, IamRoleTask } from '../../cloud/aws/tasks/iam-role-task';
 import { StatePaths } from '../../state/state-paths';
 import type { AnyTask } from '../../tasks/task';
+import { cniIamStatements } from './cni-iam-statements';
 import { controlPlaneIamName, iamName, nodeGroupIamName } from './iam-names';
 import { UnsupportedModelError } from './unsupported-model-error';
 
@@ -172,8 +173,8 @@ export function buildIamPolicies(
     // role that may create grants could hand the key to anyone.
     if (keys.stateStoreKmsKey) controlPlane.push(kmsStatement('kforgeControlPlaneUseStateKey', KMS_ACTIONS, keys.stateStoreKmsKey, partition));
   }
-  const nodeGroups = Object.fromEntries(nodeGroupNames.map((g) => [g, { Version: '2012-10-17' as const, Statement: nodeStatements(g) }]));
-  return { controlPlane: { Version: '2012-10-17', Statement: [...controlPlane, ...ecr] }, nodeGroups };
+  const nodeGroups = Object.fromEntries(nodeGroupNames.map((g) => [g, { Version: '2012-10-17' as const, Statement: [...nodeStatements(g), ...cniIamStatements(cluster, 'node', partition)] }]));
+  return { controlPlane: { Version: '2012-10-17', Statement: [...controlPlane, ...ecr, ...cniIamStatements(cluster, 'control-plane', partition)] }, nodeGroups };
 }
 
 /**
