@@ -14,6 +14,12 @@ const RENDERED: Record<string, string[]> = {
 };
 
 /**
+ * Values that change nothing in kops either: calico's `majorVersion: v3` (kops removed the field; every Calico
+ * it renders is v3) and `encapsulationMode: ipip` (kops's calico.go forces ipip on AWS).
+ */
+const INERT: Record<string, Record<string, unknown>> = { calico: { majorVersion: 'v3', encapsulationMode: 'ipip' } };
+
+/**
  * The settings of a rendered CNI that its addon does not render yet are refused, each with its path and
  * "not supported yet" (accepted and ignored would leave the user believing they apply); so are Cilium values
  * other than those kops's template renders with kforge's data (the v1.18 minor, kubernetes or eni IPAM, and
@@ -27,7 +33,7 @@ export function checkCniSettings(cluster: Cluster): FieldError[] {
     const settings = networking[cni];
     if (!settings || typeof settings !== 'object') continue;
     for (const key of Object.keys(settings).sort()) {
-      if (settings[key] === undefined || settings[key] === null || fields.includes(key)) continue;
+      if (settings[key] === undefined || settings[key] === null || fields.includes(key) || INERT[cni]?.[key] === settings[key]) continue;
       errors.push({ object, path: `spec.networking.${cni}.${key}`, message: `is not supported yet: kforge renders kops's ${cni} addon with kops's default for this setting` });
     }
   }

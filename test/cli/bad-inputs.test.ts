@@ -235,6 +235,23 @@ const cases: BadInput[] = [
     expect: [/networking-weave\.yaml:\d+: Cluster\/bad\.example\.com: spec\.networking\.weave: is not supported yet: Weave was removed from kops/],
   },
   {
+    name: 'a networking option kforge does not render is refused with its path (canal)',
+    args: ['create'],
+    file: 'networking-canal.yaml',
+    expect: [/networking-canal\.yaml:\d+: Cluster\/bad\.example\.com: spec\.networking\.canal: is not supported yet: kforge does not render kops's canal addon/],
+  },
+  {
+    name: 'a cilium setting the cilium addon does not render is refused with its path',
+    args: ['create'],
+    file: 'networking-cilium-unrendered.yaml',
+    expect: [/networking-cilium-unrendered\.yaml:\d+: Cluster\/bad\.example\.com: spec\.networking\.cilium\.enableNodePort: is not supported yet/],
+  },
+  {
+    name: 'create cluster --networking kube-router is refused',
+    args: ['create', 'cluster', 'kr.example.com', '--zones', 'us-east-1a', '--networking', 'kube-router'],
+    expect: ['--networking: "kube-router" is not supported: kforge does not render kops\'s kube-router addon yet'],
+  },
+  {
     name: 'create cluster --networking weave is refused',
     args: ['create', 'cluster', 'w.example.com', '--zones', 'us-east-1a', '--networking', 'weave'],
     expect: ['--networking: "weave" is not supported: Weave was removed from kops'],
