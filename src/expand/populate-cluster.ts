@@ -1,5 +1,6 @@
 import type { Cluster, ClusterSpec, InstanceGroup } from '../api/types';
 import { componentVersions } from './assets/asset-catalog';
+import { expandCloudRoutes } from './components/cloud-routes';
 import { expandClusterDefaults } from './components/cluster-defaults';
 import { expandContainerd } from './components/containerd';
 import { expandEtcd } from './components/etcd';
@@ -29,6 +30,7 @@ export const EXPAND_STEPS: ReadonlyArray<[string, ExpandStep]> = [
   ['kube-controller-manager', expandKubeControllerManager],
   ['kube-scheduler', expandKubeScheduler],
   ['kube-proxy', expandKubeProxy],
+  ['cloud-routes', expandCloudRoutes],
   ['image-mirror', remapImages],
 ];
 
