@@ -7,6 +7,7 @@ import { ValidationError } from '../errors/validation-error';
 import { normalizedRole } from '../expand/expand-context';
 import { populateCluster } from '../expand/populate-cluster';
 import type { ClusterCertificates } from '../pki/cluster-certificates';
+import { assembleAddons, renderAddons } from '../model/addons/addon-channel';
 import { buildNodeupConfig } from '../model/nodeup-config-builder';
 import { StatePaths } from '../state/state-paths';
 import { validateAgainstSchema } from '../validate/schema-validator';
@@ -56,13 +57,20 @@ export function completeCluster(cluster: Cluster, instanceGroups: InstanceGroup[
   return completed;
 }
 
-/** The files derived from a completed spec: the completed spec itself and one nodeup config per instance group. */
+/**
+ * The files derived from a completed spec: the completed spec itself, one nodeup config per instance group, and
+ * the addons (kops's bootstrap channel and one manifest per addon, none when no builder renders anything).
+ */
 export function derivedFiles(completed: Cluster, instanceGroups: InstanceGroup[], certificates?: ClusterCertificates): Map<string, string> {
   const name = completed.metadata.name;
   const files = new Map<string, string>();
   files.set(StatePaths.completedSpec(name), toSortedYaml(completed));
   for (const ig of [...instanceGroups].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))) {
     files.set(StatePaths.nodeupConfig(name, normalizedRole(ig), ig.metadata.name), toSortedYaml(buildNodeupConfig(completed, ig, certificates)));
+  }
+  const addons = renderAddons({ cluster: completed, instanceGroups });
+  if (addons.length > 0) {
+    for (const [relative, content] of assembleAddons(addons).files) files.set(StatePaths.addonFile(name, relative), content);
   }
   return files;
 }

@@ -31,7 +31,7 @@ export interface ManagedFilesPlan {
   cluster: string;
   /** Keysets that do not exist yet and will be created (names, sorted), e.g. kubernetes-ca, etcd-clients-ca-main… */
   keysetsToCreate: string[];
-  /** The completed spec, the nodeup configs and the nodeup bundle (keysets are in keysetsToCreate), sorted by path. */
+  /** The completed spec, the nodeup configs, the addons' channel and manifests and the nodeup bundle (keysets are in keysetsToCreate), sorted by path. */
   files: ManagedFileChange[];
   /** sha256 hex of each instance group's nodeupconfig.yaml content as it will be written, by IG name */
   nodeupConfigHashes: Record<string, string>;
@@ -59,8 +59,9 @@ const material = new WeakMap<ManagedFilesPlan, PlanMaterial>();
 /**
  * What `update cluster` writes besides cloud resources (kops's fitasks.Keypair and ManagedFile tasks):
  * the keysets the cluster lacks (generated now, in memory; existing keysets are reused, never replaced),
- * the completed spec and one nodeup config per instance group, rendered with the CA certificates, each
- * compared with what is stored. Nodeup configs of groups that no longer exist (or changed role) are
+ * the completed spec, one nodeup config per instance group, rendered with the CA certificates, and the
+ * addons (kops's bootstrap channel and manifests under `addons/`), each compared with what is stored.
+ * Nodeup configs of groups that no longer exist (or changed role), and addon files no longer rendered, are
  * deleted. Read-only: nothing is written until writeManagedFiles. `loaded` is the stored cluster when the
  * caller has read it already. For an unchanged cluster whose keysets
  * all exist, two plans are identical and have no changes.
@@ -76,7 +77,8 @@ export async function planManagedFiles(vfs: Vfs, clusterName: string, loaded?: S
   const completed = await completeWithReleaseHashes(vfs, cluster, instanceGroups, { useRecorded: true });
   const pki = await pkiPlan;
   const wanted = derivedFiles(completed, instanceGroups, pki.certificates);
-  const storedKeys = new Set([StatePaths.completedSpec(clusterName), ...(await vfs.list(StatePaths.igconfigPrefix(clusterName)))]);
+  const [igconfigs, addonFiles] = await Promise.all([vfs.list(StatePaths.igconfigPrefix(clusterName)), vfs.list(StatePaths.addonsPrefix(clusterName))]);
+  const storedKeys = new Set([StatePaths.completedSpec(clusterName), ...igconfigs, ...addonFiles]);
   const paths = [...new Set([...wanted.keys(), ...storedKeys])].sort();
   const current = await Promise.all(paths.map((p) => (storedKeys.has(p) ? vfs.read(p) : undefined)));
   const own: PlanMaterial = { keysets: pki.created, contents: new Map(), versions: new Map() };

@@ -23,6 +23,10 @@ export const StatePaths = {
   nodeupArtifact: (cluster: string, sha256: string): string => `${cluster}/assets/nodeup/${sha256}/nodeup`,
   /** Prefix of the nodeup bundles of a cluster. */
   nodeupArtifactPrefix: (cluster: string): string => `${cluster}/assets/nodeup/`,
+  /** Prefix of the addons: kops's bootstrap channel and one manifest per addon (`update cluster` writes them, protokube applies them). */
+  addonsPrefix: (cluster: string): string => `${cluster}/addons/`,
+  /** One file under the addons prefix: `bootstrap-channel.yaml` or `<addon name>/<id>.yaml`. */
+  addonFile: (cluster: string, relative: string): string => `${cluster}/addons/${relative}`,
   /** A keyset with its private keys: readable only by the control plane and admins. */
   privateKeyset: (cluster: string, name: string): string => `${cluster}/pki/private/${name}/keyset.yaml`,
   /** A keyset's certificates only, for readers who must not see keys. */

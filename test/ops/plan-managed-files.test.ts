@@ -21,6 +21,8 @@ const ZONE = 'us-east-1a';
 const CP = `${NAME}/igconfig/controlplane/control-plane-${ZONE}/nodeupconfig.yaml`;
 const NODES = `${NAME}/igconfig/node/nodes-${ZONE}/nodeupconfig.yaml`;
 const COMPLETED = `${NAME}/cluster-completed.spec`;
+const ADDONS = `${NAME}/addons/`;
+const CHANNEL = `${ADDONS}bootstrap-channel.yaml`;
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
@@ -41,7 +43,9 @@ async function setMaxPods(vfs: Vfs, maxPods: number): Promise<void> {
   await saveCluster(vfs, { cluster: changed, instanceGroups: stored.instanceGroups.map((v) => v.object), previous: stored });
 }
 
-const actions = (plan: ManagedFilesPlan) => Object.fromEntries(plan.files.map((f) => [f.path, f.action]));
+/** The action on each file but the addons' (their own tests are in test/model/addons; other builders add files there). */
+const actions = (plan: ManagedFilesPlan) => Object.fromEntries(plan.files.filter((f) => !f.path.startsWith(ADDONS)).map((f) => [f.path, f.action]));
+const addonFiles = (plan: ManagedFilesPlan) => plan.files.filter((f) => f.path.startsWith(ADDONS));
 const PRIVATE_KEY = /PRIVATE KEY|privateMaterial/;
 
 describe('create cluster writes only the user objects', () => {
@@ -60,7 +64,9 @@ describe('planManagedFiles / writeManagedFiles', () => {
     expect(await vfs.list('')).toEqual(before);
     expect(plan.cluster).toBe(NAME);
     expect(plan.keysetsToCreate).toEqual(CLUSTER_KEYSETS);
-    expect(plan.files.map((f) => f.path)).toEqual([COMPLETED, CP, NODES]);
+    expect(plan.files.filter((f) => !f.path.startsWith(ADDONS)).map((f) => f.path)).toEqual([COMPLETED, CP, NODES]);
+    // The addons: kops's channel and one manifest per addon, e.g. limit-range's.
+    expect(addonFiles(plan).map((f) => f.path)).toEqual(expect.arrayContaining([CHANNEL, `${ADDONS}limit-range.addons.k8s.io/v1.5.0.yaml`]));
     expect(plan.files.every((f) => f.action === 'create' && /^\+\d+ lines$/.test(f.diff ?? ''))).toBe(true);
     expect(plan.hasChanges).toBe(true);
     expect(Object.keys(plan.nodeupConfigHashes)).toEqual([`control-plane-${ZONE}`, `nodes-${ZONE}`]);
@@ -173,13 +179,14 @@ describe('planManagedFiles / writeManagedFiles', () => {
     let total = 0;
     const counting = crashingVfs(openVfs(copyDir(dir)), Infinity, () => total++);
     await writeManagedFiles(counting, await planManagedFiles(counting, NAME));
-    expect(total).toBe(2 * CLUSTER_KEYSETS.length + 3);
+    const addons = addonFiles(await planManagedFiles(openVfs(dir), NAME)).length;
+    expect(total).toBe(2 * CLUSTER_KEYSETS.length + 3 + addons);
     for (let n = 1; n <= total; n++) {
       const copy = copyDir(dir);
       const crashing = crashingVfs(openVfs(copy), n);
       const outcome = await writeManagedFiles(crashing, await planManagedFiles(crashing, NAME)).then(() => 'written', (e: Error) => e.message);
       // Killed after its last write (or in the last parallel batch of writes, all under way), the write was complete.
-      expect({ n, outcome }).toEqual({ n, outcome: n < total - 8 ? 'crashed' : expect.stringMatching(/^(crashed|written)$/) });
+      expect({ n, outcome }).toEqual({ n, outcome: n < total - 8 - addons ? 'crashed' : expect.stringMatching(/^(crashed|written)$/) });
       const vfs = openVfs(copy);
       const plan = await planManagedFiles(vfs, NAME);
       expect({ n, hasChanges: plan.hasChanges }).toEqual({ n, hasChanges: outcome === 'crashed' });

@@ -2,13 +2,21 @@ import type { AddonBuilder } from './addon';
 import { amazonVpcAddon } from './amazon-vpc-addon';
 import { calicoAddon } from './calico-addon';
 import { ciliumAddon } from './cilium-addon';
+import { corednsAddon } from './coredns-addon';
 import { flannelAddon } from './flannel-addon';
+import { kubeletApiRbacAddon } from './kubelet-api-rbac-addon';
+import { limitRangeAddon } from './limit-range-addon';
+import { storageAwsAddon } from './storage-aws-addon';
 
 /**
  * Every addon builder, in the order kops lists its channel entries. Each helper module adds its builder here;
  * the channel is assembled from their results in this order.
  */
 export const ADDON_BUILDERS: AddonBuilder[] = [
+  corednsAddon,
+  kubeletApiRbacAddon,
+  limitRangeAddon,
+  storageAwsAddon,
   // networking (kops: after storage-aws, before the cloud-controller-manager); at most one renders.
   ciliumAddon,
   calicoAddon,
