@@ -2,6 +2,7 @@ import images from '../../expand/assets/addon-images/networking-amazonvpc.json';
 import type { AddonBuilder, KubeObject } from './addon';
 import data from './data/networking-amazonvpc.json';
 import { type AddonImage, findObject, imageValues, renderAddonData } from './render-addon-data';
+import { NETWORKING_SELECTOR } from './networking-selector';
 
 /** The spec.networking.amazonvpc fields this builder renders (all of kforge's schema). */
 export const AMAZON_VPC_RENDERED_FIELDS = ['imageName', 'initImageName', 'networkPolicyAgentImage', 'env'];
@@ -28,7 +29,7 @@ export const amazonVpcAddon: AddonBuilder = ({ cluster }) => {
   });
   const userEnv = (a.env ?? []).filter((e) => e.name);
   if (userEnv.length > 0) mergeEnv(objects, userEnv as EnvVar[]);
-  return [{ name: 'networking.amazon-vpc-routed-eni', id: 'k8s-1.16', objects, needsRollingUpdate: 'all' }];
+  return [{ name: 'networking.amazon-vpc-routed-eni', id: 'k8s-1.16', objects, selector: { ...NETWORKING_SELECTOR }, needsRollingUpdate: 'all' }];
 };
 
 /** The spec's variables over kops's defaults (ENABLE_IPv4/ENABLE_IPv6 stay kops's), sorted as Go ranges a map. */

@@ -2,6 +2,7 @@ import images from '../../expand/assets/addon-images/networking-calico.json';
 import type { AddonBuilder } from './addon';
 import data from './data/networking-calico.json';
 import { type AddonImage, findObject, imageValues, renderAddonData } from './render-addon-data';
+import { NETWORKING_SELECTOR } from './networking-selector';
 
 /** The spec.networking.calico fields this builder renders; validation refuses the others (check-networking.ts). */
 export const CALICO_RENDERED_FIELDS = ['registry', 'version', 'awsSrcDstCheck'];
@@ -31,5 +32,5 @@ export const calicoAddon: AddonBuilder = ({ cluster }) => {
   const env = node?.env.find((e) => e.name === 'FELIX_AWSSRCDSTCHECK');
   if (!env) throw new Error('addon data: no FELIX_AWSSRCDSTCHECK on calico-node');
   env.value = srcDst;
-  return [{ name: 'networking.projectcalico.org', id: 'k8s-1.25', objects, prune: true }];
+  return [{ name: 'networking.projectcalico.org', id: 'k8s-1.25', objects, selector: { ...NETWORKING_SELECTOR }, prune: true }];
 };

@@ -3,6 +3,7 @@ import type { Addon, AddonBuilder, KubeObject } from './addon';
 import data from './data/networking-cilium.json';
 import eni from './data/networking-cilium-eni.json';
 import { type AddonImage, findObject, imageValues, renderAddonData } from './render-addon-data';
+import { NETWORKING_SELECTOR } from './networking-selector';
 
 /** The spec.networking.cilium fields this builder renders; validation refuses the others (check-networking.ts). */
 export const CILIUM_RENDERED_FIELDS = ['version', 'ipam', 'tunnel', 'clusterName', 'agentPodAnnotations', 'operatorPodAnnotations'];
@@ -30,7 +31,7 @@ export const ciliumAddon: AddonBuilder = ({ cluster }) => {
   if (c.ipam === 'eni') applyEni(objects, config, cluster.metadata.name);
   annotate(findObject(objects, 'DaemonSet', 'cilium'), c.agentPodAnnotations);
   annotate(findObject(objects, 'Deployment', 'cilium-operator'), c.operatorPodAnnotations);
-  const addon: Addon = { name: 'networking.cilium.io', id: 'k8s-1.16', manifestFile: 'k8s-1.16-v1.15.yaml', objects, needsRollingUpdate: 'all' };
+  const addon: Addon = { name: 'networking.cilium.io', id: 'k8s-1.16', manifestFile: 'k8s-1.16-v1.15.yaml', objects, selector: { ...NETWORKING_SELECTOR }, needsRollingUpdate: 'all' };
   return [addon];
 };
 

@@ -2,6 +2,7 @@ import images from '../../expand/assets/addon-images/networking-flannel.json';
 import type { AddonBuilder } from './addon';
 import data from './data/networking-flannel.json';
 import { type AddonImage, findObject, imageValues, renderAddonData } from './render-addon-data';
+import { NETWORKING_SELECTOR } from './networking-selector';
 
 /** The spec.networking.flannel fields this builder renders; validation refuses the others (check-networking.ts). */
 export const FLANNEL_RENDERED_FIELDS = ['backend', 'iptablesResyncSeconds'];
@@ -26,5 +27,5 @@ export const flannelAddon: AddonBuilder = ({ cluster }) => {
     const main = containers.find((x) => x.name === 'kube-flannel');
     if (main?.args) main.args = main.args.map((a) => (a.startsWith('--iptables-resync=') ? `--iptables-resync=${f.iptablesResyncSeconds}` : a));
   }
-  return [{ name: 'networking.flannel', id: 'k8s-1.25', objects, prune: true }];
+  return [{ name: 'networking.flannel', id: 'k8s-1.25', objects, selector: { ...NETWORKING_SELECTOR }, prune: true }];
 };
