@@ -18,7 +18,7 @@ function unconditional(doc: IamPolicyDocument): Grants {
   const out: Grants = new Map();
   for (const s of doc.Statement) {
     if (s.Effect !== 'Allow' || s.Condition) continue;
-    for (const a of [s.Action].flat()) for (const r of [s.Resource].flat()) out.set(a, (out.get(a) ?? new Set()).add(String(r)));
+    for (const a of [s.Action ?? []].flat()) for (const r of [s.Resource ?? []].flat()) out.set(a, (out.get(a) ?? new Set<string>()).add(r));
   }
   return out;
 }
