@@ -247,9 +247,9 @@ const cases: BadInput[] = [
     expect: [/networking-cilium-unrendered\.yaml:\d+: Cluster\/bad\.example\.com: spec\.networking\.cilium\.enableNodePort: is not supported yet/],
   },
   {
-    name: 'create cluster --networking kube-router is refused',
-    args: ['create', 'cluster', 'kr.example.com', '--zones', 'us-east-1a', '--networking', 'kube-router'],
-    expect: ['--networking: "kube-router" is not supported: kforge does not render kops\'s kube-router addon yet'],
+    name: 'create cluster --networking kindnet is refused',
+    args: ['create', 'cluster', 'kn.example.com', '--zones', 'us-east-1a', '--networking', 'kindnet'],
+    expect: ['--networking: "kindnet" is not supported: kforge does not render kops\'s kindnet addon'],
   },
   {
     name: 'create cluster --networking weave is refused',

@@ -3,6 +3,9 @@ import { amazonVpcAddon } from '../../src/model/addons/amazon-vpc-addon';
 import { calicoAddon } from '../../src/model/addons/calico-addon';
 import { ciliumAddon } from '../../src/model/addons/cilium-addon';
 import { flannelAddon } from '../../src/model/addons/flannel-addon';
+import { kubeRouterAddon } from '../../src/model/addons/kube-router-addon';
+import { newCluster } from '../../src/create/new-cluster';
+import { completeCluster } from '../../src/ops/expand-cluster';
 import type { AddonBuilder } from '../../src/model/addons/addon';
 import { completeKopsCase, kopsAddonObjects } from '../helpers/kops-addon-case';
 
@@ -74,6 +77,34 @@ describe.each(CASES)('networking addon conformance: %s', (name, file, builder, e
 describe('networking addons render only for their option', () => {
   it('a cluster with a user-provided CNI gets no networking addon', () => {
     const { cluster, instanceGroups } = completeKopsCase('minimal-1.33');
-    expect([ciliumAddon, calicoAddon, flannelAddon, amazonVpcAddon].flatMap((b) => b({ cluster, instanceGroups }))).toEqual([]);
+    expect([ciliumAddon, calicoAddon, flannelAddon, kubeRouterAddon, amazonVpcAddon].flatMap((b) => b({ cluster, instanceGroups }))).toEqual([]);
+  });
+});
+
+describe('kube-router (kops has no integration case for it: checked against kops\'s template, k8s-1.12.yaml.template at 268927e)', () => {
+  const { cluster, instanceGroups } = (() => {
+    const { cluster: c, instanceGroups: igs } = newCluster({ name: 'kr.example.com', zones: ['us-east-1a'], networking: 'kube-router', cloud: 'aws' });
+    return { cluster: completeCluster(c, igs, 'memfs://store'), instanceGroups: igs };
+  })();
+  const addons = kubeRouterAddon({ cluster, instanceGroups });
+
+  it('renders the template\'s objects with kops\'s channel name, id and the networking selector', () => {
+    expect(addons.map((a) => [a.name, a.id, a.selector])).toEqual([['networking.kuberouter', 'k8s-1.12', { 'role.kubernetes.io/networking': '1' }]]);
+    expect(addons[0].objects.map(key)).toEqual([
+      'ConfigMap kube-system/kube-router-cfg',
+      'DaemonSet kube-system/kube-router',
+      'ServiceAccount kube-system/kube-router',
+      'ClusterRole /kube-router',
+      'ClusterRoleBinding /kube-router',
+    ]);
+  });
+
+  it('runs kube-router v2.11.1 with the cluster\'s service range, quoted inside the flag as kops\'s template writes it', () => {
+    const c = containers(addons[0].objects) as Record<string, { image: string; args?: string[] }>;
+    const router = c['DaemonSet kube-system/kube-router kube-router'];
+    expect(router.image).toBe('docker.io/cloudnativelabs/kube-router:v2.11.1');
+    expect(router.args?.slice(-2)).toEqual(['--hairpin-mode=true', `--service-cluster-ip-range="${cluster.spec.serviceClusterIPRange}"`]);
+    expect(router.args).toContain('--run-service-proxy=true');
+    expect(cluster.spec.kubeProxy?.enabled).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import { calicoAddon } from './calico-addon';
 import { ciliumAddon } from './cilium-addon';
 import { corednsAddon } from './coredns-addon';
 import { flannelAddon } from './flannel-addon';
+import { kubeRouterAddon } from './kube-router-addon';
 import { kubeletApiRbacAddon } from './kubelet-api-rbac-addon';
 import { limitRangeAddon } from './limit-range-addon';
 import { storageAwsAddon } from './storage-aws-addon';
@@ -21,5 +22,6 @@ export const ADDON_BUILDERS: AddonBuilder[] = [
   ciliumAddon,
   calicoAddon,
   flannelAddon,
+  kubeRouterAddon,
   amazonVpcAddon,
 ];

@@ -40,7 +40,8 @@ const CILIUM_ENI_ACTIONS = [
  * The IAM a CNI needs on a role, as kops's iam_builder.go grants it: amazonvpc's ENI permissions on every role;
  * Calico's source/destination-check switch (`ModifyNetworkInterfaceAttribute`) on every role unless
  * `awsSrcDstCheck: DoNothing`; Cilium's ENI IPAM permissions on the control plane (its operator runs there), and on
- * every role `DescribeInstanceTypes`, which nodeup calls to size kubelet's max pods for ENI IPAM (addNodeupPermissions).
+ * every role `DescribeInstanceTypes`, which nodeup calls to size kubelet's max pods for ENI IPAM (addNodeupPermissions);
+ * kube-router's `ModifyInstanceAttribute` on the cluster's instances, from nodes.
  * The ENI actions support no resource-level conditions that would still let the CNI work; kops grants them on '*'.
  */
 export function cniIamStatements(cluster: Cluster, role: 'control-plane' | 'node', partition: string): IamStatement[] {
@@ -56,6 +57,17 @@ export function cniIamStatements(cluster: Cluster, role: 'control-plane' | 'node
   }
   if (n?.calico && n.calico.awsSrcDstCheck !== 'DoNothing') {
     out.push({ Sid: 'kforgeCalicoSrcDstCheck', Effect: 'Allow', Action: ['ec2:DescribeInstances', 'ec2:ModifyNetworkInterfaceAttribute'], Resource: '*' });
+  }
+  // kops's addKubeRouterSrcDstCheckPermissions, on nodes only: kube-router turns off its own instance's
+  // source/destination check; only the cluster's instances.
+  if (n?.kuberouter && role === 'node') {
+    out.push({
+      Sid: 'kforgeKubeRouterSrcDstCheck',
+      Effect: 'Allow',
+      Action: ['ec2:ModifyInstanceAttribute'],
+      Resource: '*',
+      Condition: { StringEquals: { 'aws:ResourceTag/KubernetesCluster': cluster.metadata.name } },
+    });
   }
   return out;
 }

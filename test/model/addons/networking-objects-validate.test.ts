@@ -4,6 +4,9 @@ import { amazonVpcAddon } from '../../../src/model/addons/amazon-vpc-addon';
 import { calicoAddon } from '../../../src/model/addons/calico-addon';
 import { ciliumAddon } from '../../../src/model/addons/cilium-addon';
 import { flannelAddon } from '../../../src/model/addons/flannel-addon';
+import { kubeRouterAddon } from '../../../src/model/addons/kube-router-addon';
+import { newCluster } from '../../../src/create/new-cluster';
+import { completeCluster } from '../../../src/ops/expand-cluster';
 import { supportedMinors } from '../../../src/expand/assets/asset-catalog';
 import { completeKopsCase } from '../../helpers/kops-addon-case';
 
@@ -43,6 +46,13 @@ describe.each(supportedMinors())('networking addon objects validate at Kubernete
       }
     }
     expect(problems).toEqual([]);
+  });
+
+  it('kube-router', () => {
+    const { cluster: c, instanceGroups } = newCluster({ name: 'kr.example.com', zones: ['us-east-1a'], networking: 'kube-router', cloud: 'aws', kubernetesVersion: `${minor}.0` });
+    const objects = kubeRouterAddon({ cluster: completeCluster(c, instanceGroups, 'memfs://store'), instanceGroups }).flatMap((a) => a.objects);
+    expect(objects).toHaveLength(5);
+    for (const o of objects) expect(() => new (model(o))(o).validate()).not.toThrow();
   });
 });
 

@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import type { Cluster } from '../../../src/api/types';
 import type { IamPolicyDocument } from '../../../src/cloud/aws/iam-policy-document';
 import { calicoAddon } from '../../../src/model/addons/calico-addon';
+import { newCluster } from '../../../src/create/new-cluster';
+import { completeCluster } from '../../../src/ops/expand-cluster';
 import { buildIamPolicies } from '../../../src/model/aws/iam-model-builder';
 import { completeKopsCase, KOPS_ADDONS } from '../../helpers/kops-addon-case';
 
@@ -88,5 +90,15 @@ describe('CNI IAM (kops iam_builder.go)', () => {
     });
     const node = calicoAddon({ cluster, instanceGroups })[0].objects.find((o) => o.kind === 'DaemonSet');
     expect(JSON.stringify(node)).toContain('{"name":"FELIX_AWSSRCDSTCHECK","value":"DoNothing"}');
+  });
+
+  it('kube-router: ModifyInstanceAttribute on the cluster\'s instances, from nodes only (kops addKubeRouterSrcDstCheckPermissions)', () => {
+    const { cluster, instanceGroups } = newCluster({ name: 'kr.example.com', zones: ['us-east-1a'], networking: 'kube-router', cloud: 'aws' });
+    const mine = buildIamPolicies(completeCluster(cluster, instanceGroups, 'memfs://store'), instanceGroups);
+    const sid = (d: IamPolicyDocument) => d.Statement.filter((s) => s.Sid === 'kforgeKubeRouterSrcDstCheck');
+    expect(sid(mine.controlPlane)).toEqual([]);
+    expect(Object.values(mine.nodeGroups).map(sid)).toEqual([
+      [{ Sid: 'kforgeKubeRouterSrcDstCheck', Effect: 'Allow', Action: ['ec2:ModifyInstanceAttribute'], Resource: '*', Condition: { StringEquals: { 'aws:ResourceTag/KubernetesCluster': 'kr.example.com' } } }],
+    ]);
   });
 });
