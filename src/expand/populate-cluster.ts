@@ -1,6 +1,5 @@
 import type { Cluster, ClusterSpec, InstanceGroup } from '../api/types';
 import { componentVersions } from './assets/asset-catalog';
-import { expandCloudRoutes } from './components/cloud-routes';
 import { expandClusterDefaults } from './components/cluster-defaults';
 import { expandCniDefaults } from './components/cni-defaults';
 import { expandContainerd } from './components/containerd';
@@ -8,6 +7,7 @@ import { expandEtcd } from './components/etcd';
 import { remapImage } from './components/images';
 import { expandKubeAPIServer } from './components/kube-apiserver';
 import { expandKubeControllerManager } from './components/kube-controller-manager';
+import { expandCloudControllerManager } from './components/cloud-controller-manager';
 import { expandKubeDNS } from './components/kube-dns';
 import { expandKubeProxy } from './components/kube-proxy';
 import { expandKubeScheduler } from './components/kube-scheduler';
@@ -32,7 +32,7 @@ export const EXPAND_STEPS: ReadonlyArray<[string, ExpandStep]> = [
   ['kube-controller-manager', expandKubeControllerManager],
   ['kube-scheduler', expandKubeScheduler],
   ['kube-proxy', expandKubeProxy],
-  ['cloud-routes', expandCloudRoutes],
+  ['cloud-controller-manager', expandCloudControllerManager],
   ['image-mirror', remapImages],
 ];
 
@@ -65,4 +65,6 @@ function remapImages(spec: ClusterSpec): void {
   }
   if (spec.containerd?.sandboxImage) spec.containerd.sandboxImage = remapImage(spec.containerd.sandboxImage, registry);
   if (spec.kubeDNS?.coreDNSImage) spec.kubeDNS.coreDNSImage = remapImage(spec.kubeDNS.coreDNSImage, registry);
+  if (spec.cloudControllerManager?.image) spec.cloudControllerManager.image = remapImage(spec.cloudControllerManager.image, registry);
+  if (spec.kubeDNS?.nodeLocalDNS?.image) spec.kubeDNS.nodeLocalDNS.image = remapImage(spec.kubeDNS.nodeLocalDNS.image, registry);
 }

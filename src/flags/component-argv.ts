@@ -35,6 +35,8 @@ export const COMPONENT_DEFINITIONS = {
   'kube-scheduler': 'KubeSchedulerConfig',
   'kube-proxy': 'KubeProxyConfig',
   kubelet: 'KubeletConfigSpec',
+  // Rendered into the aws-cloud-controller addon's DaemonSet, not by nodeup (src/model/addons/aws-cloud-controller-addon.ts).
+  'cloud-controller-manager': 'CloudControllerManagerConfig',
 } as const;
 
 /** A component componentCommand renders. */

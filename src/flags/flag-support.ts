@@ -1,7 +1,7 @@
 import table from './accepted-flags.json';
 
 /** Components whose flags the table covers; etcd is looked up by etcd version, the others by Kubernetes version. */
-export type FlagComponent = 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy' | 'kubelet' | 'etcd';
+export type FlagComponent = 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy' | 'kubelet' | 'cloud-controller-manager' | 'etcd';
 
 /** One row of src/flags/accepted-flags.json: where a flag stands across the supported releases. */
 export interface FlagEntry {

@@ -14,6 +14,7 @@ const CLUSTER_BLOCKS: ReadonlyArray<[keyof ClusterSpec, ArgvComponent]> = [
   ['kubelet', 'kubelet'],
   ['masterKubelet', 'kubelet'],
   ['controlPlaneKubelet', 'kubelet'],
+  ['cloudControllerManager', 'cloud-controller-manager'],
 ];
 
 /**

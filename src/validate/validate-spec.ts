@@ -41,6 +41,8 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
     err('spec.channel', `"${spec.channel}" is not a channel kforge knows (${knownChannels().join(', ')}); channels are built in because kforge works offline, so a channel URL is not supported`);
   }
   checkNetworking(spec.networking as Record<string, unknown> | undefined, err);
+  // kops's legacy kube-dns addon is not rendered: accepting it would leave the cluster without DNS.
+  if (spec.kubeDNS?.provider === 'KubeDNS') err('spec.kubeDNS.provider', 'is not supported yet: kforge renders CoreDNS only (kops\'s default); remove the field or set CoreDNS');
   // IPv6 ranges get one clear error each, not a cascade of IPv4 containment errors.
   const ipv6 = checkIpv6(cluster);
   append(errors, ipv6);

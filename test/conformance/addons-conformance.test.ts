@@ -39,12 +39,13 @@ const OWNED_BY_OTHER_HELPERS_NOT_MERGED_YET: Record<string, string> = {
 
 /** kops addons of this helper's scope not built yet (docs/addons.md, "Not done yet"). */
 const NOT_BUILT_YET: Record<string, string> = {
-  'aws-cloud-controller.addons.k8s.io': 'the AWS cloud-controller-manager addon is not built yet',
   'aws-ebs-csi-driver.addons.k8s.io': 'the AWS EBS CSI driver addon is not built yet',
 };
 
 /** kforge addons kops does not have. */
-const KFORGE_ONLY: Record<string, string> = {};
+const KFORGE_ONLY: Record<string, string> = {
+  'node-bootstrap.rbac.addons.kforge.io': "workers' TLS bootstrapping RBAC; kops's nodes get their certificates from kops-controller",
+};
 
 interface Channel {
   spec: { addons: ChannelEntry[] };
@@ -81,6 +82,12 @@ function kforgeVersion(kopsVersion: string): string {
 
 const key = (o: KubeObject) => `${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
+/**
+ * kops's args that kforge deliberately does not render (docs/differences-from-kops.md, "Addons"): the
+ * cloud-controller-manager's `--cloud-config`, a file kforge's nodeup does not write.
+ */
+const ARGS_NOT_RENDERED = [/^--cloud-config=/];
+
 /** Every container (init containers too) of a workload: image, args and command, by object and container name. */
 function containers(objects: KubeObject[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -88,7 +95,8 @@ function containers(objects: KubeObject[]): Record<string, unknown> {
     const pod = (o.spec as { template?: { spec?: Record<string, unknown> } } | undefined)?.template?.spec;
     if (!pod) continue;
     for (const c of [...((pod.initContainers as Array<Record<string, unknown>>) ?? []), ...((pod.containers as Array<Record<string, unknown>>) ?? [])]) {
-      out[`${key(o)} ${String(c.name)}`] = { image: c.image, args: c.args ?? null, command: c.command ?? null };
+      const args = (c.args as string[] | undefined)?.filter((a) => !ARGS_NOT_RENDERED.some((r) => r.test(a)));
+      out[`${key(o)} ${String(c.name)}`] = { image: c.image, args: args ?? null, command: c.command ?? null };
     }
   }
   return out;

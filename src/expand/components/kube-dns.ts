@@ -1,8 +1,11 @@
 import type { ClusterSpec } from '../../api/types';
 import type { ExpandContext } from '../expand-context';
+import nodeLocalImages from '../assets/addon-images/nodelocaldns.json';
 import { clusterDnsIp } from './network-defaults';
 
-/** Cluster DNS (CoreDNS): the 10th service IP, the cluster domain, cache sizes and resources. */
+const NODE_CACHE = nodeLocalImages.images['k8s-dns-node-cache'];
+
+/** Cluster DNS (CoreDNS): the 10th service IP, the cluster domain, cache sizes and resources; NodeLocal DNSCache's defaults. */
 export function expandKubeDNS(spec: ClusterSpec, ctx: ExpandContext): void {
   const c = (spec.kubeDNS ??= {});
   c.provider ??= 'CoreDNS';
@@ -14,5 +17,14 @@ export function expandKubeDNS(spec: ClusterSpec, ctx: ExpandContext): void {
   c.cpuRequest ??= '100m';
   c.memoryRequest ??= '70Mi';
   c.memoryLimit ??= '170Mi';
-  c.nodeLocalDNS ??= { enabled: false };
+  // kops's defaults (pkg/model/components/kubedns.go): the requests and image always, the address and forwarding when enabled.
+  const local = (c.nodeLocalDNS ??= {});
+  local.enabled ??= false;
+  if (local.enabled) {
+    local.localIP ??= c.serverIP?.includes(':') ? 'fd00:90de:d95::1' : '169.254.20.10';
+    local.forwardToKubeDNS ??= false;
+  }
+  local.memoryRequest ??= '5Mi';
+  local.cpuRequest ??= '25m';
+  local.image ??= `${NODE_CACHE.image}:${NODE_CACHE.tag}`;
 }

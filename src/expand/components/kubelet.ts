@@ -20,7 +20,9 @@ export function expandKubelet(spec: ClusterSpec, ctx: ExpandContext): void {
   k.cgroupRoot ??= '/';
   k.clientCaFile ??= '/srv/kubernetes/ca.crt';
   k.cloudProvider ??= 'external';
-  k.clusterDNS ??= clusterDnsIp(spec);
+  // With NodeLocal DNSCache, pods resolve through the cache on their node (kops's kubelet builder).
+  const local = spec.kubeDNS?.nodeLocalDNS;
+  k.clusterDNS ??= local?.enabled && local.localIP ? local.localIP : clusterDnsIp(spec);
   k.clusterDomain ??= spec.clusterDNSDomain;
   k.enableDebuggingHandlers ??= true;
   k.evictionHard ??= 'memory.available<100Mi,nodefs.available<10%,nodefs.inodesFree<5%,imagefs.available<10%,imagefs.inodesFree<5%';

@@ -1,5 +1,6 @@
 import type { AddonBuilder } from './addon';
 import { amazonVpcAddon } from './amazon-vpc-addon';
+import { awsCloudControllerAddon } from './aws-cloud-controller-addon';
 import { calicoAddon } from './calico-addon';
 import { ciliumAddon } from './cilium-addon';
 import { corednsAddon } from './coredns-addon';
@@ -7,6 +8,8 @@ import { flannelAddon } from './flannel-addon';
 import { kubeRouterAddon } from './kube-router-addon';
 import { kubeletApiRbacAddon } from './kubelet-api-rbac-addon';
 import { limitRangeAddon } from './limit-range-addon';
+import { nodeBootstrapRbacAddon } from './node-bootstrap-rbac-addon';
+import { nodeLocalDnsAddon } from './nodelocaldns-addon';
 import { storageAwsAddon } from './storage-aws-addon';
 
 /**
@@ -17,6 +20,7 @@ export const ADDON_BUILDERS: AddonBuilder[] = [
   corednsAddon,
   kubeletApiRbacAddon,
   limitRangeAddon,
+  nodeLocalDnsAddon,
   storageAwsAddon,
   // networking (kops: after storage-aws, before the cloud-controller-manager); at most one renders.
   ciliumAddon,
@@ -24,4 +28,6 @@ export const ADDON_BUILDERS: AddonBuilder[] = [
   flannelAddon,
   kubeRouterAddon,
   amazonVpcAddon,
+  awsCloudControllerAddon,
+  nodeBootstrapRbacAddon,
 ];

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as yaml from 'js-yaml';
+import { remapImage } from '../../expand/components/images';
 import type { Addon, AddonContext, KubeObject } from './addon';
 import { ADDON_BUILDERS } from './addon-builders';
 
@@ -52,9 +53,29 @@ export interface AssembledAddons {
   files: Map<string, string>;
 }
 
-/** Renders the addons of a completed cluster: every builder of ADDON_BUILDERS, in its order. */
+/**
+ * Renders the addons of a completed cluster: every builder of ADDON_BUILDERS, in its order. With
+ * `assets.containerRegistry`, every container image comes from that registry (kops's RemapManifest); images the
+ * completed spec already names there are kept.
+ */
 export function renderAddons(ctx: AddonContext): Addon[] {
-  return ADDON_BUILDERS.flatMap((build) => build(ctx));
+  const addons = ADDON_BUILDERS.flatMap((build) => build(ctx));
+  const registry = ctx.cluster.spec.assets?.containerRegistry;
+  if (!registry) return addons;
+  const prefix = `${registry.replace(/\/+$/, '')}/`;
+  return addons.map((addon) => ({
+    ...addon,
+    objects: addon.objects.map((object) => {
+      const pod = (object.spec as { template?: { spec?: Record<string, unknown> } } | undefined)?.template?.spec;
+      if (!pod) return object;
+      const copy = structuredClone(object);
+      const spec = (copy.spec as { template: { spec: Record<string, Array<{ image?: string }> | undefined> } }).template.spec;
+      for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) {
+        if (c.image && !c.image.startsWith(prefix)) c.image = remapImage(c.image, registry);
+      }
+      return copy;
+    }),
+  }));
 }
 
 /**

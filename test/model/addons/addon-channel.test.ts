@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
 import * as yaml from 'js-yaml';
+import { loadManifests } from '../../../src/api/load-manifests';
 import type { Addon } from '../../../src/model/addons/addon';
-import { assembleAddons, labelled } from '../../../src/model/addons/addon-channel';
+import { assembleAddons, labelled, renderAddons } from '../../../src/model/addons/addon-channel';
+import { completeCluster } from '../../../src/ops/expand-cluster';
 
 const dns: Addon = {
   name: 'dns.example',
@@ -80,5 +83,17 @@ describe('assembleAddons', () => {
 
   it('refuses two addons that render the same manifest path', () => {
     expect(() => assembleAddons([limits, limits])).toThrow(/limit-range/);
+  });
+});
+
+describe('renderAddons', () => {
+  it("takes every container image from assets.containerRegistry, once (kops's RemapManifest)", () => {
+    const set = loadManifests(fs.readFileSync(`${__dirname}/../../fixtures/kops-addons/minimal-1.33/in-v1alpha2.yaml`, 'utf8'), 'in.yaml');
+    set.clusters[0].spec.kubernetesVersion = '1.33.13';
+    set.clusters[0].spec.assets = { containerRegistry: 'mirror.example.com:5000/k8s' };
+    const completed = completeCluster(set.clusters[0], set.instanceGroups, 's3://clusters.example.com');
+    const images = JSON.stringify(renderAddons({ cluster: completed, instanceGroups: set.instanceGroups })).match(/"image":"[^"]+"/g) ?? [];
+    expect(images).toEqual(expect.arrayContaining(['"image":"mirror.example.com:5000/k8s/coredns/coredns:v1.14.2"', '"image":"mirror.example.com:5000/k8s/cpa/cluster-proportional-autoscaler:v1.9.0"']));
+    expect(images.every((i) => i.startsWith('"image":"mirror.example.com:5000/k8s/') && !i.includes('/k8s/k8s/'))).toBe(true);
   });
 });

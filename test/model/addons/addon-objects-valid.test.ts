@@ -28,14 +28,16 @@ function modelOf(o: KubeObject): Model | undefined {
   return (versions?.[version] as Record<string, Model> | undefined)?.[o.kind];
 }
 
-const combos = CASES.flatMap((c) => knownKubernetesVersions().map((v) => [c, v] as const));
+/** Each case at each version, and minimal-1.33 with NodeLocal DNSCache turned on (no kops case has it). */
+const combos = [...CASES.map((c) => [c, false] as const), ['minimal-1.33', true] as const].flatMap(([c, local]) => knownKubernetesVersions().map((v) => [c, v, local] as const));
 
 describe('addon objects validate as their kind', () => {
-  it.each(combos)('%s at Kubernetes %s', (name, version) => {
+  it.each(combos)('%s at Kubernetes %s (nodeLocalDNS: %s)', (name, version, nodeLocalDNS) => {
     const dir = path.join(ROOT, name);
     const set = loadManifests(fs.readFileSync(path.join(dir, 'in-v1alpha2.yaml'), 'utf8'), `${name}/in-v1alpha2.yaml`);
     const cluster = set.clusters[0];
     cluster.spec.kubernetesVersion = version;
+    if (nodeLocalDNS) cluster.spec.kubeDNS = { ...cluster.spec.kubeDNS, nodeLocalDNS: { enabled: true } };
     const completed = completeCluster(cluster, set.instanceGroups, 's3://clusters.example.com');
     const problems: string[] = [];
     let checked = 0;
