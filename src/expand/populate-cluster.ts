@@ -1,6 +1,7 @@
 import type { Cluster, ClusterSpec, InstanceGroup } from '../api/types';
 import { componentVersions } from './assets/asset-catalog';
 import { expandClusterDefaults } from './components/cluster-defaults';
+import { expandCniDefaults } from './components/cni-defaults';
 import { expandContainerd } from './components/containerd';
 import { expandEtcd } from './components/etcd';
 import { remapImage } from './components/images';
@@ -24,6 +25,7 @@ export type ExpandStep = (spec: ClusterSpec, ctx: ExpandContext) => void;
 export const EXPAND_STEPS: ReadonlyArray<[string, ExpandStep]> = [
   ['cluster', expandClusterDefaults],
   ['network', expandNetwork],
+  ['cni', expandCniDefaults],
   ['etcd', expandEtcd],
   ['kube-apiserver', expandKubeAPIServer],
   ['containerd', expandContainerd],

@@ -13,6 +13,7 @@ import { checkIpv6 } from './check-ipv6';
 import { checkIssuerDiscovery } from './check-issuer-discovery';
 import { checkKubeletShutdown } from './check-kubelet-shutdown';
 import { checkNodeTerminationHandler } from './check-node-termination-handler';
+import { checkCniSettings } from './check-cni-settings';
 import { checkInstanceGroupAws } from './check-instance-group-aws';
 import { checkGroupSize } from './check-group-size';
 import { isControlPlane } from '../expand/expand-context';
@@ -57,6 +58,7 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
   append(errors, checkDnsNames(cluster));
   append(errors, checkKubeletShutdown(cluster, igs));
   append(errors, checkNodeTerminationHandler(cluster));
+  append(errors, checkCniSettings(cluster));
   append(errors, checkInstanceGroupAws(cluster, igs));
   const subnetNames = new Set((spec.subnets ?? []).map((s) => s.name));
   (spec.subnets ?? []).forEach((s, i) => {

@@ -241,6 +241,23 @@ const cases: BadInput[] = [
     expect: [/optional-addon-cluster-autoscaler\.yaml:\d+: Cluster\/bad\.example\.com: spec\.clusterAutoscaler: is not supported yet: the cluster-autoscaler addon is not rendered/],
   },
   {
+    name: 'a networking option kforge does not render is refused with its path (canal)',
+    args: ['create'],
+    file: 'networking-canal.yaml',
+    expect: [/networking-canal\.yaml:\d+: Cluster\/bad\.example\.com: spec\.networking\.canal: is not supported yet: kforge does not render kops's canal addon/],
+  },
+  {
+    name: 'a cilium setting the cilium addon does not render is refused with its path',
+    args: ['create'],
+    file: 'networking-cilium-unrendered.yaml',
+    expect: [/networking-cilium-unrendered\.yaml:\d+: Cluster\/bad\.example\.com: spec\.networking\.cilium\.enableNodePort: is not supported yet/],
+  },
+  {
+    name: 'create cluster --networking kindnet is refused',
+    args: ['create', 'cluster', 'kn.example.com', '--zones', 'us-east-1a', '--networking', 'kindnet'],
+    expect: ['--networking: "kindnet" is not supported: kforge does not render kops\'s kindnet addon'],
+  },
+  {
     name: 'create cluster --networking weave is refused',
     args: ['create', 'cluster', 'w.example.com', '--zones', 'us-east-1a', '--networking', 'weave'],
     expect: ['--networking: "weave" is not supported: Weave was removed from kops'],

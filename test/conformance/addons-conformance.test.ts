@@ -29,10 +29,6 @@ const NOT_RENDERED_BY_DESIGN: Record<string, string> = {
 /** kops addons other helpers of this session build: the lead empties this list when their branches are merged. */
 const OWNED_BY_OTHER_HELPERS_NOT_MERGED_YET: Record<string, string> = {
   'node-termination-handler.aws': 'owned by addons-nth-iam, not merged yet',
-  'networking.cilium.io': 'owned by addons-networking, not merged yet',
-  'networking.projectcalico.org': 'owned by addons-networking, not merged yet',
-  'networking.flannel': 'owned by addons-networking, not merged yet',
-  'networking.amazon-vpc-routed-eni': 'owned by addons-networking, not merged yet',
   'metrics-server.addons.k8s.io': 'owned by addons-optional, not merged yet',
   'cluster-autoscaler.addons.k8s.io': 'owned by addons-optional, not merged yet',
   'certmanager.io': 'owned by addons-optional, not merged yet',

@@ -1,7 +1,12 @@
 import type { AddonBuilder } from './addon';
+import { amazonVpcAddon } from './amazon-vpc-addon';
 import { awsCloudControllerAddon } from './aws-cloud-controller-addon';
 import { buildNodeTerminationHandlerAddon } from './node-termination-handler-addon';
+import { calicoAddon } from './calico-addon';
+import { ciliumAddon } from './cilium-addon';
 import { corednsAddon } from './coredns-addon';
+import { flannelAddon } from './flannel-addon';
+import { kubeRouterAddon } from './kube-router-addon';
 import { kubeletApiRbacAddon } from './kubelet-api-rbac-addon';
 import { limitRangeAddon } from './limit-range-addon';
 import { metricsServerAddon } from './metrics-server-addon';
@@ -23,6 +28,12 @@ export const ADDON_BUILDERS: AddonBuilder[] = [
   buildNodeTerminationHandlerAddon,
   nodeProblemDetectorAddon,
   storageAwsAddon,
+  // networking (kops: after storage-aws, before the cloud-controller-manager); at most one renders.
+  ciliumAddon,
+  calicoAddon,
+  flannelAddon,
+  kubeRouterAddon,
+  amazonVpcAddon,
   awsCloudControllerAddon,
   nodeBootstrapRbacAddon,
 ];

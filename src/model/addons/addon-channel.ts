@@ -87,7 +87,7 @@ export function assembleAddons(addons: readonly Addon[]): AssembledAddons {
   const files = new Map<string, string>();
   const entries = addons.map((addon): ChannelEntry => {
     const manifest = `${addon.name}/${addon.manifestFile ?? `${addon.id}.yaml`}`;
-    const content = manifestYaml(addon.objects.map((o) => labelled(o, addon.name)));
+    const content = manifestYaml(addon.objects.map((o) => labelled(o, addon.name, addon.selector)));
     if (files.has(manifest)) throw new Error(`two addons render ${manifest}`);
     files.set(manifest, content);
     return {
@@ -98,7 +98,7 @@ export function assembleAddons(addons: readonly Addon[]): AssembledAddons {
       ...(addon.needsPKI ? { needsPKI: true } : {}),
       ...(addon.needsRollingUpdate ? { needsRollingUpdate: addon.needsRollingUpdate } : {}),
       ...(addon.prune ? { prune: pruneSpec(addon) } : {}),
-      selector: { 'k8s-addon': addon.name },
+      selector: addon.selector ?? { 'k8s-addon': addon.name },
     };
   });
   const channel = { kind: 'Addons' as const, metadata: { name: 'bootstrap' as const }, spec: { addons: entries } };
@@ -107,9 +107,10 @@ export function assembleAddons(addons: readonly Addon[]): AssembledAddons {
 }
 
 /** kops's addLabels: managed-by, the addon name and the selector label on every object; managed-by on apps/v1 pod templates. */
-export function labelled(object: KubeObject, addonName: string): KubeObject {
+export function labelled(object: KubeObject, addonName: string, selector?: Record<string, string>): KubeObject {
   const copy = structuredClone(object);
-  const own = { 'app.kubernetes.io/managed-by': ADDON_MANAGED_BY, [ADDON_NAME_LABEL]: addonName, 'k8s-addon': addonName };
+  // The selector's labels: `k8s-addon: <name>`, or the networking addons' `role.kubernetes.io/networking: "1"`.
+  const own = { 'app.kubernetes.io/managed-by': ADDON_MANAGED_BY, [ADDON_NAME_LABEL]: addonName, ...(selector ?? { 'k8s-addon': addonName }) };
   const existing = copy.metadata.labels?.['k8s-addon'];
   if (existing !== undefined && existing !== addonName) throw new Error(`${copy.kind}/${copy.metadata.name}: label k8s-addon already set to ${existing}`);
   copy.metadata.labels = { ...copy.metadata.labels, ...own };

@@ -35,6 +35,8 @@ export interface Addon {
   needsRollingUpdate?: 'control-plane' | 'workers' | 'all';
   /** kops's `needsPKI`: the applier creates the addon's CA keypair first. Default: false. */
   needsPKI?: boolean;
+  /** The channel entry's selector, also labelled on every object. Default: `k8s-addon: <name>`; kops's networking addons use `role.kubernetes.io/networking: "1"`. */
+  selector?: Record<string, string>;
   /** Whether the channel entry carries kops's `prune` list (kinds pruned by the addon's label). Default: false, as kops (only addons kops marks prunable). */
   prune?: boolean;
 }

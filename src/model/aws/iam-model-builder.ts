@@ -8,6 +8,7 @@ import { EC2_ASSUME_ROLE_POLICY, IamRoleTask } from '../../cloud/aws/tasks/iam-r
 import { StatePaths } from '../../state/state-paths';
 import type { AnyTask } from '../../tasks/task';
 import { controlPlaneAddonStatements } from './iam-addon-statements';
+import { cniIamStatements } from './cni-iam-statements';
 import { controlPlaneIamName, iamName, nodeGroupIamName } from './iam-names';
 import { UnsupportedModelError } from './unsupported-model-error';
 
@@ -175,8 +176,8 @@ export function buildIamPolicies(
   }
   // The cloud-controller-manager, the EBS CSI driver and the node-termination-handler run on the control plane.
   if (spec.cloudProvider === 'aws') controlPlane.push(...controlPlaneAddonStatements(cluster, partition));
-  const nodeGroups = Object.fromEntries(nodeGroupNames.map((g) => [g, { Version: '2012-10-17' as const, Statement: nodeStatements(g) }]));
-  return { controlPlane: { Version: '2012-10-17', Statement: [...controlPlane, ...ecr] }, nodeGroups };
+  const nodeGroups = Object.fromEntries(nodeGroupNames.map((g) => [g, { Version: '2012-10-17' as const, Statement: [...nodeStatements(g), ...cniIamStatements(cluster, 'node', partition)] }]));
+  return { controlPlane: { Version: '2012-10-17', Statement: [...controlPlane, ...ecr, ...cniIamStatements(cluster, 'control-plane', partition)] }, nodeGroups };
 }
 
 /**

@@ -64,6 +64,9 @@ export function buildSecurityGroupTasks(cluster: Cluster, vpc: VpcTask, options:
   // IPIP (protocol 4) only for the CNIs that tunnel with it, Calico and kube-router: kops's
   // applyNodeToMasterBlockSpecificPorts (pkg/model/awsmodel/firewall.go, commit d0162eeb).
   if (spec.networking?.calico || spec.networking?.kuberouter) rule({ group: masters, direction: 'ingress', protocol: '4', sourceGroup: nodes });
+  // amazonvpc: pods on nodes have VPC addresses and may reach pods on the control plane on any port, so kops
+  // opens all traffic from nodes to the control plane (firewall.go, all-nodes-to-master).
+  if (spec.networking?.amazonvpc) rule({ group: masters, direction: 'ingress', protocol: '-1', sourceGroup: nodes });
   for (const cidr of spec.nodePortAccess ?? []) {
     for (const protocol of ['tcp', 'udp']) rule({ group: nodes, direction: 'ingress', protocol, fromPort: 30000, toPort: 32767, cidr });
   }

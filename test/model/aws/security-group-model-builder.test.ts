@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Cluster } from '../../../src/api/types';
 import { SecurityGroupRuleTask } from '../../../src/cloud/aws/tasks/security-group-rule-task';
 import { newCluster } from '../../../src/create/new-cluster';
@@ -36,5 +38,25 @@ describe('buildSecurityGroupTasks: IPIP from the nodes to the control plane (kop
     const r = rules(cluster(networking));
     expect(r).not.toContain(IPIP);
     expect(r.filter((x) => / 4 -$/.test(x))).toEqual([]);
+  });
+});
+
+const ALL_FROM_NODES = 'masters.sg.example.com ingress nodes.sg.example.com -1 -';
+
+describe('buildSecurityGroupTasks: all traffic from the nodes to the control plane (kops: amazonvpc only)', () => {
+  it('opens it for amazonvpc, whose pods on nodes reach pods on the control plane on any port', () => {
+    expect(rules(cluster('amazonvpc'))).toContain(ALL_FROM_NODES);
+  });
+
+  it.each(['cilium', 'calico', 'flannel', 'kubenet'])('does not open it for %s', (networking) => {
+    expect(rules(cluster(networking))).not.toContain(ALL_FROM_NODES);
+  });
+
+  it('is the rule kops renders for many-addons (amazonvpc)', () => {
+    const tf = fs.readFileSync(path.join(__dirname, '../../fixtures/kops-addons/many-addons/kubernetes.tf'), 'utf8');
+    const block = /resource "aws_security_group_rule" "from-nodes-many-addons-example-com-ingress-all-0to0-masters-many-addons-example-com" \{([^}]*)\}/.exec(tf);
+    expect(block?.[1]).toMatch(/protocol\s+= "-1"/);
+    expect(block?.[1]).toMatch(/security_group_id\s+= aws_security_group\.masters-many-addons-example-com\.id/);
+    expect(block?.[1]).toMatch(/source_security_group_id\s+= aws_security_group\.nodes-many-addons-example-com\.id/);
   });
 });
