@@ -14,12 +14,30 @@ export const KOPS_ADDONS = path.join(__dirname, '..', 'fixtures', 'kops-addons')
 export const KOPS_STAMPED_LABELS = ['addon.kops.k8s.io/name', 'app.kubernetes.io/managed-by'];
 
 /**
- * A kops integration case's input, completed by kforge: its Kubernetes version moved to the kforge-supported
+ * The Cluster fields of kops's addons kforge refuses at validation, "not supported yet" (docs/addons.md,
+ * "Optional addons"), with kops's addon name: a kops case's input drops them before kforge completes it.
+ */
+export const REFUSED_ADDON_FIELDS: Readonly<Record<string, string>> = {
+  clusterAutoscaler: 'cluster-autoscaler.addons.k8s.io',
+  certManager: 'certmanager.io',
+  awsLoadBalancerController: 'aws-load-balancer-controller.addons.k8s.io',
+  snapshotController: 'snapshot-controller.addons.k8s.io',
+  podIdentityWebhook: 'eks-pod-identity-webhook.addons.k8s.io',
+};
+
+/** Drops the refused addon fields from a kops input (REFUSED_ADDON_FIELDS). */
+export function dropRefusedAddonFields(cluster: Cluster): void {
+  for (const field of Object.keys(REFUSED_ADDON_FIELDS)) delete (cluster.spec as Record<string, unknown>)[field];
+}
+
+/**
+ * A kops integration case's input (the refused addon fields dropped), completed by kforge: its Kubernetes version moved to the kforge-supported
  * release of the same minor (or the oldest supported one), configBase derived from kops's.
  */
 export function completeKopsCase(name: string, edit?: (c: Cluster) => void): { cluster: Cluster; instanceGroups: InstanceGroup[] } {
   const set = loadManifests(fs.readFileSync(path.join(KOPS_ADDONS, name, 'in-v1alpha2.yaml'), 'utf8'), `${name}/in-v1alpha2.yaml`);
   const cluster = set.clusters[0];
+  dropRefusedAddonFields(cluster);
   const minor = String(cluster.spec.kubernetesVersion).replace(/^v/, '').split('.').slice(0, 2).join('.');
   const known = knownKubernetesVersions();
   cluster.spec.kubernetesVersion = known.find((v) => v.startsWith(`${minor}.`)) ?? known[known.length - 1];

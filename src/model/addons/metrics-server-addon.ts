@@ -102,5 +102,6 @@ export const metricsServerAddon: AddonBuilder = ({ cluster }) => {
     { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: NAME, namespace: NS, labels: { ...LABELS } }, spec: { minAvailable: 1, selector: { matchLabels: { ...LABELS } } } },
   ];
   // kops sets needsPKI from `!insecure` on the field as written, so an unset `insecure` still asks for the CA keypair.
-  return [{ name: `${NAME}.addons.k8s.io`, id: 'k8s-1.11', objects, needsPKI: m.insecure !== true }];
+  // kops selects this addon's objects by their app label, not k8s-addon (its channel entry).
+  return [{ name: `${NAME}.addons.k8s.io`, id: 'k8s-1.11', selector: { 'k8s-app': NAME }, objects, needsPKI: m.insecure !== true }];
 };

@@ -6,6 +6,7 @@ import { knownKubernetesVersions } from '../../../src/expand/assets/asset-catalo
 import type { KubeObject } from '../../../src/model/addons/addon';
 import { renderAddons } from '../../../src/model/addons/addon-channel';
 import { completeCluster } from '../../../src/ops/expand-cluster';
+import { dropRefusedAddonFields } from '../../helpers/kops-addon-case';
 
 /**
  * Every object every addon renders, for every case of test/fixtures/kops-addons at every Kubernetes version kforge
@@ -36,6 +37,7 @@ describe('addon objects validate as their kind', () => {
     const dir = path.join(ROOT, name);
     const set = loadManifests(fs.readFileSync(path.join(dir, 'in-v1alpha2.yaml'), 'utf8'), `${name}/in-v1alpha2.yaml`);
     const cluster = set.clusters[0];
+    dropRefusedAddonFields(cluster);
     cluster.spec.kubernetesVersion = version;
     if (nodeLocalDNS) cluster.spec.kubeDNS = { ...cluster.spec.kubeDNS, nodeLocalDNS: { enabled: true } };
     const completed = completeCluster(cluster, set.instanceGroups, 's3://clusters.example.com');

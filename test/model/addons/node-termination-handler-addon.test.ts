@@ -8,6 +8,7 @@ import { ADDON_BUILDERS } from '../../../src/model/addons/addon-builders';
 import { buildNodeTerminationHandlerAddon } from '../../../src/model/addons/node-termination-handler-addon';
 import { completeCluster } from '../../../src/ops/expand-cluster';
 import { validateSpec } from '../../../src/validate/validate-spec';
+import { dropRefusedAddonFields } from '../../helpers/kops-addon-case';
 
 // kops's own rendering of this addon for six integration cases (commit 268927e, test/fixtures/kops-addons/SOURCE.md).
 const KOPS = path.join(__dirname, '..', '..', 'fixtures', 'kops-addons');
@@ -18,6 +19,7 @@ function load(dir: string) {
   // Four cases run Kubernetes 1.32, below kforge's supported range; NTH's manifest does not depend on it.
   const text = fs.readFileSync(path.join(KOPS, dir, 'in-v1alpha2.yaml'), 'utf8').replace(/kubernetesVersion: v?1\.32\.\d+/, 'kubernetesVersion: v1.33.0');
   const set = loadManifests(text, 'in-v1alpha2.yaml');
+  dropRefusedAddonFields(set.clusters[0]);
   return { cluster: completeCluster(set.clusters[0], set.instanceGroups, 'memfs://tests'), instanceGroups: set.instanceGroups };
 }
 
