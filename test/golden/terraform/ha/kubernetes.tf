@@ -137,7 +137,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-ha-example-com" {
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn, aws_lb_target_group.kops-controller-ha-exampl-op5c7t.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1a-ha-example-com.id]
 }
 
@@ -188,7 +188,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-ha-example-com" {
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn, aws_lb_target_group.kops-controller-ha-exampl-op5c7t.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1b-ha-example-com.id]
 }
 
@@ -239,7 +239,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-ha-example-com" {
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn, aws_lb_target_group.kops-controller-ha-exampl-op5c7t.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1c-ha-example-com.id]
 }
 
@@ -1172,6 +1172,16 @@ resource "aws_lb" "api-ha-example-com" {
   }
 }
 
+resource "aws_lb_listener" "api-ha-example-com-3988" {
+  default_action {
+    target_group_arn = aws_lb_target_group.kops-controller-ha-exampl-op5c7t.arn
+    type             = "forward"
+  }
+  load_balancer_arn = aws_lb.api-ha-example-com.arn
+  port              = 3988
+  protocol          = "TCP"
+}
+
 resource "aws_lb_listener" "api-ha-example-com-443" {
   default_action {
     target_group_arn = aws_lb_target_group.tcp-ha-example-com-isubkm.arn
@@ -1180,6 +1190,27 @@ resource "aws_lb_listener" "api-ha-example-com-443" {
   load_balancer_arn = aws_lb.api-ha-example-com.arn
   port              = 443
   protocol          = "TCP"
+}
+
+resource "aws_lb_target_group" "kops-controller-ha-exampl-op5c7t" {
+  connection_termination = true
+  deregistration_delay   = 30
+  health_check {
+    healthy_threshold   = 2
+    interval            = 10
+    protocol            = "TCP"
+    unhealthy_threshold = 2
+  }
+  name     = "kops-controller-ha-exampl-op5c7t"
+  port     = 3988
+  protocol = "TCP"
+  tags = {
+    "KubernetesCluster"                    = "ha.example.com"
+    "Name"                                 = "kops-controller-ha-exampl-op5c7t"
+    "kubernetes.io/cluster/ha.example.com" = "owned"
+  }
+  target_type = "instance"
+  vpc_id      = aws_vpc.ha-example-com.id
 }
 
 resource "aws_lb_target_group" "tcp-ha-example-com-isubkm" {
@@ -1481,6 +1512,24 @@ resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
   security_group_id = aws_security_group.api-elb-ha-example-com.id
   to_port           = -1
   type              = "ingress"
+}
+
+resource "aws_security_group_rule" "kops-controller-elb-to-cp" {
+  from_port                = 3988
+  protocol                 = "tcp"
+  security_group_id        = aws_security_group.masters-ha-example-com.id
+  source_security_group_id = aws_security_group.api-elb-ha-example-com.id
+  to_port                  = 3988
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "node-to-elb" {
+  from_port                = 0
+  protocol                 = "-1"
+  security_group_id        = aws_security_group.api-elb-ha-example-com.id
+  source_security_group_id = aws_security_group.nodes-ha-example-com.id
+  to_port                  = 0
+  type                     = "ingress"
 }
 
 resource "aws_sqs_queue" "ha-example-com-nth" {

@@ -137,7 +137,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-minimal-example-com" 
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-minimal-example-com-5905t8.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-minimal-example-com-5905t8.arn, aws_lb_target_group.kops-controller-minimal-e-uvauf3.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1a-minimal-example-com.id]
 }
 
@@ -530,6 +530,16 @@ resource "aws_lb" "api-minimal-example-com" {
   }
 }
 
+resource "aws_lb_listener" "api-minimal-example-com-3988" {
+  default_action {
+    target_group_arn = aws_lb_target_group.kops-controller-minimal-e-uvauf3.arn
+    type             = "forward"
+  }
+  load_balancer_arn = aws_lb.api-minimal-example-com.arn
+  port              = 3988
+  protocol          = "TCP"
+}
+
 resource "aws_lb_listener" "api-minimal-example-com-443" {
   default_action {
     target_group_arn = aws_lb_target_group.tcp-minimal-example-com-5905t8.arn
@@ -538,6 +548,27 @@ resource "aws_lb_listener" "api-minimal-example-com-443" {
   load_balancer_arn = aws_lb.api-minimal-example-com.arn
   port              = 443
   protocol          = "TCP"
+}
+
+resource "aws_lb_target_group" "kops-controller-minimal-e-uvauf3" {
+  connection_termination = true
+  deregistration_delay   = 30
+  health_check {
+    healthy_threshold   = 2
+    interval            = 10
+    protocol            = "TCP"
+    unhealthy_threshold = 2
+  }
+  name     = "kops-controller-minimal-e-uvauf3"
+  port     = 3988
+  protocol = "TCP"
+  tags = {
+    "KubernetesCluster"                         = "minimal.example.com"
+    "Name"                                      = "kops-controller-minimal-e-uvauf3"
+    "kubernetes.io/cluster/minimal.example.com" = "owned"
+  }
+  target_type = "instance"
+  vpc_id      = aws_vpc.minimal-example-com.id
 }
 
 resource "aws_lb_target_group" "tcp-minimal-example-com-5905t8" {
@@ -829,6 +860,24 @@ resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
   security_group_id = aws_security_group.api-elb-minimal-example-com.id
   to_port           = -1
   type              = "ingress"
+}
+
+resource "aws_security_group_rule" "kops-controller-elb-to-cp" {
+  from_port                = 3988
+  protocol                 = "tcp"
+  security_group_id        = aws_security_group.masters-minimal-example-com.id
+  source_security_group_id = aws_security_group.api-elb-minimal-example-com.id
+  to_port                  = 3988
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "node-to-elb" {
+  from_port                = 0
+  protocol                 = "-1"
+  security_group_id        = aws_security_group.api-elb-minimal-example-com.id
+  source_security_group_id = aws_security_group.nodes-minimal-example-com.id
+  to_port                  = 0
+  type                     = "ingress"
 }
 
 resource "aws_sqs_queue" "minimal-example-com-nth" {

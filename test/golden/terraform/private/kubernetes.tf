@@ -232,7 +232,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-private-example-com" 
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn, aws_lb_target_group.kops-controller-private-e-jde7od.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1a-private-example-com.id]
 }
 
@@ -283,7 +283,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-private-example-com" 
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn, aws_lb_target_group.kops-controller-private-e-jde7od.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1b-private-example-com.id]
 }
 
@@ -334,7 +334,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-private-example-com" 
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn, aws_lb_target_group.kops-controller-private-e-jde7od.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1c-private-example-com.id]
 }
 
@@ -1400,6 +1400,16 @@ resource "aws_lb" "api-private-example-com" {
   }
 }
 
+resource "aws_lb_listener" "api-private-example-com-3988" {
+  default_action {
+    target_group_arn = aws_lb_target_group.kops-controller-private-e-jde7od.arn
+    type             = "forward"
+  }
+  load_balancer_arn = aws_lb.api-private-example-com.arn
+  port              = 3988
+  protocol          = "TCP"
+}
+
 resource "aws_lb_listener" "api-private-example-com-443" {
   default_action {
     target_group_arn = aws_lb_target_group.tcp-private-example-com-ba4olc.arn
@@ -1408,6 +1418,27 @@ resource "aws_lb_listener" "api-private-example-com-443" {
   load_balancer_arn = aws_lb.api-private-example-com.arn
   port              = 443
   protocol          = "TCP"
+}
+
+resource "aws_lb_target_group" "kops-controller-private-e-jde7od" {
+  connection_termination = true
+  deregistration_delay   = 30
+  health_check {
+    healthy_threshold   = 2
+    interval            = 10
+    protocol            = "TCP"
+    unhealthy_threshold = 2
+  }
+  name     = "kops-controller-private-e-jde7od"
+  port     = 3988
+  protocol = "TCP"
+  tags = {
+    "KubernetesCluster"                         = "private.example.com"
+    "Name"                                      = "kops-controller-private-e-jde7od"
+    "kubernetes.io/cluster/private.example.com" = "owned"
+  }
+  target_type = "instance"
+  vpc_id      = aws_vpc.private-example-com.id
 }
 
 resource "aws_lb_target_group" "tcp-private-example-com-ba4olc" {
@@ -1840,6 +1871,24 @@ resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
   security_group_id = aws_security_group.api-elb-private-example-com.id
   to_port           = -1
   type              = "ingress"
+}
+
+resource "aws_security_group_rule" "kops-controller-elb-to-cp" {
+  from_port                = 3988
+  protocol                 = "tcp"
+  security_group_id        = aws_security_group.masters-private-example-com.id
+  source_security_group_id = aws_security_group.api-elb-private-example-com.id
+  to_port                  = 3988
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "node-to-elb" {
+  from_port                = 0
+  protocol                 = "-1"
+  security_group_id        = aws_security_group.api-elb-private-example-com.id
+  source_security_group_id = aws_security_group.nodes-private-example-com.id
+  to_port                  = 0
+  type                     = "ingress"
 }
 
 resource "aws_sqs_queue" "private-example-com-nth" {

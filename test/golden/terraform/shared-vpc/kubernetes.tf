@@ -132,7 +132,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-shared-vpc-example-co
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-shared-vpc-example-co-ckrql4.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-shared-vpc-example-co-ckrql4.arn, aws_lb_target_group.kops-controller-shared-vp-au3bk2.arn]
   vpc_zone_identifier = ["subnet-12345678"]
 }
 
@@ -671,6 +671,16 @@ resource "aws_lb" "api-shared-vpc-example-com" {
   }
 }
 
+resource "aws_lb_listener" "api-shared-vpc-example-com-3988" {
+  default_action {
+    target_group_arn = aws_lb_target_group.kops-controller-shared-vp-au3bk2.arn
+    type             = "forward"
+  }
+  load_balancer_arn = aws_lb.api-shared-vpc-example-com.arn
+  port              = 3988
+  protocol          = "TCP"
+}
+
 resource "aws_lb_listener" "api-shared-vpc-example-com-443" {
   default_action {
     target_group_arn = aws_lb_target_group.tcp-shared-vpc-example-co-ckrql4.arn
@@ -679,6 +689,27 @@ resource "aws_lb_listener" "api-shared-vpc-example-com-443" {
   load_balancer_arn = aws_lb.api-shared-vpc-example-com.arn
   port              = 443
   protocol          = "TCP"
+}
+
+resource "aws_lb_target_group" "kops-controller-shared-vp-au3bk2" {
+  connection_termination = true
+  deregistration_delay   = 30
+  health_check {
+    healthy_threshold   = 2
+    interval            = 10
+    protocol            = "TCP"
+    unhealthy_threshold = 2
+  }
+  name     = "kops-controller-shared-vp-au3bk2"
+  port     = 3988
+  protocol = "TCP"
+  tags = {
+    "KubernetesCluster"                            = "shared-vpc.example.com"
+    "Name"                                         = "kops-controller-shared-vp-au3bk2"
+    "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+  }
+  target_type = "instance"
+  vpc_id      = "vpc-12345678"
 }
 
 resource "aws_lb_target_group" "tcp-shared-vpc-example-co-ckrql4" {
@@ -949,6 +980,24 @@ resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
   security_group_id = aws_security_group.api-elb-shared-vpc-example-com.id
   to_port           = -1
   type              = "ingress"
+}
+
+resource "aws_security_group_rule" "kops-controller-elb-to-cp" {
+  from_port                = 3988
+  protocol                 = "tcp"
+  security_group_id        = aws_security_group.masters-shared-vpc-example-com.id
+  source_security_group_id = aws_security_group.api-elb-shared-vpc-example-com.id
+  to_port                  = 3988
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "node-to-elb" {
+  from_port                = 0
+  protocol                 = "-1"
+  security_group_id        = aws_security_group.api-elb-shared-vpc-example-com.id
+  source_security_group_id = aws_security_group.nodes-shared-vpc-example-com.id
+  to_port                  = 0
+  type                     = "ingress"
 }
 
 resource "aws_sqs_queue" "shared-vpc-example-com-nth" {
