@@ -113,6 +113,21 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-lb-example-com" {
     value               = "control-plane-us-east-1a.lb.example.com"
   }
   tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/control-plane"
     propagate_at_launch = true
     value               = "1"
@@ -159,6 +174,16 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-lb-example-com" {
     value               = "nodes-us-east-1a.lb.example.com"
   }
   tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/node"
     propagate_at_launch = true
     value               = "1"
@@ -197,6 +222,16 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-lb-example-com" {
     key                 = "Name"
     propagate_at_launch = true
     value               = "nodes-us-east-1b.lb.example.com"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1b"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
+    propagate_at_launch = true
+    value               = ""
   }
   tag {
     key                 = "k8s.io/role/node"
@@ -374,34 +409,43 @@ resource "aws_launch_template" "control-plane-us-east-1a-lb-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                    = "lb.example.com"
-      "Name"                                 = "control-plane-us-east-1a.lb.example.com"
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/lb.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "lb.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.lb.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/lb.example.com"                                                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                    = "lb.example.com"
-      "Name"                                 = "control-plane-us-east-1a.lb.example.com"
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/lb.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "lb.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.lb.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/lb.example.com"                                                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                    = "lb.example.com"
-      "Name"                                 = "control-plane-us-east-1a.lb.example.com"
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/lb.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "lb.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.lb.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/lb.example.com"                                                                  = "owned"
     }
   }
   tags = {
@@ -447,31 +491,37 @@ resource "aws_launch_template" "nodes-us-east-1a-lb-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                    = "lb.example.com"
-      "Name"                                 = "nodes-us-east-1a.lb.example.com"
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
-      "kubernetes.io/cluster/lb.example.com" = "owned"
+      "KubernetesCluster"                                                          = "lb.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.lb.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/lb.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                    = "lb.example.com"
-      "Name"                                 = "nodes-us-east-1a.lb.example.com"
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
-      "kubernetes.io/cluster/lb.example.com" = "owned"
+      "KubernetesCluster"                                                          = "lb.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.lb.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/lb.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                    = "lb.example.com"
-      "Name"                                 = "nodes-us-east-1a.lb.example.com"
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
-      "kubernetes.io/cluster/lb.example.com" = "owned"
+      "KubernetesCluster"                                                          = "lb.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.lb.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/lb.example.com"                                       = "owned"
     }
   }
   tags = {
@@ -516,31 +566,37 @@ resource "aws_launch_template" "nodes-us-east-1b-lb-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                    = "lb.example.com"
-      "Name"                                 = "nodes-us-east-1b.lb.example.com"
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
-      "kubernetes.io/cluster/lb.example.com" = "owned"
+      "KubernetesCluster"                                                          = "lb.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.lb.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/lb.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                    = "lb.example.com"
-      "Name"                                 = "nodes-us-east-1b.lb.example.com"
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
-      "kubernetes.io/cluster/lb.example.com" = "owned"
+      "KubernetesCluster"                                                          = "lb.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.lb.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/lb.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                    = "lb.example.com"
-      "Name"                                 = "nodes-us-east-1b.lb.example.com"
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
-      "kubernetes.io/cluster/lb.example.com" = "owned"
+      "KubernetesCluster"                                                          = "lb.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.lb.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/lb.example.com"                                       = "owned"
     }
   }
   tags = {

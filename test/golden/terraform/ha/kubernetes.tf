@@ -113,6 +113,21 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-ha-example-com" {
     value               = "control-plane-us-east-1a.ha.example.com"
   }
   tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/control-plane"
     propagate_at_launch = true
     value               = "1"
@@ -157,6 +172,21 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-ha-example-com" {
     key                 = "Name"
     propagate_at_launch = true
     value               = "control-plane-us-east-1b.ha.example.com"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1b"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers"
+    propagate_at_launch = true
+    value               = ""
   }
   tag {
     key                 = "k8s.io/role/control-plane"
@@ -205,6 +235,21 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-ha-example-com" {
     value               = "control-plane-us-east-1c.ha.example.com"
   }
   tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1c"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/control-plane"
     propagate_at_launch = true
     value               = "1"
@@ -251,6 +296,16 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-ha-example-com" {
     value               = "nodes-us-east-1a.ha.example.com"
   }
   tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/node"
     propagate_at_launch = true
     value               = "1"
@@ -291,6 +346,16 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-ha-example-com" {
     value               = "nodes-us-east-1b.ha.example.com"
   }
   tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1b"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/node"
     propagate_at_launch = true
     value               = "1"
@@ -329,6 +394,16 @@ resource "aws_autoscaling_group" "nodes-us-east-1c-ha-example-com" {
     key                 = "Name"
     propagate_at_launch = true
     value               = "nodes-us-east-1c.ha.example.com"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1c"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
+    propagate_at_launch = true
+    value               = ""
   }
   tag {
     key                 = "k8s.io/role/node"
@@ -592,34 +667,43 @@ resource "aws_launch_template" "control-plane-us-east-1a-ha-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "control-plane-us-east-1a.ha.example.com"
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "ha.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/ha.example.com"                                                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "control-plane-us-east-1a.ha.example.com"
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "ha.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/ha.example.com"                                                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "control-plane-us-east-1a.ha.example.com"
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "ha.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/ha.example.com"                                                                  = "owned"
     }
   }
   tags = {
@@ -665,34 +749,43 @@ resource "aws_launch_template" "control-plane-us-east-1b-ha-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "control-plane-us-east-1b.ha.example.com"
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1b"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "ha.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1b.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1b"
+      "kubernetes.io/cluster/ha.example.com"                                                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "control-plane-us-east-1b.ha.example.com"
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1b"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "ha.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1b.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1b"
+      "kubernetes.io/cluster/ha.example.com"                                                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "control-plane-us-east-1b.ha.example.com"
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1b"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "ha.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1b.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1b"
+      "kubernetes.io/cluster/ha.example.com"                                                                  = "owned"
     }
   }
   tags = {
@@ -738,34 +831,43 @@ resource "aws_launch_template" "control-plane-us-east-1c-ha-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "control-plane-us-east-1c.ha.example.com"
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1c"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "ha.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1c.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1c"
+      "kubernetes.io/cluster/ha.example.com"                                                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "control-plane-us-east-1c.ha.example.com"
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1c"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "ha.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1c.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1c"
+      "kubernetes.io/cluster/ha.example.com"                                                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "control-plane-us-east-1c.ha.example.com"
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1c"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "ha.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1c.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1c"
+      "kubernetes.io/cluster/ha.example.com"                                                                  = "owned"
     }
   }
   tags = {
@@ -811,31 +913,37 @@ resource "aws_launch_template" "nodes-us-east-1a-ha-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "nodes-us-east-1a.ha.example.com"
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                          = "ha.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/ha.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "nodes-us-east-1a.ha.example.com"
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                          = "ha.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/ha.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "nodes-us-east-1a.ha.example.com"
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                          = "ha.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/ha.example.com"                                       = "owned"
     }
   }
   tags = {
@@ -880,31 +988,37 @@ resource "aws_launch_template" "nodes-us-east-1b-ha-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "nodes-us-east-1b.ha.example.com"
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                          = "ha.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/ha.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "nodes-us-east-1b.ha.example.com"
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                          = "ha.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/ha.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "nodes-us-east-1b.ha.example.com"
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                          = "ha.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/ha.example.com"                                       = "owned"
     }
   }
   tags = {
@@ -949,31 +1063,37 @@ resource "aws_launch_template" "nodes-us-east-1c-ha-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "nodes-us-east-1c.ha.example.com"
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1c"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                          = "ha.example.com"
+      "Name"                                                                       = "nodes-us-east-1c.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1c"
+      "kubernetes.io/cluster/ha.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "nodes-us-east-1c.ha.example.com"
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1c"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                          = "ha.example.com"
+      "Name"                                                                       = "nodes-us-east-1c.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1c"
+      "kubernetes.io/cluster/ha.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "nodes-us-east-1c.ha.example.com"
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1c"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                          = "ha.example.com"
+      "Name"                                                                       = "nodes-us-east-1c.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1c"
+      "kubernetes.io/cluster/ha.example.com"                                       = "owned"
     }
   }
   tags = {

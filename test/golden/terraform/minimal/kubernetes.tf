@@ -113,6 +113,21 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-minimal-example-com" 
     value               = "control-plane-us-east-1a.minimal.example.com"
   }
   tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/control-plane"
     propagate_at_launch = true
     value               = "1"
@@ -157,6 +172,16 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-minimal-example-com" {
     key                 = "Name"
     propagate_at_launch = true
     value               = "nodes-us-east-1a.minimal.example.com"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
+    propagate_at_launch = true
+    value               = ""
   }
   tag {
     key                 = "k8s.io/role/node"
@@ -308,34 +333,43 @@ resource "aws_launch_template" "control-plane-us-east-1a-minimal-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                         = "minimal.example.com"
-      "Name"                                      = "control-plane-us-east-1a.minimal.example.com"
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/minimal.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "minimal.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.minimal.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/minimal.example.com"                                                             = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                         = "minimal.example.com"
-      "Name"                                      = "control-plane-us-east-1a.minimal.example.com"
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/minimal.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "minimal.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.minimal.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/minimal.example.com"                                                             = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                         = "minimal.example.com"
-      "Name"                                      = "control-plane-us-east-1a.minimal.example.com"
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/minimal.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "minimal.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.minimal.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/minimal.example.com"                                                             = "owned"
     }
   }
   tags = {
@@ -381,31 +415,37 @@ resource "aws_launch_template" "nodes-us-east-1a-minimal-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                         = "minimal.example.com"
-      "Name"                                      = "nodes-us-east-1a.minimal.example.com"
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
-      "kubernetes.io/cluster/minimal.example.com" = "owned"
+      "KubernetesCluster"                                                          = "minimal.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.minimal.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/minimal.example.com"                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                         = "minimal.example.com"
-      "Name"                                      = "nodes-us-east-1a.minimal.example.com"
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
-      "kubernetes.io/cluster/minimal.example.com" = "owned"
+      "KubernetesCluster"                                                          = "minimal.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.minimal.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/minimal.example.com"                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                         = "minimal.example.com"
-      "Name"                                      = "nodes-us-east-1a.minimal.example.com"
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
-      "kubernetes.io/cluster/minimal.example.com" = "owned"
+      "KubernetesCluster"                                                          = "minimal.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.minimal.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/minimal.example.com"                                  = "owned"
     }
   }
   tags = {

@@ -203,6 +203,21 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-private-example-com" 
     value               = "control-plane-us-east-1a.private.example.com"
   }
   tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/control-plane"
     propagate_at_launch = true
     value               = "1"
@@ -247,6 +262,21 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-private-example-com" 
     key                 = "Name"
     propagate_at_launch = true
     value               = "control-plane-us-east-1b.private.example.com"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1b"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers"
+    propagate_at_launch = true
+    value               = ""
   }
   tag {
     key                 = "k8s.io/role/control-plane"
@@ -295,6 +325,21 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-private-example-com" 
     value               = "control-plane-us-east-1c.private.example.com"
   }
   tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1c"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/control-plane"
     propagate_at_launch = true
     value               = "1"
@@ -341,6 +386,16 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-private-example-com" {
     value               = "nodes-us-east-1a.private.example.com"
   }
   tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/node"
     propagate_at_launch = true
     value               = "1"
@@ -381,6 +436,16 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-private-example-com" {
     value               = "nodes-us-east-1b.private.example.com"
   }
   tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1b"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/node"
     propagate_at_launch = true
     value               = "1"
@@ -419,6 +484,16 @@ resource "aws_autoscaling_group" "nodes-us-east-1c-private-example-com" {
     key                 = "Name"
     propagate_at_launch = true
     value               = "nodes-us-east-1c.private.example.com"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1c"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
+    propagate_at_launch = true
+    value               = ""
   }
   tag {
     key                 = "k8s.io/role/node"
@@ -803,34 +878,43 @@ resource "aws_launch_template" "control-plane-us-east-1a-private-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "control-plane-us-east-1a.private.example.com"
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "private.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/private.example.com"                                                             = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "control-plane-us-east-1a.private.example.com"
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "private.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/private.example.com"                                                             = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "control-plane-us-east-1a.private.example.com"
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "private.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/private.example.com"                                                             = "owned"
     }
   }
   tags = {
@@ -876,34 +960,43 @@ resource "aws_launch_template" "control-plane-us-east-1b-private-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "control-plane-us-east-1b.private.example.com"
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1b"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "private.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1b.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1b"
+      "kubernetes.io/cluster/private.example.com"                                                             = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "control-plane-us-east-1b.private.example.com"
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1b"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "private.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1b.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1b"
+      "kubernetes.io/cluster/private.example.com"                                                             = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "control-plane-us-east-1b.private.example.com"
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1b"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "private.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1b.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1b"
+      "kubernetes.io/cluster/private.example.com"                                                             = "owned"
     }
   }
   tags = {
@@ -949,34 +1042,43 @@ resource "aws_launch_template" "control-plane-us-east-1c-private-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "control-plane-us-east-1c.private.example.com"
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1c"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "private.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1c.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1c"
+      "kubernetes.io/cluster/private.example.com"                                                             = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "control-plane-us-east-1c.private.example.com"
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1c"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "private.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1c.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1c"
+      "kubernetes.io/cluster/private.example.com"                                                             = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "control-plane-us-east-1c.private.example.com"
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1c"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "private.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1c.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1c"
+      "kubernetes.io/cluster/private.example.com"                                                             = "owned"
     }
   }
   tags = {
@@ -1022,31 +1124,37 @@ resource "aws_launch_template" "nodes-us-east-1a-private-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "nodes-us-east-1a.private.example.com"
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                          = "private.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/private.example.com"                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "nodes-us-east-1a.private.example.com"
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                          = "private.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/private.example.com"                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "nodes-us-east-1a.private.example.com"
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                          = "private.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/private.example.com"                                  = "owned"
     }
   }
   tags = {
@@ -1091,31 +1199,37 @@ resource "aws_launch_template" "nodes-us-east-1b-private-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "nodes-us-east-1b.private.example.com"
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1b"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                          = "private.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/private.example.com"                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "nodes-us-east-1b.private.example.com"
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1b"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                          = "private.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/private.example.com"                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "nodes-us-east-1b.private.example.com"
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1b"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                          = "private.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/private.example.com"                                  = "owned"
     }
   }
   tags = {
@@ -1160,31 +1274,37 @@ resource "aws_launch_template" "nodes-us-east-1c-private-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "nodes-us-east-1c.private.example.com"
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1c"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                          = "private.example.com"
+      "Name"                                                                       = "nodes-us-east-1c.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1c"
+      "kubernetes.io/cluster/private.example.com"                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "nodes-us-east-1c.private.example.com"
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1c"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                          = "private.example.com"
+      "Name"                                                                       = "nodes-us-east-1c.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1c"
+      "kubernetes.io/cluster/private.example.com"                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "nodes-us-east-1c.private.example.com"
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1c"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                          = "private.example.com"
+      "Name"                                                                       = "nodes-us-east-1c.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1c"
+      "kubernetes.io/cluster/private.example.com"                                  = "owned"
     }
   }
   tags = {

@@ -108,6 +108,21 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-shared-vpc-example-co
     value               = "control-plane-us-east-1a.shared-vpc.example.com"
   }
   tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/control-plane"
     propagate_at_launch = true
     value               = "1"
@@ -154,6 +169,16 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-shared-vpc-example-com" {
     value               = "nodes-us-east-1a.shared-vpc.example.com"
   }
   tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/node"
     propagate_at_launch = true
     value               = "1"
@@ -192,6 +217,16 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-shared-vpc-example-com" {
     key                 = "Name"
     propagate_at_launch = true
     value               = "nodes-us-east-1b.shared-vpc.example.com"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1b"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
+    propagate_at_launch = true
+    value               = ""
   }
   tag {
     key                 = "k8s.io/role/node"
@@ -360,34 +395,43 @@ resource "aws_launch_template" "control-plane-us-east-1a-shared-vpc-example-com"
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                            = "shared-vpc.example.com"
-      "Name"                                         = "control-plane-us-east-1a.shared-vpc.example.com"
-      "k8s.io/role/control-plane"                    = "1"
-      "k8s.io/role/master"                           = "1"
-      "kops.k8s.io/instancegroup"                    = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "shared-vpc.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.shared-vpc.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/shared-vpc.example.com"                                                          = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                            = "shared-vpc.example.com"
-      "Name"                                         = "control-plane-us-east-1a.shared-vpc.example.com"
-      "k8s.io/role/control-plane"                    = "1"
-      "k8s.io/role/master"                           = "1"
-      "kops.k8s.io/instancegroup"                    = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "shared-vpc.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.shared-vpc.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/shared-vpc.example.com"                                                          = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                            = "shared-vpc.example.com"
-      "Name"                                         = "control-plane-us-east-1a.shared-vpc.example.com"
-      "k8s.io/role/control-plane"                    = "1"
-      "k8s.io/role/master"                           = "1"
-      "kops.k8s.io/instancegroup"                    = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "shared-vpc.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.shared-vpc.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/shared-vpc.example.com"                                                          = "owned"
     }
   }
   tags = {
@@ -433,31 +477,37 @@ resource "aws_launch_template" "nodes-us-east-1a-shared-vpc-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                            = "shared-vpc.example.com"
-      "Name"                                         = "nodes-us-east-1a.shared-vpc.example.com"
-      "k8s.io/role/node"                             = "1"
-      "kops.k8s.io/instancegroup"                    = "nodes-us-east-1a"
-      "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+      "KubernetesCluster"                                                          = "shared-vpc.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.shared-vpc.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/shared-vpc.example.com"                               = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                            = "shared-vpc.example.com"
-      "Name"                                         = "nodes-us-east-1a.shared-vpc.example.com"
-      "k8s.io/role/node"                             = "1"
-      "kops.k8s.io/instancegroup"                    = "nodes-us-east-1a"
-      "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+      "KubernetesCluster"                                                          = "shared-vpc.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.shared-vpc.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/shared-vpc.example.com"                               = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                            = "shared-vpc.example.com"
-      "Name"                                         = "nodes-us-east-1a.shared-vpc.example.com"
-      "k8s.io/role/node"                             = "1"
-      "kops.k8s.io/instancegroup"                    = "nodes-us-east-1a"
-      "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+      "KubernetesCluster"                                                          = "shared-vpc.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.shared-vpc.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/shared-vpc.example.com"                               = "owned"
     }
   }
   tags = {
@@ -502,31 +552,37 @@ resource "aws_launch_template" "nodes-us-east-1b-shared-vpc-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                            = "shared-vpc.example.com"
-      "Name"                                         = "nodes-us-east-1b.shared-vpc.example.com"
-      "k8s.io/role/node"                             = "1"
-      "kops.k8s.io/instancegroup"                    = "nodes-us-east-1b"
-      "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+      "KubernetesCluster"                                                          = "shared-vpc.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.shared-vpc.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/shared-vpc.example.com"                               = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                            = "shared-vpc.example.com"
-      "Name"                                         = "nodes-us-east-1b.shared-vpc.example.com"
-      "k8s.io/role/node"                             = "1"
-      "kops.k8s.io/instancegroup"                    = "nodes-us-east-1b"
-      "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+      "KubernetesCluster"                                                          = "shared-vpc.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.shared-vpc.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/shared-vpc.example.com"                               = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                            = "shared-vpc.example.com"
-      "Name"                                         = "nodes-us-east-1b.shared-vpc.example.com"
-      "k8s.io/role/node"                             = "1"
-      "kops.k8s.io/instancegroup"                    = "nodes-us-east-1b"
-      "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+      "KubernetesCluster"                                                          = "shared-vpc.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.shared-vpc.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/shared-vpc.example.com"                               = "owned"
     }
   }
   tags = {
