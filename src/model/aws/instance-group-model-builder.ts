@@ -119,8 +119,10 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
         volumeType: rootType,
         // Encrypted unless the group says no (kops leaves it to the account default; kforge errs on the safe side).
         encrypted: ig.spec.rootVolumeEncryption ?? true,
-        iops: ig.spec.rootVolumeIops,
-        throughput: rootType === 'gp3' ? ig.spec.rootVolumeThroughput : undefined,
+        // gp3's baseline written out, as kops does (DefaultVolumeGp3Iops/Throughput): AWS gives the same, and the
+        // template then says what the volume gets.
+        iops: ig.spec.rootVolumeIops ?? (rootType === 'gp3' ? GP3_BASELINE.iops : undefined),
+        throughput: rootType === 'gp3' ? (ig.spec.rootVolumeThroughput ?? GP3_BASELINE.throughput) : undefined,
         kmsKeyId: ig.spec.rootVolumeEncryptionKey,
       },
       additionalSecurityGroupIds: [...new Set(ig.spec.additionalSecurityGroups ?? [])].sort(),
@@ -213,6 +215,9 @@ function lifetimeSeconds(duration: string | undefined): number {
 export function machineTypeOf(ig: InstanceGroup): string {
   return ig.spec.machineType ?? (ig.spec.role === 'Bastion' ? DEFAULT_BASTION_MACHINE_TYPE : DEFAULT_MACHINE_TYPE);
 }
+
+/** gp3's baseline performance, which kops writes into every gp3 root volume it does not set (autoscalinggroup.go). */
+const GP3_BASELINE = { iops: 3000, throughput: 125 };
 
 /**
  * kops's cluster-autoscaler node-template tags of a group: `…/node-template/label/<k>` for each label kubelet

@@ -384,6 +384,8 @@ resource "aws_launch_template" "control-plane-us-east-1a-lb-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 64
       volume_type           = "gp3"
     }
@@ -466,6 +468,8 @@ resource "aws_launch_template" "nodes-us-east-1a-lb-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }
@@ -541,6 +545,8 @@ resource "aws_launch_template" "nodes-us-east-1b-lb-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }

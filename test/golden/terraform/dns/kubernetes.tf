@@ -313,6 +313,8 @@ resource "aws_launch_template" "control-plane-us-east-1a-dns-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 64
       volume_type           = "gp3"
     }
@@ -395,6 +397,8 @@ resource "aws_launch_template" "nodes-us-east-1a-dns-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }

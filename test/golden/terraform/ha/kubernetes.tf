@@ -642,6 +642,8 @@ resource "aws_launch_template" "control-plane-us-east-1a-ha-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 64
       volume_type           = "gp3"
     }
@@ -724,6 +726,8 @@ resource "aws_launch_template" "control-plane-us-east-1b-ha-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 64
       volume_type           = "gp3"
     }
@@ -806,6 +810,8 @@ resource "aws_launch_template" "control-plane-us-east-1c-ha-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 64
       volume_type           = "gp3"
     }
@@ -888,6 +894,8 @@ resource "aws_launch_template" "nodes-us-east-1a-ha-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }
@@ -963,6 +971,8 @@ resource "aws_launch_template" "nodes-us-east-1b-ha-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }
@@ -1038,6 +1048,8 @@ resource "aws_launch_template" "nodes-us-east-1c-ha-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }

@@ -785,6 +785,8 @@ resource "aws_launch_template" "bastions-private-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 32
       volume_type           = "gp3"
     }
@@ -853,6 +855,8 @@ resource "aws_launch_template" "control-plane-us-east-1a-private-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 64
       volume_type           = "gp3"
     }
@@ -935,6 +939,8 @@ resource "aws_launch_template" "control-plane-us-east-1b-private-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 64
       volume_type           = "gp3"
     }
@@ -1017,6 +1023,8 @@ resource "aws_launch_template" "control-plane-us-east-1c-private-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 64
       volume_type           = "gp3"
     }
@@ -1099,6 +1107,8 @@ resource "aws_launch_template" "nodes-us-east-1a-private-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }
@@ -1174,6 +1184,8 @@ resource "aws_launch_template" "nodes-us-east-1b-private-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }
@@ -1249,6 +1261,8 @@ resource "aws_launch_template" "nodes-us-east-1c-private-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }

@@ -370,6 +370,8 @@ resource "aws_launch_template" "control-plane-us-east-1a-shared-vpc-example-com"
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 64
       volume_type           = "gp3"
     }
@@ -452,6 +454,8 @@ resource "aws_launch_template" "nodes-us-east-1a-shared-vpc-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }
@@ -527,6 +531,8 @@ resource "aws_launch_template" "nodes-us-east-1b-shared-vpc-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }
