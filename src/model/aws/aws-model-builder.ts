@@ -2,6 +2,7 @@ import type { Cluster, InstanceGroup } from '../../api/types';
 import type { AnyTask } from '../../tasks/task';
 import { isControlPlane } from '../../expand/expand-context';
 import type { AwsModelInputs } from './aws-model-inputs';
+import { buildBastionLoadBalancerTasks } from './bastion-load-balancer-builder';
 import { buildApiEndpointTasks } from './api-endpoint-model-builder';
 import { buildEtcdVolumeTasks } from './etcd-volume-model-builder';
 import { buildIamTasks } from './iam-model-builder';
@@ -30,7 +31,12 @@ export function buildAwsTasks(
   // Without instance groups there is nothing to run and no zone for the etcd members: infrastructure only.
   const volumes = instanceGroups.length > 0 ? buildEtcdVolumeTasks(cluster, instanceGroups) : [];
   // The control-plane ASGs register with the API load balancer's target groups (none with DNS only).
-  const registered = targetGroups ?? Object.fromEntries(instanceGroups.filter((ig) => isControlPlane(ig)).map((ig) => [ig.metadata.name, endpoint.controlPlaneTargetGroups]));
+  // With a bastion, SSH reaches it through a load balancer of its own, whose target group the bastion ASGs join.
+  const bastionLb = groups.bastion ? buildBastionLoadBalancerTasks(cluster, network, groups.bastion) : undefined;
+  const registered = targetGroups ?? {
+    ...Object.fromEntries(instanceGroups.filter((ig) => isControlPlane(ig)).map((ig) => [ig.metadata.name, endpoint.controlPlaneTargetGroups])),
+    ...(bastionLb ? Object.fromEntries(instanceGroups.filter((ig) => ig.spec.role === 'Bastion').map((ig) => [ig.metadata.name, [bastionLb.targetGroup]])) : {}),
+  };
   const compute = buildInstanceGroupTasks(cluster, instanceGroups, { subnets: network.subnets, securityGroups: groups, iam, targetGroups: registered }, inputs);
-  return [...network.tasks, ...groups.tasks, ...endpoint.tasks, ...iam.tasks, ...volumes, ...compute.tasks];
+  return [...network.tasks, ...groups.tasks, ...endpoint.tasks, ...(bastionLb?.tasks ?? []), ...iam.tasks, ...volumes, ...compute.tasks];
 }

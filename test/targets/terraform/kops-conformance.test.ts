@@ -72,8 +72,9 @@ async function kforgeFacts(kase: string): Promise<TerraformFacts> {
 
 /**
  * What kforge is told that kops's test is not (SOURCE.md lists it): a Kubernetes version kforge supports where
- * kops's case is older (kforge supports 1.33 and later), and the DNS zone, which kops finds from the cluster
- * name at update time (kforge does too, at create, from Route 53; here there is none to ask).
+ * kops's case is older (kforge supports 1.33 and later), the DNS zone, which kops finds from the cluster
+ * name at update time (kforge does too, at create, from Route 53; here there is none to ask), and
+ * well-formed ids for kops's fake bastion load balancer groups.
  */
 function adapt(cluster: Cluster): void {
   const spec = cluster.spec as Record<string, unknown>;
@@ -81,6 +82,9 @@ function adapt(cluster: Cluster): void {
   if (major === 1 && minor < 33) spec.kubernetesVersion = '1.33.0';
   const gossip = cluster.metadata.name.endsWith('.k8s.local') || (spec.networking as { topology?: { dns?: string } } | undefined)?.topology?.dns === 'None';
   if (spec.dnsZone === undefined && !gossip) spec.dnsZone = 'example.com';
+  // kops's fake security-group ids (`sg-exampleid`) are not ids kforge accepts; a well-formed one stands in.
+  const bastionLb = (spec.topology as { bastion?: { loadBalancer?: { additionalSecurityGroups?: string[] } } } | undefined)?.bastion?.loadBalancer;
+  if (bastionLb?.additionalSecurityGroups) bastionLb.additionalSecurityGroups = bastionLb.additionalSecurityGroups.map((id) => (/^sg-[0-9a-f]+$/.test(id) ? id : 'sg-0123456789abcdef0'));
 }
 
 const minus = (a: readonly string[], b: readonly string[]): string[] => {

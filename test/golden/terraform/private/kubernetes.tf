@@ -177,6 +177,7 @@ resource "aws_autoscaling_group" "bastions-private-example-com" {
     propagate_at_launch = true
     value               = "owned"
   }
+  target_group_arns   = [aws_lb_target_group.bastion-private-example-c-nc71l4.arn]
   vpc_zone_identifier = [aws_subnet.utility-us-east-1a-private-example-com.id, aws_subnet.utility-us-east-1b-private-example-com.id, aws_subnet.utility-us-east-1c-private-example-com.id]
 }
 
@@ -1355,6 +1356,29 @@ resource "aws_lb" "api-private-example-com" {
   }
 }
 
+resource "aws_lb" "bastion-private-example-com" {
+  enable_cross_zone_load_balancing = false
+  internal                         = false
+  ip_address_type                  = "ipv4"
+  load_balancer_type               = "network"
+  name                             = "bastion-private-example-c-nc71l4"
+  security_groups                  = [aws_security_group.bastion-elb-private-example-com.id]
+  subnet_mapping {
+    subnet_id = aws_subnet.utility-us-east-1a-private-example-com.id
+  }
+  subnet_mapping {
+    subnet_id = aws_subnet.utility-us-east-1b-private-example-com.id
+  }
+  subnet_mapping {
+    subnet_id = aws_subnet.utility-us-east-1c-private-example-com.id
+  }
+  tags = {
+    "KubernetesCluster"                         = "private.example.com"
+    "Name"                                      = "bastion.private.example.com"
+    "kubernetes.io/cluster/private.example.com" = "owned"
+  }
+}
+
 resource "aws_lb_listener" "api-private-example-com-443" {
   default_action {
     target_group_arn = aws_lb_target_group.tcp-private-example-com-ba4olc.arn
@@ -1363,6 +1387,37 @@ resource "aws_lb_listener" "api-private-example-com-443" {
   load_balancer_arn = aws_lb.api-private-example-com.arn
   port              = 443
   protocol          = "TCP"
+}
+
+resource "aws_lb_listener" "bastion-private-example-com-22" {
+  default_action {
+    target_group_arn = aws_lb_target_group.bastion-private-example-c-nc71l4.arn
+    type             = "forward"
+  }
+  load_balancer_arn = aws_lb.bastion-private-example-com.arn
+  port              = 22
+  protocol          = "TCP"
+}
+
+resource "aws_lb_target_group" "bastion-private-example-c-nc71l4" {
+  connection_termination = true
+  deregistration_delay   = 30
+  health_check {
+    healthy_threshold   = 2
+    interval            = 10
+    protocol            = "TCP"
+    unhealthy_threshold = 2
+  }
+  name     = "bastion-private-example-c-nc71l4"
+  port     = 22
+  protocol = "TCP"
+  tags = {
+    "KubernetesCluster"                         = "private.example.com"
+    "Name"                                      = "bastion-private-example-c-nc71l4"
+    "kubernetes.io/cluster/private.example.com" = "owned"
+  }
+  target_type = "instance"
+  vpc_id      = aws_vpc.private-example-com.id
 }
 
 resource "aws_lb_target_group" "tcp-private-example-com-ba4olc" {
@@ -1521,6 +1576,17 @@ resource "aws_security_group" "api-elb-private-example-com" {
   vpc_id = aws_vpc.private-example-com.id
 }
 
+resource "aws_security_group" "bastion-elb-private-example-com" {
+  description = "Security group for bastion ELB"
+  name        = "bastion-elb.private.example.com"
+  tags = {
+    "KubernetesCluster"                         = "private.example.com"
+    "Name"                                      = "bastion-elb.private.example.com"
+    "kubernetes.io/cluster/private.example.com" = "owned"
+  }
+  vpc_id = aws_vpc.private-example-com.id
+}
+
 resource "aws_security_group" "bastion-private-example-com" {
   description = "Security group for bastion"
   name        = "bastion.private.example.com"
@@ -1554,11 +1620,11 @@ resource "aws_security_group" "nodes-private-example-com" {
   vpc_id = aws_vpc.private-example-com.id
 }
 
-resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-22to22-bastion-private-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-22to22-bastion-elb-private-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 22
   protocol          = "tcp"
-  security_group_id = aws_security_group.bastion-private-example-com.id
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
   to_port           = 22
   type              = "ingress"
 }
@@ -1572,11 +1638,38 @@ resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-443to443-api-elb
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-__--0-ingress-tcp-22to22-bastion-private-example-com" {
+resource "aws_security_group_rule" "from-172-20-0-0--22-ingress-tcp-22to22-bastion-elb-private-example-com" {
+  cidr_blocks       = ["172.20.0.0/22"]
+  from_port         = 22
+  protocol          = "tcp"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port           = 22
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-172-20-4-0--22-ingress-tcp-22to22-bastion-elb-private-example-com" {
+  cidr_blocks       = ["172.20.4.0/22"]
+  from_port         = 22
+  protocol          = "tcp"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port           = 22
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-172-20-8-0--22-ingress-tcp-22to22-bastion-elb-private-example-com" {
+  cidr_blocks       = ["172.20.8.0/22"]
+  from_port         = 22
+  protocol          = "tcp"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port           = 22
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-22to22-bastion-elb-private-example-com" {
   from_port         = 22
   ipv6_cidr_blocks  = ["::/0"]
   protocol          = "tcp"
-  security_group_id = aws_security_group.bastion-private-example-com.id
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
   to_port           = 22
   type              = "ingress"
 }
@@ -1604,6 +1697,24 @@ resource "aws_security_group_rule" "from-api-elb-private-example-com-egress-all-
   ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.api-elb-private-example-com.id
+  to_port           = 0
+  type              = "egress"
+}
+
+resource "aws_security_group_rule" "from-bastion-elb-private-example-com-egress-all-0to0-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
+  from_port         = 0
+  protocol          = "-1"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port           = 0
+  type              = "egress"
+}
+
+resource "aws_security_group_rule" "from-bastion-elb-private-example-com-egress-all-0to0-__--0" {
+  from_port         = 0
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "-1"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
   to_port           = 0
   type              = "egress"
 }
@@ -1761,6 +1872,15 @@ resource "aws_security_group_rule" "https-elb-to-master" {
   type                     = "ingress"
 }
 
+resource "aws_security_group_rule" "icmp-from-bastion" {
+  from_port                = 3
+  protocol                 = "icmp"
+  security_group_id        = aws_security_group.bastion-elb-private-example-com.id
+  source_security_group_id = aws_security_group.bastion-private-example-com.id
+  to_port                  = 4
+  type                     = "ingress"
+}
+
 resource "aws_security_group_rule" "icmp-pmtu-api-elb-0-0-0-0--0" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 3
@@ -1788,6 +1908,51 @@ resource "aws_security_group_rule" "icmp-pmtu-elb-to-cp" {
   type                     = "ingress"
 }
 
+resource "aws_security_group_rule" "icmp-pmtu-ssh-nlb-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
+  from_port         = 3
+  protocol          = "icmp"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port           = 4
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-pmtu-ssh-nlb-172-20-0-0--22" {
+  cidr_blocks       = ["172.20.0.0/22"]
+  from_port         = 3
+  protocol          = "icmp"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port           = 4
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-pmtu-ssh-nlb-172-20-4-0--22" {
+  cidr_blocks       = ["172.20.4.0/22"]
+  from_port         = 3
+  protocol          = "icmp"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port           = 4
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-pmtu-ssh-nlb-172-20-8-0--22" {
+  cidr_blocks       = ["172.20.8.0/22"]
+  from_port         = 3
+  protocol          = "icmp"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port           = 4
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-to-bastion" {
+  from_port                = 3
+  protocol                 = "icmp"
+  security_group_id        = aws_security_group.bastion-private-example-com.id
+  source_security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port                  = 4
+  type                     = "ingress"
+}
+
 resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
   from_port         = -1
   ipv6_cidr_blocks  = ["::/0"]
@@ -1795,6 +1960,24 @@ resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
   security_group_id = aws_security_group.api-elb-private-example-com.id
   to_port           = -1
   type              = "ingress"
+}
+
+resource "aws_security_group_rule" "icmpv6-pmtu-ssh-nlb-__--0" {
+  from_port         = -1
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "icmpv6"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port           = -1
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "ssh-to-bastion" {
+  from_port                = 22
+  protocol                 = "tcp"
+  security_group_id        = aws_security_group.bastion-private-example-com.id
+  source_security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port                  = 22
+  type                     = "ingress"
 }
 
 resource "aws_subnet" "us-east-1a-private-example-com" {
