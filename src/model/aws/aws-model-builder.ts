@@ -9,6 +9,7 @@ import { buildIamTasks } from './iam-model-builder';
 import { buildInstanceGroupTasks, InstanceGroupModelDeps } from './instance-group-model-builder';
 import { buildNetworkTasks } from './network-model-builder';
 import { buildSecurityGroupTasks } from './security-group-model-builder';
+import { markExtraRulesForRemoval } from './remove-extra-rules';
 
 /**
  * Every AWS task of a completed cluster spec, from the model builders in order (network, security groups,
@@ -38,5 +39,7 @@ export function buildAwsTasks(
     ...(bastionLb ? Object.fromEntries(instanceGroups.filter((ig) => ig.spec.role === 'Bastion').map((ig) => [ig.metadata.name, [bastionLb.targetGroup]])) : {}),
   };
   const compute = buildInstanceGroupTasks(cluster, instanceGroups, { subnets: network.subnets, securityGroups: groups, iam, targetGroups: registered }, inputs);
-  return [...network.tasks, ...groups.tasks, ...endpoint.tasks, ...(bastionLb?.tasks ?? []), ...iam.tasks, ...volumes, ...compute.tasks];
+  const tasks = [...network.tasks, ...groups.tasks, ...endpoint.tasks, ...(bastionLb?.tasks ?? []), ...iam.tasks, ...volumes, ...compute.tasks];
+  markExtraRulesForRemoval(cluster, tasks);
+  return tasks;
 }
