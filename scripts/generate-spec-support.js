@@ -32,7 +32,7 @@ function lookup(table, dotted) {
 function describe(rule) {
   const [status, ...rest] = rule.split(':');
   const detail = rest.join(':');
-  if (status === 'used') return ['used', 'read by expansion, validation, the flags or the nodeup config'];
+  if (status === 'used') return ['used', `read by expansion, validation, the flags or the nodeup config${detail ? `; ${detail}` : ''}`];
   if (status === 'derived') return ['derived', 'computed by kforge; a value in the manifest is kept in `config` but not used'];
   if (status === 'kept') return ['kept', `kept in the completed spec for ${STAGES[detail] ?? detail}`];
   return ['refused', `not supported yet: ${detail}`];

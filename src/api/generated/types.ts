@@ -4889,11 +4889,13 @@ export interface KarpenterConfig {
    */
   cpuRequest?: string | number;
   /**
-   * FeatureGates of karpenter (name to enabled). Default: unset.
+   * FeatureGates of karpenter: kops's string form (`StaticCapacity=true,Other=false`, KarpenterConfig.FeatureGates in kops's v1alpha2), or name to enabled. Default: unset.
    */
-  featureGates?: {
-    [k: string]: boolean;
-  };
+  featureGates?:
+    | {
+        [k: string]: boolean;
+      }
+    | string;
 }
 /**
  * PodIdentityWebhookSpec configures an EKS Pod Identity Webhook.

@@ -26,6 +26,8 @@ export function expandClusterDefaults(spec: ClusterSpec, ctx: ExpandContext): vo
   spec.topology ??= {};
   spec.topology.dns ??= { type: defaultDnsType(ctx.clusterName) };
   spec.api ??= defaultApi(spec);
+  // A load balancer without a type is a public one (kops's populate_cluster_spec.go).
+  if (spec.api.loadBalancer && !spec.api.loadBalancer.type) spec.api.loadBalancer.type = 'Public';
   recordReleaseHashes(spec, ctx.kubernetesVersion);
 }
 

@@ -43,7 +43,8 @@ export function buildApiEndpointTasks(cluster: Cluster, network: NetworkTasks, s
   if (lbSpec) {
     const f = 'spec.api.loadBalancer';
     if (lbSpec.class === 'Classic') throw new UnsupportedModelError(`${f}.class`, 'a Classic load balancer (use Network)');
-    if (lbSpec.type !== 'Public' && lbSpec.type !== 'Internal') throw new UnsupportedModelError(`${f}.type`, 'a load balancer without a type (Public or Internal)');
+    // The expansion makes a load balancer without a type Public, as kops does; anything else is not a type.
+    if (lbSpec.type !== 'Public' && lbSpec.type !== 'Internal') throw new UnsupportedModelError(`${f}.type`, `load balancer type "${String(lbSpec.type)}" (Public or Internal)`);
     if (lbSpec.sslCertificate) throw new UnsupportedModelError(`${f}.sslCertificate`, 'a TLS listener');
     if (lbSpec.securityGroupOverride) throw new UnsupportedModelError(`${f}.securityGroupOverride`, 'a load balancer security group of your own');
     if (lbSpec.additionalSecurityGroups?.length) throw new UnsupportedModelError(`${f}.additionalSecurityGroups`, 'additional load balancer security groups');

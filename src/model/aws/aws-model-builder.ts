@@ -2,6 +2,7 @@ import type { Cluster, InstanceGroup } from '../../api/types';
 import type { AnyTask } from '../../tasks/task';
 import { isControlPlane } from '../../expand/expand-context';
 import type { AwsModelInputs } from './aws-model-inputs';
+import { buildBastionLoadBalancerTasks } from './bastion-load-balancer-builder';
 import { buildApiEndpointTasks } from './api-endpoint-model-builder';
 import { buildEtcdVolumeTasks } from './etcd-volume-model-builder';
 import { buildIamTasks } from './iam-model-builder';
@@ -9,6 +10,7 @@ import { buildInstanceGroupTasks, InstanceGroupModelDeps } from './instance-grou
 import { buildNetworkTasks } from './network-model-builder';
 import { buildNodeTerminationHandlerTasks } from './node-termination-handler-model-builder';
 import { buildSecurityGroupTasks } from './security-group-model-builder';
+import { markExtraRulesForRemoval } from './remove-extra-rules';
 
 /**
  * Every AWS task of a completed cluster spec, from the model builders in order (network, security groups,
@@ -31,10 +33,17 @@ export function buildAwsTasks(
   // Without instance groups there is nothing to run and no zone for the etcd members: infrastructure only.
   const volumes = instanceGroups.length > 0 ? buildEtcdVolumeTasks(cluster, instanceGroups) : [];
   // The control-plane ASGs register with the API load balancer's target groups (none with DNS only).
-  const registered = targetGroups ?? Object.fromEntries(instanceGroups.filter((ig) => isControlPlane(ig)).map((ig) => [ig.metadata.name, endpoint.controlPlaneTargetGroups]));
+  // With a bastion, SSH reaches it through a load balancer of its own, whose target group the bastion ASGs join.
+  const bastionLb = groups.bastion ? buildBastionLoadBalancerTasks(cluster, network, groups.bastion) : undefined;
+  const registered = targetGroups ?? {
+    ...Object.fromEntries(instanceGroups.filter((ig) => isControlPlane(ig)).map((ig) => [ig.metadata.name, endpoint.controlPlaneTargetGroups])),
+    ...(bastionLb ? Object.fromEntries(instanceGroups.filter((ig) => ig.spec.role === 'Bastion').map((ig) => [ig.metadata.name, [bastionLb.targetGroup]])) : {}),
+  };
   const compute = buildInstanceGroupTasks(cluster, instanceGroups, { subnets: network.subnets, securityGroups: groups, iam, targetGroups: registered }, inputs);
   // The node-termination-handler's queue, rules and targets, and a lifecycle hook on each group (queue mode);
   // like the volumes, only with machines to run (infrastructure only: none).
   const nth = instanceGroups.length > 0 ? buildNodeTerminationHandlerTasks(cluster, compute.autoScalingGroups) : [];
-  return [...network.tasks, ...groups.tasks, ...endpoint.tasks, ...iam.tasks, ...volumes, ...compute.tasks, ...nth];
+  const tasks = [...network.tasks, ...groups.tasks, ...endpoint.tasks, ...(bastionLb?.tasks ?? []), ...iam.tasks, ...volumes, ...compute.tasks, ...nth];
+  markExtraRulesForRemoval(cluster, tasks);
+  return tasks;
 }

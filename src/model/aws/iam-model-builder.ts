@@ -160,15 +160,23 @@ export function buildIamPolicies(
     const object = (key: string): string => `${bucket}/${store.key}/${key}`;
     controlPlane.push(
       { Sid: 'kforgeControlPlaneLocateStateStore', Effect: 'Allow', Action: ['s3:GetBucketLocation', 's3:GetEncryptionConfiguration'], Resource: bucket },
-      { Sid: 'kforgeControlPlaneListState', Effect: 'Allow', Action: ['s3:ListBucket'], Resource: bucket, Condition: { StringLike: { 's3:prefix': [`${store.key}/*`] } } },
-      { Sid: 'kforgeControlPlaneReadState', Effect: 'Allow', Action: ['s3:GetObject'], Resource: object('*') },
+      // ListBucketVersions: etcd-manager lists its backups' versions to restore and to prune them (kops's AddS3Permissions).
+      { Sid: 'kforgeControlPlaneListState', Effect: 'Allow', Action: ['s3:ListBucket', 's3:ListBucketVersions'], Resource: bucket, Condition: { StringLike: { 's3:prefix': [`${store.key}/*`] } } },
+      // s3:Get* as kops grants it on the cluster's prefix: etcd-manager reads backups by version (GetObjectVersion).
+      { Sid: 'kforgeControlPlaneReadState', Effect: 'Allow', Action: ['s3:Get*'], Resource: object('*') },
     );
-    // etcd-manager writes its backups; only into the backup stores of this cluster's etcd clusters.
-    const backups = (spec.etcdClusters ?? [])
-      .map((e) => s3Location(e.backups?.backupStore))
-      .filter((l): l is S3Location => l !== undefined)
-      .map((l) => `arn:${partition}:s3:::${l.bucket}/${l.key}/*`);
-    if (backups.length > 0) controlPlane.push({ Sid: 'kforgeControlPlaneWriteEtcdBackups', Effect: 'Allow', Action: ['s3:DeleteObject', 's3:PutObject'], Resource: [...new Set(backups)].sort() });
+    // etcd-manager writes, reads and prunes (object versions too) its backups; only in this cluster's etcd backup stores.
+    const backupLocations = (spec.etcdClusters ?? []).map((e) => s3Location(e.backups?.backupStore)).filter((l): l is S3Location => l !== undefined);
+    const backups = backupLocations.map((l) => `arn:${partition}:s3:::${l.bucket}/${l.key}/*`);
+    if (backups.length > 0) {
+      controlPlane.push({ Sid: 'kforgeControlPlaneWriteEtcdBackups', Effect: 'Allow', Action: ['s3:DeleteObject', 's3:DeleteObjectVersion', 's3:GetObject', 's3:PutObject'], Resource: [...new Set(backups)].sort() });
+    }
+    // A backup store in another bucket: listing there too, only under the backup prefixes.
+    const otherBuckets = [...new Set(backupLocations.filter((l) => l.bucket !== store.bucket).map((l) => l.bucket))].sort();
+    for (const [i, b] of otherBuckets.entries()) {
+      const prefixes = [...new Set(backupLocations.filter((l) => l.bucket === b).map((l) => `${l.key}/*`))].sort();
+      controlPlane.push({ Sid: `kforgeControlPlaneListEtcdBackups${i}`, Effect: 'Allow', Action: ['s3:GetBucketLocation', 's3:ListBucket', 's3:ListBucketVersions'], Resource: `arn:${partition}:s3:::${b}`, Condition: { StringLike: { 's3:prefix': prefixes } } });
+    }
     // kops's addKMSIAMPolicies (iam_builder.go) on the key the state is encrypted with: the control plane reads
     // the state and writes etcd backups. Without kms:CreateGrant, which only EBS volumes use: an instance
     // role that may create grants could hand the key to anyone.

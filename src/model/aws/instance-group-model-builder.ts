@@ -9,6 +9,7 @@ import { SecurityGroupTask } from '../../cloud/aws/tasks/security-group-task';
 import { SharedResourceError } from '../../errors/shared-resource-error';
 import type { SubnetTask } from '../../cloud/aws/tasks/subnet-task';
 import { isControlPlane, normalizedRole } from '../../expand/expand-context';
+import { instanceGroupKubelet } from '../../expand/components/kubelet';
 import type { AnyTask } from '../../tasks/task';
 import type { AwsModelInputs } from './aws-model-inputs';
 import type { IamTasks } from './iam-model-builder';
@@ -108,9 +109,9 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
     const name = `${igName}.${c}`;
     const roleTags: TagMap = cp ? { 'k8s.io/role/control-plane': '1', 'k8s.io/role/master': '1' } : bastion ? { 'k8s.io/role/bastion': '1' } : { 'k8s.io/role/node': '1' };
     const kind = cp ? 'controlPlane' : bastion ? 'bastion' : 'node';
-    const nodeLabels = ig.spec.nodeLabels ?? {};
-    // The cluster autoscaler reads a group's labels from these tags to scale a group up from zero.
-    const autoscalerLabels = Object.fromEntries(Object.keys(nodeLabels).map((k) => [`k8s.io/cluster-autoscaler/node-template/label/${k}`, nodeLabels[k]]));
+    // The cluster autoscaler reads a group's labels and taints from these tags to scale a group up from zero
+    // (kops's CloudTagsForInstanceGroup): the labels kubelet registers the node with, and the group's taints.
+    const autoscalerLabels = autoscalerTemplateTags(cluster, ig);
     const groupTags = clusterTags(c, name, { ...nthLabels, ...labels, ...(ig.spec.cloudLabels ?? {}) }, { ...autoscalerLabels, ...roleTags, 'kops.k8s.io/instancegroup': igName });
     const rootType = ig.spec.rootVolumeType ?? 'gp3';
     const lt = new LaunchTemplateTask(name, {
@@ -123,8 +124,10 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
         volumeType: rootType,
         // Encrypted unless the group says no (kops leaves it to the account default; kforge errs on the safe side).
         encrypted: ig.spec.rootVolumeEncryption ?? true,
-        iops: ig.spec.rootVolumeIops,
-        throughput: rootType === 'gp3' ? ig.spec.rootVolumeThroughput : undefined,
+        // gp3's baseline written out, as kops does (DefaultVolumeGp3Iops/Throughput): AWS gives the same, and the
+        // template then says what the volume gets.
+        iops: ig.spec.rootVolumeIops ?? (rootType === 'gp3' ? GP3_BASELINE.iops : undefined),
+        throughput: rootType === 'gp3' ? (ig.spec.rootVolumeThroughput ?? GP3_BASELINE.throughput) : undefined,
         kmsKeyId: ig.spec.rootVolumeEncryptionKey,
       },
       additionalSecurityGroupIds: [...new Set(ig.spec.additionalSecurityGroups ?? [])].sort(),
@@ -216,4 +219,23 @@ function lifetimeSeconds(duration: string | undefined): number {
 /** The machine type of an instance group: its own, else kops's default for its role. */
 export function machineTypeOf(ig: InstanceGroup): string {
   return ig.spec.machineType ?? (ig.spec.role === 'Bastion' ? DEFAULT_BASTION_MACHINE_TYPE : DEFAULT_MACHINE_TYPE);
+}
+
+/** gp3's baseline performance, which kops writes into every gp3 root volume it does not set (autoscalinggroup.go). */
+const GP3_BASELINE = { iops: 3000, throughput: 125 };
+
+/**
+ * kops's cluster-autoscaler node-template tags of a group: `…/node-template/label/<k>` for each label kubelet
+ * registers the node with (role, instance group, `nodeLabels`, kubelet's), and `…/node-template/taint/<k>`
+ * = `<value>:<effect>` for each of the group's own taints (kops leaves kubelet's control-plane taint out too).
+ */
+function autoscalerTemplateTags(cluster: Cluster, ig: InstanceGroup): TagMap {
+  const tags: TagMap = {};
+  if (ig.spec.role === 'Bastion') return tags;
+  for (const [k, v] of Object.entries(instanceGroupKubelet(cluster.spec, ig).nodeLabels ?? {})) tags[`k8s.io/cluster-autoscaler/node-template/label/${k}`] = v;
+  for (const taint of ig.spec.taints ?? []) {
+    const m = /^([^=:]+)(?:=([^:]*))?:(\w+)$/.exec(taint);
+    if (m) tags[`k8s.io/cluster-autoscaler/node-template/taint/${m[1]}`] = `${m[2] ?? ''}:${m[3]}`;
+  }
+  return tags;
 }

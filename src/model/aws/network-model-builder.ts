@@ -44,6 +44,11 @@ export function buildNetworkTasks(cluster: Cluster): NetworkTasks {
   const object = `Cluster/${name}`;
   const labels: TagMap = { ...(spec.cloudLabels ?? {}) };
   if (!spec.networkCIDR) throw new UnsupportedModelError('spec.networkCIDR', 'a cluster without a network CIDR');
+  // kops associates them with the VPC it creates (aws_vpc_ipv4_cidr_block_association); kforge does not yet, so
+  // a subnet in one would fail at AWS. In an existing VPC (networkID) they are already there and only checked.
+  if (!spec.networkID && (spec.additionalNetworkCIDRs ?? []).length > 0) {
+    throw new UnsupportedModelError('spec.additionalNetworkCIDRs', 'additional CIDR ranges on a VPC kforge creates (in an existing VPC, spec.networkID, they are accepted)');
+  }
   const subnets = spec.subnets ?? [];
   const sharedIds = subnets.map((s) => s.id).filter((id): id is string => !!id);
   const natIds = subnets.map((s) => s.egress).filter((e): e is string => !!e && e.startsWith('nat-'));

@@ -30,8 +30,8 @@ const NODE_TO_CONTROL_PLANE: ReadonlyArray<[string, number, number]> = [
  * balancer (with one, only from its group); control plane ↔ control
  * plane, control plane → nodes and nodes ↔ nodes all traffic; nodes → control plane all but the etcd
  * ports, plus IPIP (protocol 4) with Calico or kube-router; NodePorts (TCP and UDP 30000-32767) from nodePortAccess; egress to anywhere.
- * With a bastion (kops's BastionModelBuilder): a `bastion.<c>` group takes SSH from sshAccess, and the
- * control plane and nodes take SSH from the bastion only.
+ * With a bastion (kops's BastionModelBuilder): a `bastion.<c>` group, which takes SSH from its load
+ * balancer's group (bastion-load-balancer-builder.ts), and the control plane and nodes take SSH from the bastion only.
  */
 export function buildSecurityGroupTasks(cluster: Cluster, vpc: VpcTask, options: { bastion?: boolean } = {}): SecurityGroupTasks {
   const c = cluster.metadata.name;
@@ -48,7 +48,7 @@ export function buildSecurityGroupTasks(cluster: Cluster, vpc: VpcTask, options:
 
   const bastion = options.bastion ? group('bastion') : undefined;
   if (bastion) {
-    for (const cidr of spec.sshAccess ?? []) rule({ group: bastion, direction: 'ingress', protocol: 'tcp', fromPort: 22, toPort: 22, cidr });
+    // SSH reaches the bastion through its load balancer's group only (bastion-load-balancer-builder.ts).
     for (const g of [masters, nodes]) rule({ group: g, direction: 'ingress', protocol: 'tcp', fromPort: 22, toPort: 22, sourceGroup: bastion });
     for (const cidr of ['0.0.0.0/0', '::/0']) rule({ group: bastion, direction: 'egress', protocol: '-1', cidr });
   } else {

@@ -186,8 +186,8 @@ it('update --yes of a private cluster with a bastion, killed (SIGKILL) at severa
   const last = await runCliAsync(args, env);
   expect(last.stderr).not.toMatch(/Error/);
   expect(last.status).toBe(0);
-  // Security groups: control plane, nodes, bastion and the API load balancer's.
-  expect(expected(planned)).toMatchObject({ VPC: 1, Subnet: 4, NatGateway: 2, SecurityGroup: 4, LaunchTemplate: 4, AutoScalingGroup: 4, EBSVolume: 2 });
+  // Five groups: masters, nodes, bastion, and the api-elb and bastion-elb groups of the two load balancers.
+  expect(expected(planned)).toMatchObject({ VPC: 1, Subnet: 4, NatGateway: 2, SecurityGroup: 5, LaunchTemplate: 4, AutoScalingGroup: 4, EBSVolume: 2 });
   expect(await counts(name)).toEqual(expected(planned));
   const again = await runCliAsync(['update', 'cluster', name, '--state', store], env);
   expect(again.stdout).toMatch(/^No changes/);

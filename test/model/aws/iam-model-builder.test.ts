@@ -129,8 +129,14 @@ describe('IAM model builder', () => {
     const { cluster, instanceGroups } = spec();
     const { controlPlane } = buildIamPolicies(cluster, instanceGroups);
     for (const r of s3Statements(controlPlane).flatMap((s) => list(s.Resource))) expect(r === BUCKET || r.startsWith(PREFIX)).toBe(true);
-    const read = controlPlane.Statement.find((s) => list(s.Action).includes('s3:GetObject'));
+    // kops's AddS3Permissions: s3:Get* on the cluster prefix (etcd-manager reads backup versions); versions
+    // listed and deleted only under the backup prefixes.
+    const read = controlPlane.Statement.find((s) => list(s.Action).includes('s3:Get*'));
     expect(read?.Resource).toBe(`${PREFIX}*`);
+    const backups = controlPlane.Statement.find((s) => list(s.Action).includes('s3:DeleteObjectVersion'));
+    expect(list(backups?.Resource).every((r) => r.startsWith(`${PREFIX}backups/etcd/`))).toBe(true);
+    expect(list(backups?.Resource).length).toBe(2);
+    expect(controlPlane.Statement.find((s) => list(s.Action).includes('s3:ListBucketVersions'))?.Condition).toEqual({ StringLike: { 's3:prefix': [`team/${NAME}/*`] } });
     const attach = controlPlane.Statement.find((s) => list(s.Action).includes('ec2:AttachVolume'));
     // kops's addEtcdManagerPermissions: the control plane's volumes only, not any volume of the cluster.
     expect(attach?.Condition).toEqual({ StringEquals: { 'aws:ResourceTag/KubernetesCluster': NAME, 'aws:ResourceTag/k8s.io/role/master': '1' } });

@@ -6,6 +6,8 @@ import { TaskOutput } from '../../../tasks/task-output';
 import type { AwsCloud } from '../aws-cloud';
 import { tagMap, TagMap } from '../aws-tags';
 import { AwsTask } from './aws-task';
+import { describeIngress, extraIngressRules, RemoveExtraRules } from './extra-security-group-rules';
+import type { IpPermission } from '@aws-sdk/client-ec2';
 import type { VpcTask } from './vpc-task';
 import { hclLiteral, SharedTerraformValue } from './shared-resource';
 
@@ -16,6 +18,8 @@ export interface SecurityGroupActual {
   description?: string;
   vpcId?: string;
   tags: TagMap;
+  /** Rules kforge owns that the model no longer has (with `removeExtraRules`), to revoke. */
+  extraRules?: IpPermission[];
 }
 
 /** An existing security group (an instance group's `spec.securityGroupOverride`): its id, every one of the model (one load), and where the spec names it. */
@@ -43,7 +47,7 @@ export class SecurityGroupTask extends AwsTask<SecurityGroupActual> implements S
 
   constructor(
     name: string,
-    readonly desired: { vpc: VpcTask; description: string; tags: TagMap; shared?: SharedSecurityGroupSpec },
+    readonly desired: { vpc: VpcTask; description: string; tags: TagMap; shared?: SharedSecurityGroupSpec; removeExtraRules?: RemoveExtraRules },
   ) {
     super(name);
   }
@@ -76,20 +80,29 @@ export class SecurityGroupTask extends AwsTask<SecurityGroupActual> implements S
     const g = this.pickOwn(cloud, await cloud.inventory.securityGroups(), (x) => x.GroupId);
     if (!g?.GroupId) return undefined;
     this.id.set(g.GroupId);
-    return { id: g.GroupId, groupName: g.GroupName, description: g.Description, vpcId: g.VpcId, tags: tagMap(g.Tags) };
+    const extraRules = this.desired.removeExtraRules ? extraIngressRules(g, this.desired.removeExtraRules) : [];
+    return { id: g.GroupId, groupName: g.GroupName, description: g.Description, vpcId: g.VpcId, tags: tagMap(g.Tags), ...(extraRules.length > 0 ? { extraRules } : {}) };
   }
 
   diff(actual: SecurityGroupActual | undefined): Change[] {
     const d = this.desired;
     // A shared group is used as it is.
     if (d.shared) return [];
-    return diffFields(actual as unknown as Record<string, unknown>, { groupName: this.name, description: d.description, vpcId: d.vpc.id.peek(), tags: d.tags });
+    const { extraRules, ...rest } = actual ?? ({} as Partial<SecurityGroupActual>);
+    const changes = diffFields(actual ? (rest as Record<string, unknown>) : undefined, { groupName: this.name, description: d.description, vpcId: d.vpc.id.peek(), tags: d.tags });
+    // Rules the model dropped (an address taken out of sshAccess, say): revoked, as kops's RemoveExtraRules.
+    if (extraRules?.length) changes.push({ field: 'extraRules', from: extraRules.map(describeIngress).sort(), to: [] });
+    return changes;
   }
 
   async apply(cloud: AwsCloud, actual: SecurityGroupActual | undefined, changes: readonly Change[]): Promise<void> {
     if (this.desired.shared) return;
     if (actual) {
       await this.updateTags(cloud, actual.id, changes);
+      if (actual.extraRules?.length && changes.some((c) => c.field === 'extraRules')) {
+        const { sdk, client } = await cloud.ec2();
+        await client.send(new sdk.RevokeSecurityGroupIngressCommand({ GroupId: actual.id, IpPermissions: actual.extraRules }));
+      }
       return;
     }
     const { sdk, client } = await cloud.ec2();

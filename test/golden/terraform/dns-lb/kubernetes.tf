@@ -113,7 +113,17 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-lb-example-com" {
     value               = "control-plane-us-east-1a.lb.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers"
     propagate_at_launch = true
     value               = ""
   }
@@ -164,7 +174,12 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-lb-example-com" {
     value               = "nodes-us-east-1a.lb.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
     propagate_at_launch = true
     value               = ""
   }
@@ -209,7 +224,12 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-lb-example-com" {
     value               = "nodes-us-east-1b.lb.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1b"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
     propagate_at_launch = true
     value               = ""
   }
@@ -229,90 +249,6 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-lb-example-com" {
     value               = "owned"
   }
   vpc_zone_identifier = [aws_subnet.us-east-1b-lb-example-com.id]
-}
-
-resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1a-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1a-lb-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "control-plane-us-east-1a-NTHLifecycleHook"
-}
-
-resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1a-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1a-lb-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "nodes-us-east-1a-NTHLifecycleHook"
-}
-
-resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1b-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1b-lb-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "nodes-us-east-1b-NTHLifecycleHook"
-}
-
-resource "aws_cloudwatch_event_rule" "lb-example-com-ASGLifecycle" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_lb.example.com-ASGLifecycle_event_pattern")
-  name          = "lb.example.com-ASGLifecycle"
-  tags = {
-    "KubernetesCluster"                    = "lb.example.com"
-    "Name"                                 = "lb.example.com-ASGLifecycle"
-    "kubernetes.io/cluster/lb.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_rule" "lb-example-com-InstanceScheduledChange" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_lb.example.com-InstanceScheduledChange_event_pattern")
-  name          = "lb.example.com-InstanceScheduledChange"
-  tags = {
-    "KubernetesCluster"                    = "lb.example.com"
-    "Name"                                 = "lb.example.com-InstanceScheduledChange"
-    "kubernetes.io/cluster/lb.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_rule" "lb-example-com-InstanceStateChange" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_lb.example.com-InstanceStateChange_event_pattern")
-  name          = "lb.example.com-InstanceStateChange"
-  tags = {
-    "KubernetesCluster"                    = "lb.example.com"
-    "Name"                                 = "lb.example.com-InstanceStateChange"
-    "kubernetes.io/cluster/lb.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_rule" "lb-example-com-SpotInterruption" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_lb.example.com-SpotInterruption_event_pattern")
-  name          = "lb.example.com-SpotInterruption"
-  tags = {
-    "KubernetesCluster"                    = "lb.example.com"
-    "Name"                                 = "lb.example.com-SpotInterruption"
-    "kubernetes.io/cluster/lb.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_target" "lb-example-com-ASGLifecycle-Target" {
-  arn  = aws_sqs_queue.lb-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.lb-example-com-ASGLifecycle.id
-}
-
-resource "aws_cloudwatch_event_target" "lb-example-com-InstanceScheduledChange-Target" {
-  arn  = aws_sqs_queue.lb-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.lb-example-com-InstanceScheduledChange.id
-}
-
-resource "aws_cloudwatch_event_target" "lb-example-com-InstanceStateChange-Target" {
-  arn  = aws_sqs_queue.lb-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.lb-example-com-InstanceStateChange.id
-}
-
-resource "aws_cloudwatch_event_target" "lb-example-com-SpotInterruption-Target" {
-  arn  = aws_sqs_queue.lb-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.lb-example-com-SpotInterruption.id
 }
 
 resource "aws_ebs_volume" "a-etcd-events-lb-example-com" {
@@ -448,6 +384,8 @@ resource "aws_launch_template" "control-plane-us-east-1a-lb-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 64
       volume_type           = "gp3"
     }
@@ -473,43 +411,48 @@ resource "aws_launch_template" "control-plane-us-east-1a-lb-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                    = "lb.example.com"
-      "Name"                                 = "control-plane-us-east-1a.lb.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/lb.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "lb.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.lb.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/lb.example.com"                                                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                    = "lb.example.com"
-      "Name"                                 = "control-plane-us-east-1a.lb.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/lb.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "lb.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.lb.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/lb.example.com"                                                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                    = "lb.example.com"
-      "Name"                                 = "control-plane-us-east-1a.lb.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/lb.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "lb.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.lb.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/lb.example.com"                                                                  = "owned"
     }
   }
   tags = {
     "KubernetesCluster"                    = "lb.example.com"
     "Name"                                 = "control-plane-us-east-1a.lb.example.com"
-    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/control-plane"            = "1"
     "k8s.io/role/master"                   = "1"
     "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
@@ -525,6 +468,8 @@ resource "aws_launch_template" "nodes-us-east-1a-lb-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }
@@ -550,40 +495,42 @@ resource "aws_launch_template" "nodes-us-east-1a-lb-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                    = "lb.example.com"
-      "Name"                                 = "nodes-us-east-1a.lb.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
-      "kubernetes.io/cluster/lb.example.com" = "owned"
+      "KubernetesCluster"                                                          = "lb.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.lb.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/lb.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                    = "lb.example.com"
-      "Name"                                 = "nodes-us-east-1a.lb.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
-      "kubernetes.io/cluster/lb.example.com" = "owned"
+      "KubernetesCluster"                                                          = "lb.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.lb.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/lb.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                    = "lb.example.com"
-      "Name"                                 = "nodes-us-east-1a.lb.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
-      "kubernetes.io/cluster/lb.example.com" = "owned"
+      "KubernetesCluster"                                                          = "lb.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.lb.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/lb.example.com"                                       = "owned"
     }
   }
   tags = {
     "KubernetesCluster"                    = "lb.example.com"
     "Name"                                 = "nodes-us-east-1a.lb.example.com"
-    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/node"                     = "1"
     "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
     "kubernetes.io/cluster/lb.example.com" = "owned"
@@ -598,6 +545,8 @@ resource "aws_launch_template" "nodes-us-east-1b-lb-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }
@@ -623,40 +572,42 @@ resource "aws_launch_template" "nodes-us-east-1b-lb-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                    = "lb.example.com"
-      "Name"                                 = "nodes-us-east-1b.lb.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
-      "kubernetes.io/cluster/lb.example.com" = "owned"
+      "KubernetesCluster"                                                          = "lb.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.lb.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/lb.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                    = "lb.example.com"
-      "Name"                                 = "nodes-us-east-1b.lb.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
-      "kubernetes.io/cluster/lb.example.com" = "owned"
+      "KubernetesCluster"                                                          = "lb.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.lb.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/lb.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                    = "lb.example.com"
-      "Name"                                 = "nodes-us-east-1b.lb.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
-      "kubernetes.io/cluster/lb.example.com" = "owned"
+      "KubernetesCluster"                                                          = "lb.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.lb.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/lb.example.com"                                       = "owned"
     }
   }
   tags = {
     "KubernetesCluster"                    = "lb.example.com"
     "Name"                                 = "nodes-us-east-1b.lb.example.com"
-    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/node"                     = "1"
     "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
     "kubernetes.io/cluster/lb.example.com" = "owned"
@@ -1011,17 +962,6 @@ resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
   security_group_id = aws_security_group.api-elb-lb-example-com.id
   to_port           = -1
   type              = "ingress"
-}
-
-resource "aws_sqs_queue" "lb-example-com-nth" {
-  message_retention_seconds = 300
-  name                      = "lb-example-com-nth"
-  policy                    = file("${path.module}/data/aws_sqs_queue_lb-example-com-nth_policy")
-  tags = {
-    "KubernetesCluster"                    = "lb.example.com"
-    "Name"                                 = "lb-example-com-nth"
-    "kubernetes.io/cluster/lb.example.com" = "owned"
-  }
 }
 
 resource "aws_subnet" "us-east-1a-lb-example-com" {

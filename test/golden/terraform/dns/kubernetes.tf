@@ -118,7 +118,17 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-dns-example-com" {
     value               = "control-plane-us-east-1a.dns.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers"
     propagate_at_launch = true
     value               = ""
   }
@@ -169,7 +179,12 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-dns-example-com" {
     value               = "nodes-us-east-1a.dns.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
     propagate_at_launch = true
     value               = ""
   }
@@ -189,82 +204,6 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-dns-example-com" {
     value               = "owned"
   }
   vpc_zone_identifier = [aws_subnet.us-east-1a-dns-example-com.id]
-}
-
-resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1a-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1a-dns-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "control-plane-us-east-1a-NTHLifecycleHook"
-}
-
-resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1a-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1a-dns-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "nodes-us-east-1a-NTHLifecycleHook"
-}
-
-resource "aws_cloudwatch_event_rule" "dns-example-com-ASGLifecycle" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_dns.example.com-ASGLifecycle_event_pattern")
-  name          = "dns.example.com-ASGLifecycle"
-  tags = {
-    "KubernetesCluster"                     = "dns.example.com"
-    "Name"                                  = "dns.example.com-ASGLifecycle"
-    "kubernetes.io/cluster/dns.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_rule" "dns-example-com-InstanceScheduledChange" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_dns.example.com-InstanceScheduledChange_event_pattern")
-  name          = "dns.example.com-InstanceScheduledChange"
-  tags = {
-    "KubernetesCluster"                     = "dns.example.com"
-    "Name"                                  = "dns.example.com-InstanceScheduledChange"
-    "kubernetes.io/cluster/dns.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_rule" "dns-example-com-InstanceStateChange" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_dns.example.com-InstanceStateChange_event_pattern")
-  name          = "dns.example.com-InstanceStateChange"
-  tags = {
-    "KubernetesCluster"                     = "dns.example.com"
-    "Name"                                  = "dns.example.com-InstanceStateChange"
-    "kubernetes.io/cluster/dns.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_rule" "dns-example-com-SpotInterruption" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_dns.example.com-SpotInterruption_event_pattern")
-  name          = "dns.example.com-SpotInterruption"
-  tags = {
-    "KubernetesCluster"                     = "dns.example.com"
-    "Name"                                  = "dns.example.com-SpotInterruption"
-    "kubernetes.io/cluster/dns.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_target" "dns-example-com-ASGLifecycle-Target" {
-  arn  = aws_sqs_queue.dns-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.dns-example-com-ASGLifecycle.id
-}
-
-resource "aws_cloudwatch_event_target" "dns-example-com-InstanceScheduledChange-Target" {
-  arn  = aws_sqs_queue.dns-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.dns-example-com-InstanceScheduledChange.id
-}
-
-resource "aws_cloudwatch_event_target" "dns-example-com-InstanceStateChange-Target" {
-  arn  = aws_sqs_queue.dns-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.dns-example-com-InstanceStateChange.id
-}
-
-resource "aws_cloudwatch_event_target" "dns-example-com-SpotInterruption-Target" {
-  arn  = aws_sqs_queue.dns-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.dns-example-com-SpotInterruption.id
 }
 
 resource "aws_ebs_volume" "a-etcd-events-dns-example-com" {
@@ -374,6 +313,8 @@ resource "aws_launch_template" "control-plane-us-east-1a-dns-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 64
       volume_type           = "gp3"
     }
@@ -399,43 +340,48 @@ resource "aws_launch_template" "control-plane-us-east-1a-dns-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                     = "dns.example.com"
-      "Name"                                  = "control-plane-us-east-1a.dns.example.com"
-      "aws-node-termination-handler/managed"  = ""
-      "k8s.io/role/control-plane"             = "1"
-      "k8s.io/role/master"                    = "1"
-      "kops.k8s.io/instancegroup"             = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/dns.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "dns.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.dns.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/dns.example.com"                                                                 = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                     = "dns.example.com"
-      "Name"                                  = "control-plane-us-east-1a.dns.example.com"
-      "aws-node-termination-handler/managed"  = ""
-      "k8s.io/role/control-plane"             = "1"
-      "k8s.io/role/master"                    = "1"
-      "kops.k8s.io/instancegroup"             = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/dns.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "dns.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.dns.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/dns.example.com"                                                                 = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                     = "dns.example.com"
-      "Name"                                  = "control-plane-us-east-1a.dns.example.com"
-      "aws-node-termination-handler/managed"  = ""
-      "k8s.io/role/control-plane"             = "1"
-      "k8s.io/role/master"                    = "1"
-      "kops.k8s.io/instancegroup"             = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/dns.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "dns.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.dns.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/dns.example.com"                                                                 = "owned"
     }
   }
   tags = {
     "KubernetesCluster"                     = "dns.example.com"
     "Name"                                  = "control-plane-us-east-1a.dns.example.com"
-    "aws-node-termination-handler/managed"  = ""
     "k8s.io/role/control-plane"             = "1"
     "k8s.io/role/master"                    = "1"
     "kops.k8s.io/instancegroup"             = "control-plane-us-east-1a"
@@ -451,6 +397,8 @@ resource "aws_launch_template" "nodes-us-east-1a-dns-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }
@@ -476,40 +424,42 @@ resource "aws_launch_template" "nodes-us-east-1a-dns-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                     = "dns.example.com"
-      "Name"                                  = "nodes-us-east-1a.dns.example.com"
-      "aws-node-termination-handler/managed"  = ""
-      "k8s.io/role/node"                      = "1"
-      "kops.k8s.io/instancegroup"             = "nodes-us-east-1a"
-      "kubernetes.io/cluster/dns.example.com" = "owned"
+      "KubernetesCluster"                                                          = "dns.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.dns.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/dns.example.com"                                      = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                     = "dns.example.com"
-      "Name"                                  = "nodes-us-east-1a.dns.example.com"
-      "aws-node-termination-handler/managed"  = ""
-      "k8s.io/role/node"                      = "1"
-      "kops.k8s.io/instancegroup"             = "nodes-us-east-1a"
-      "kubernetes.io/cluster/dns.example.com" = "owned"
+      "KubernetesCluster"                                                          = "dns.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.dns.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/dns.example.com"                                      = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                     = "dns.example.com"
-      "Name"                                  = "nodes-us-east-1a.dns.example.com"
-      "aws-node-termination-handler/managed"  = ""
-      "k8s.io/role/node"                      = "1"
-      "kops.k8s.io/instancegroup"             = "nodes-us-east-1a"
-      "kubernetes.io/cluster/dns.example.com" = "owned"
+      "KubernetesCluster"                                                          = "dns.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.dns.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/dns.example.com"                                      = "owned"
     }
   }
   tags = {
     "KubernetesCluster"                     = "dns.example.com"
     "Name"                                  = "nodes-us-east-1a.dns.example.com"
-    "aws-node-termination-handler/managed"  = ""
     "k8s.io/role/node"                      = "1"
     "kops.k8s.io/instancegroup"             = "nodes-us-east-1a"
     "kubernetes.io/cluster/dns.example.com" = "owned"
@@ -734,17 +684,6 @@ resource "aws_security_group_rule" "from-nodes-dns-example-com-ingress-udp-1to65
   source_security_group_id = aws_security_group.nodes-dns-example-com.id
   to_port                  = 65535
   type                     = "ingress"
-}
-
-resource "aws_sqs_queue" "dns-example-com-nth" {
-  message_retention_seconds = 300
-  name                      = "dns-example-com-nth"
-  policy                    = file("${path.module}/data/aws_sqs_queue_dns-example-com-nth_policy")
-  tags = {
-    "KubernetesCluster"                     = "dns.example.com"
-    "Name"                                  = "dns-example-com-nth"
-    "kubernetes.io/cluster/dns.example.com" = "owned"
-  }
 }
 
 resource "aws_subnet" "us-east-1a-dns-example-com" {

@@ -113,7 +113,17 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-ha-example-com" {
     value               = "control-plane-us-east-1a.ha.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers"
     propagate_at_launch = true
     value               = ""
   }
@@ -137,7 +147,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-ha-example-com" {
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn, aws_lb_target_group.kops-controller-ha-exampl-op5c7t.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1a-ha-example-com.id]
 }
 
@@ -164,7 +174,17 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-ha-example-com" {
     value               = "control-plane-us-east-1b.ha.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1b"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers"
     propagate_at_launch = true
     value               = ""
   }
@@ -188,7 +208,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-ha-example-com" {
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn, aws_lb_target_group.kops-controller-ha-exampl-op5c7t.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1b-ha-example-com.id]
 }
 
@@ -215,7 +235,17 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-ha-example-com" {
     value               = "control-plane-us-east-1c.ha.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1c"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers"
     propagate_at_launch = true
     value               = ""
   }
@@ -239,7 +269,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-ha-example-com" {
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn, aws_lb_target_group.kops-controller-ha-exampl-op5c7t.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1c-ha-example-com.id]
 }
 
@@ -266,7 +296,12 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-ha-example-com" {
     value               = "nodes-us-east-1a.ha.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
     propagate_at_launch = true
     value               = ""
   }
@@ -311,7 +346,12 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-ha-example-com" {
     value               = "nodes-us-east-1b.ha.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1b"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
     propagate_at_launch = true
     value               = ""
   }
@@ -356,7 +396,12 @@ resource "aws_autoscaling_group" "nodes-us-east-1c-ha-example-com" {
     value               = "nodes-us-east-1c.ha.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1c"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
     propagate_at_launch = true
     value               = ""
   }
@@ -376,114 +421,6 @@ resource "aws_autoscaling_group" "nodes-us-east-1c-ha-example-com" {
     value               = "owned"
   }
   vpc_zone_identifier = [aws_subnet.us-east-1c-ha-example-com.id]
-}
-
-resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1a-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1a-ha-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "control-plane-us-east-1a-NTHLifecycleHook"
-}
-
-resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1b-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1b-ha-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "control-plane-us-east-1b-NTHLifecycleHook"
-}
-
-resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1c-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1c-ha-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "control-plane-us-east-1c-NTHLifecycleHook"
-}
-
-resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1a-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1a-ha-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "nodes-us-east-1a-NTHLifecycleHook"
-}
-
-resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1b-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1b-ha-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "nodes-us-east-1b-NTHLifecycleHook"
-}
-
-resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1c-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1c-ha-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "nodes-us-east-1c-NTHLifecycleHook"
-}
-
-resource "aws_cloudwatch_event_rule" "ha-example-com-ASGLifecycle" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_ha.example.com-ASGLifecycle_event_pattern")
-  name          = "ha.example.com-ASGLifecycle"
-  tags = {
-    "KubernetesCluster"                    = "ha.example.com"
-    "Name"                                 = "ha.example.com-ASGLifecycle"
-    "kubernetes.io/cluster/ha.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_rule" "ha-example-com-InstanceScheduledChange" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_ha.example.com-InstanceScheduledChange_event_pattern")
-  name          = "ha.example.com-InstanceScheduledChange"
-  tags = {
-    "KubernetesCluster"                    = "ha.example.com"
-    "Name"                                 = "ha.example.com-InstanceScheduledChange"
-    "kubernetes.io/cluster/ha.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_rule" "ha-example-com-InstanceStateChange" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_ha.example.com-InstanceStateChange_event_pattern")
-  name          = "ha.example.com-InstanceStateChange"
-  tags = {
-    "KubernetesCluster"                    = "ha.example.com"
-    "Name"                                 = "ha.example.com-InstanceStateChange"
-    "kubernetes.io/cluster/ha.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_rule" "ha-example-com-SpotInterruption" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_ha.example.com-SpotInterruption_event_pattern")
-  name          = "ha.example.com-SpotInterruption"
-  tags = {
-    "KubernetesCluster"                    = "ha.example.com"
-    "Name"                                 = "ha.example.com-SpotInterruption"
-    "kubernetes.io/cluster/ha.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_target" "ha-example-com-ASGLifecycle-Target" {
-  arn  = aws_sqs_queue.ha-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.ha-example-com-ASGLifecycle.id
-}
-
-resource "aws_cloudwatch_event_target" "ha-example-com-InstanceScheduledChange-Target" {
-  arn  = aws_sqs_queue.ha-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.ha-example-com-InstanceScheduledChange.id
-}
-
-resource "aws_cloudwatch_event_target" "ha-example-com-InstanceStateChange-Target" {
-  arn  = aws_sqs_queue.ha-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.ha-example-com-InstanceStateChange.id
-}
-
-resource "aws_cloudwatch_event_target" "ha-example-com-SpotInterruption-Target" {
-  arn  = aws_sqs_queue.ha-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.ha-example-com-SpotInterruption.id
 }
 
 resource "aws_ebs_volume" "a-etcd-events-ha-example-com" {
@@ -705,6 +642,8 @@ resource "aws_launch_template" "control-plane-us-east-1a-ha-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 64
       volume_type           = "gp3"
     }
@@ -730,43 +669,48 @@ resource "aws_launch_template" "control-plane-us-east-1a-ha-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "control-plane-us-east-1a.ha.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "ha.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/ha.example.com"                                                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "control-plane-us-east-1a.ha.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "ha.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/ha.example.com"                                                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "control-plane-us-east-1a.ha.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "ha.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/ha.example.com"                                                                  = "owned"
     }
   }
   tags = {
     "KubernetesCluster"                    = "ha.example.com"
     "Name"                                 = "control-plane-us-east-1a.ha.example.com"
-    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/control-plane"            = "1"
     "k8s.io/role/master"                   = "1"
     "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
@@ -782,6 +726,8 @@ resource "aws_launch_template" "control-plane-us-east-1b-ha-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 64
       volume_type           = "gp3"
     }
@@ -807,43 +753,48 @@ resource "aws_launch_template" "control-plane-us-east-1b-ha-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "control-plane-us-east-1b.ha.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1b"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "ha.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1b.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1b"
+      "kubernetes.io/cluster/ha.example.com"                                                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "control-plane-us-east-1b.ha.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1b"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "ha.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1b.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1b"
+      "kubernetes.io/cluster/ha.example.com"                                                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "control-plane-us-east-1b.ha.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1b"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "ha.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1b.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1b"
+      "kubernetes.io/cluster/ha.example.com"                                                                  = "owned"
     }
   }
   tags = {
     "KubernetesCluster"                    = "ha.example.com"
     "Name"                                 = "control-plane-us-east-1b.ha.example.com"
-    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/control-plane"            = "1"
     "k8s.io/role/master"                   = "1"
     "kops.k8s.io/instancegroup"            = "control-plane-us-east-1b"
@@ -859,6 +810,8 @@ resource "aws_launch_template" "control-plane-us-east-1c-ha-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 64
       volume_type           = "gp3"
     }
@@ -884,43 +837,48 @@ resource "aws_launch_template" "control-plane-us-east-1c-ha-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "control-plane-us-east-1c.ha.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1c"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "ha.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1c.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1c"
+      "kubernetes.io/cluster/ha.example.com"                                                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "control-plane-us-east-1c.ha.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1c"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "ha.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1c.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1c"
+      "kubernetes.io/cluster/ha.example.com"                                                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "control-plane-us-east-1c.ha.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/control-plane"            = "1"
-      "k8s.io/role/master"                   = "1"
-      "kops.k8s.io/instancegroup"            = "control-plane-us-east-1c"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "ha.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1c.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1c"
+      "kubernetes.io/cluster/ha.example.com"                                                                  = "owned"
     }
   }
   tags = {
     "KubernetesCluster"                    = "ha.example.com"
     "Name"                                 = "control-plane-us-east-1c.ha.example.com"
-    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/control-plane"            = "1"
     "k8s.io/role/master"                   = "1"
     "kops.k8s.io/instancegroup"            = "control-plane-us-east-1c"
@@ -936,6 +894,8 @@ resource "aws_launch_template" "nodes-us-east-1a-ha-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }
@@ -961,40 +921,42 @@ resource "aws_launch_template" "nodes-us-east-1a-ha-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "nodes-us-east-1a.ha.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                          = "ha.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/ha.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "nodes-us-east-1a.ha.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                          = "ha.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/ha.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "nodes-us-east-1a.ha.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                          = "ha.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/ha.example.com"                                       = "owned"
     }
   }
   tags = {
     "KubernetesCluster"                    = "ha.example.com"
     "Name"                                 = "nodes-us-east-1a.ha.example.com"
-    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/node"                     = "1"
     "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
     "kubernetes.io/cluster/ha.example.com" = "owned"
@@ -1009,6 +971,8 @@ resource "aws_launch_template" "nodes-us-east-1b-ha-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }
@@ -1034,40 +998,42 @@ resource "aws_launch_template" "nodes-us-east-1b-ha-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "nodes-us-east-1b.ha.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                          = "ha.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/ha.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "nodes-us-east-1b.ha.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                          = "ha.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/ha.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "nodes-us-east-1b.ha.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                          = "ha.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/ha.example.com"                                       = "owned"
     }
   }
   tags = {
     "KubernetesCluster"                    = "ha.example.com"
     "Name"                                 = "nodes-us-east-1b.ha.example.com"
-    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/node"                     = "1"
     "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
     "kubernetes.io/cluster/ha.example.com" = "owned"
@@ -1082,6 +1048,8 @@ resource "aws_launch_template" "nodes-us-east-1c-ha-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }
@@ -1107,40 +1075,42 @@ resource "aws_launch_template" "nodes-us-east-1c-ha-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "nodes-us-east-1c.ha.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1c"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                          = "ha.example.com"
+      "Name"                                                                       = "nodes-us-east-1c.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1c"
+      "kubernetes.io/cluster/ha.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "nodes-us-east-1c.ha.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1c"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                          = "ha.example.com"
+      "Name"                                                                       = "nodes-us-east-1c.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1c"
+      "kubernetes.io/cluster/ha.example.com"                                       = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                    = "ha.example.com"
-      "Name"                                 = "nodes-us-east-1c.ha.example.com"
-      "aws-node-termination-handler/managed" = ""
-      "k8s.io/role/node"                     = "1"
-      "kops.k8s.io/instancegroup"            = "nodes-us-east-1c"
-      "kubernetes.io/cluster/ha.example.com" = "owned"
+      "KubernetesCluster"                                                          = "ha.example.com"
+      "Name"                                                                       = "nodes-us-east-1c.ha.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1c"
+      "kubernetes.io/cluster/ha.example.com"                                       = "owned"
     }
   }
   tags = {
     "KubernetesCluster"                    = "ha.example.com"
     "Name"                                 = "nodes-us-east-1c.ha.example.com"
-    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/node"                     = "1"
     "kops.k8s.io/instancegroup"            = "nodes-us-east-1c"
     "kubernetes.io/cluster/ha.example.com" = "owned"
@@ -1172,16 +1142,6 @@ resource "aws_lb" "api-ha-example-com" {
   }
 }
 
-resource "aws_lb_listener" "api-ha-example-com-3988" {
-  default_action {
-    target_group_arn = aws_lb_target_group.kops-controller-ha-exampl-op5c7t.arn
-    type             = "forward"
-  }
-  load_balancer_arn = aws_lb.api-ha-example-com.arn
-  port              = 3988
-  protocol          = "TCP"
-}
-
 resource "aws_lb_listener" "api-ha-example-com-443" {
   default_action {
     target_group_arn = aws_lb_target_group.tcp-ha-example-com-isubkm.arn
@@ -1190,27 +1150,6 @@ resource "aws_lb_listener" "api-ha-example-com-443" {
   load_balancer_arn = aws_lb.api-ha-example-com.arn
   port              = 443
   protocol          = "TCP"
-}
-
-resource "aws_lb_target_group" "kops-controller-ha-exampl-op5c7t" {
-  connection_termination = true
-  deregistration_delay   = 30
-  health_check {
-    healthy_threshold   = 2
-    interval            = 10
-    protocol            = "TCP"
-    unhealthy_threshold = 2
-  }
-  name     = "kops-controller-ha-exampl-op5c7t"
-  port     = 3988
-  protocol = "TCP"
-  tags = {
-    "KubernetesCluster"                    = "ha.example.com"
-    "Name"                                 = "kops-controller-ha-exampl-op5c7t"
-    "kubernetes.io/cluster/ha.example.com" = "owned"
-  }
-  target_type = "instance"
-  vpc_id      = aws_vpc.ha-example-com.id
 }
 
 resource "aws_lb_target_group" "tcp-ha-example-com-isubkm" {
@@ -1512,35 +1451,6 @@ resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
   security_group_id = aws_security_group.api-elb-ha-example-com.id
   to_port           = -1
   type              = "ingress"
-}
-
-resource "aws_security_group_rule" "kops-controller-elb-to-cp" {
-  from_port                = 3988
-  protocol                 = "tcp"
-  security_group_id        = aws_security_group.masters-ha-example-com.id
-  source_security_group_id = aws_security_group.api-elb-ha-example-com.id
-  to_port                  = 3988
-  type                     = "ingress"
-}
-
-resource "aws_security_group_rule" "node-to-elb" {
-  from_port                = 0
-  protocol                 = "-1"
-  security_group_id        = aws_security_group.api-elb-ha-example-com.id
-  source_security_group_id = aws_security_group.nodes-ha-example-com.id
-  to_port                  = 0
-  type                     = "ingress"
-}
-
-resource "aws_sqs_queue" "ha-example-com-nth" {
-  message_retention_seconds = 300
-  name                      = "ha-example-com-nth"
-  policy                    = file("${path.module}/data/aws_sqs_queue_ha-example-com-nth_policy")
-  tags = {
-    "KubernetesCluster"                    = "ha.example.com"
-    "Name"                                 = "ha-example-com-nth"
-    "kubernetes.io/cluster/ha.example.com" = "owned"
-  }
 }
 
 resource "aws_subnet" "us-east-1a-ha-example-com" {

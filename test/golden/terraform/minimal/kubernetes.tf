@@ -113,7 +113,17 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-minimal-example-com" 
     value               = "control-plane-us-east-1a.minimal.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers"
     propagate_at_launch = true
     value               = ""
   }
@@ -137,7 +147,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-minimal-example-com" 
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-minimal-example-com-5905t8.arn, aws_lb_target_group.kops-controller-minimal-e-uvauf3.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-minimal-example-com-5905t8.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1a-minimal-example-com.id]
 }
 
@@ -164,7 +174,12 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-minimal-example-com" {
     value               = "nodes-us-east-1a.minimal.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
     propagate_at_launch = true
     value               = ""
   }
@@ -184,82 +199,6 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-minimal-example-com" {
     value               = "owned"
   }
   vpc_zone_identifier = [aws_subnet.us-east-1a-minimal-example-com.id]
-}
-
-resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1a-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1a-minimal-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "control-plane-us-east-1a-NTHLifecycleHook"
-}
-
-resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1a-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1a-minimal-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "nodes-us-east-1a-NTHLifecycleHook"
-}
-
-resource "aws_cloudwatch_event_rule" "minimal-example-com-ASGLifecycle" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_minimal.example.com-ASGLifecycle_event_pattern")
-  name          = "minimal.example.com-ASGLifecycle"
-  tags = {
-    "KubernetesCluster"                         = "minimal.example.com"
-    "Name"                                      = "minimal.example.com-ASGLifecycle"
-    "kubernetes.io/cluster/minimal.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_rule" "minimal-example-com-InstanceScheduledChange" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_minimal.example.com-InstanceScheduledChange_event_pattern")
-  name          = "minimal.example.com-InstanceScheduledChange"
-  tags = {
-    "KubernetesCluster"                         = "minimal.example.com"
-    "Name"                                      = "minimal.example.com-InstanceScheduledChange"
-    "kubernetes.io/cluster/minimal.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_rule" "minimal-example-com-InstanceStateChange" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_minimal.example.com-InstanceStateChange_event_pattern")
-  name          = "minimal.example.com-InstanceStateChange"
-  tags = {
-    "KubernetesCluster"                         = "minimal.example.com"
-    "Name"                                      = "minimal.example.com-InstanceStateChange"
-    "kubernetes.io/cluster/minimal.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_rule" "minimal-example-com-SpotInterruption" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_minimal.example.com-SpotInterruption_event_pattern")
-  name          = "minimal.example.com-SpotInterruption"
-  tags = {
-    "KubernetesCluster"                         = "minimal.example.com"
-    "Name"                                      = "minimal.example.com-SpotInterruption"
-    "kubernetes.io/cluster/minimal.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_target" "minimal-example-com-ASGLifecycle-Target" {
-  arn  = aws_sqs_queue.minimal-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.minimal-example-com-ASGLifecycle.id
-}
-
-resource "aws_cloudwatch_event_target" "minimal-example-com-InstanceScheduledChange-Target" {
-  arn  = aws_sqs_queue.minimal-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.minimal-example-com-InstanceScheduledChange.id
-}
-
-resource "aws_cloudwatch_event_target" "minimal-example-com-InstanceStateChange-Target" {
-  arn  = aws_sqs_queue.minimal-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.minimal-example-com-InstanceStateChange.id
-}
-
-resource "aws_cloudwatch_event_target" "minimal-example-com-SpotInterruption-Target" {
-  arn  = aws_sqs_queue.minimal-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.minimal-example-com-SpotInterruption.id
 }
 
 resource "aws_ebs_volume" "a-etcd-events-minimal-example-com" {
@@ -369,6 +308,8 @@ resource "aws_launch_template" "control-plane-us-east-1a-minimal-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 64
       volume_type           = "gp3"
     }
@@ -394,43 +335,48 @@ resource "aws_launch_template" "control-plane-us-east-1a-minimal-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                         = "minimal.example.com"
-      "Name"                                      = "control-plane-us-east-1a.minimal.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/minimal.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "minimal.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.minimal.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/minimal.example.com"                                                             = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                         = "minimal.example.com"
-      "Name"                                      = "control-plane-us-east-1a.minimal.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/minimal.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "minimal.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.minimal.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/minimal.example.com"                                                             = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                         = "minimal.example.com"
-      "Name"                                      = "control-plane-us-east-1a.minimal.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/minimal.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "minimal.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.minimal.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/minimal.example.com"                                                             = "owned"
     }
   }
   tags = {
     "KubernetesCluster"                         = "minimal.example.com"
     "Name"                                      = "control-plane-us-east-1a.minimal.example.com"
-    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/control-plane"                 = "1"
     "k8s.io/role/master"                        = "1"
     "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
@@ -446,6 +392,8 @@ resource "aws_launch_template" "nodes-us-east-1a-minimal-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }
@@ -471,40 +419,42 @@ resource "aws_launch_template" "nodes-us-east-1a-minimal-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                         = "minimal.example.com"
-      "Name"                                      = "nodes-us-east-1a.minimal.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
-      "kubernetes.io/cluster/minimal.example.com" = "owned"
+      "KubernetesCluster"                                                          = "minimal.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.minimal.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/minimal.example.com"                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                         = "minimal.example.com"
-      "Name"                                      = "nodes-us-east-1a.minimal.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
-      "kubernetes.io/cluster/minimal.example.com" = "owned"
+      "KubernetesCluster"                                                          = "minimal.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.minimal.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/minimal.example.com"                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                         = "minimal.example.com"
-      "Name"                                      = "nodes-us-east-1a.minimal.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
-      "kubernetes.io/cluster/minimal.example.com" = "owned"
+      "KubernetesCluster"                                                          = "minimal.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.minimal.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/minimal.example.com"                                  = "owned"
     }
   }
   tags = {
     "KubernetesCluster"                         = "minimal.example.com"
     "Name"                                      = "nodes-us-east-1a.minimal.example.com"
-    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/node"                          = "1"
     "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
     "kubernetes.io/cluster/minimal.example.com" = "owned"
@@ -530,16 +480,6 @@ resource "aws_lb" "api-minimal-example-com" {
   }
 }
 
-resource "aws_lb_listener" "api-minimal-example-com-3988" {
-  default_action {
-    target_group_arn = aws_lb_target_group.kops-controller-minimal-e-uvauf3.arn
-    type             = "forward"
-  }
-  load_balancer_arn = aws_lb.api-minimal-example-com.arn
-  port              = 3988
-  protocol          = "TCP"
-}
-
 resource "aws_lb_listener" "api-minimal-example-com-443" {
   default_action {
     target_group_arn = aws_lb_target_group.tcp-minimal-example-com-5905t8.arn
@@ -548,27 +488,6 @@ resource "aws_lb_listener" "api-minimal-example-com-443" {
   load_balancer_arn = aws_lb.api-minimal-example-com.arn
   port              = 443
   protocol          = "TCP"
-}
-
-resource "aws_lb_target_group" "kops-controller-minimal-e-uvauf3" {
-  connection_termination = true
-  deregistration_delay   = 30
-  health_check {
-    healthy_threshold   = 2
-    interval            = 10
-    protocol            = "TCP"
-    unhealthy_threshold = 2
-  }
-  name     = "kops-controller-minimal-e-uvauf3"
-  port     = 3988
-  protocol = "TCP"
-  tags = {
-    "KubernetesCluster"                         = "minimal.example.com"
-    "Name"                                      = "kops-controller-minimal-e-uvauf3"
-    "kubernetes.io/cluster/minimal.example.com" = "owned"
-  }
-  target_type = "instance"
-  vpc_id      = aws_vpc.minimal-example-com.id
 }
 
 resource "aws_lb_target_group" "tcp-minimal-example-com-5905t8" {
@@ -860,35 +779,6 @@ resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
   security_group_id = aws_security_group.api-elb-minimal-example-com.id
   to_port           = -1
   type              = "ingress"
-}
-
-resource "aws_security_group_rule" "kops-controller-elb-to-cp" {
-  from_port                = 3988
-  protocol                 = "tcp"
-  security_group_id        = aws_security_group.masters-minimal-example-com.id
-  source_security_group_id = aws_security_group.api-elb-minimal-example-com.id
-  to_port                  = 3988
-  type                     = "ingress"
-}
-
-resource "aws_security_group_rule" "node-to-elb" {
-  from_port                = 0
-  protocol                 = "-1"
-  security_group_id        = aws_security_group.api-elb-minimal-example-com.id
-  source_security_group_id = aws_security_group.nodes-minimal-example-com.id
-  to_port                  = 0
-  type                     = "ingress"
-}
-
-resource "aws_sqs_queue" "minimal-example-com-nth" {
-  message_retention_seconds = 300
-  name                      = "minimal-example-com-nth"
-  policy                    = file("${path.module}/data/aws_sqs_queue_minimal-example-com-nth_policy")
-  tags = {
-    "KubernetesCluster"                         = "minimal.example.com"
-    "Name"                                      = "minimal-example-com-nth"
-    "kubernetes.io/cluster/minimal.example.com" = "owned"
-  }
 }
 
 resource "aws_subnet" "us-east-1a-minimal-example-com" {

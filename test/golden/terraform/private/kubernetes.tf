@@ -163,11 +163,6 @@ resource "aws_autoscaling_group" "bastions-private-example-com" {
     value               = "bastions.private.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
-    propagate_at_launch = true
-    value               = ""
-  }
-  tag {
     key                 = "k8s.io/role/bastion"
     propagate_at_launch = true
     value               = "1"
@@ -182,6 +177,7 @@ resource "aws_autoscaling_group" "bastions-private-example-com" {
     propagate_at_launch = true
     value               = "owned"
   }
+  target_group_arns   = [aws_lb_target_group.bastion-private-example-c-nc71l4.arn]
   vpc_zone_identifier = [aws_subnet.utility-us-east-1a-private-example-com.id, aws_subnet.utility-us-east-1b-private-example-com.id, aws_subnet.utility-us-east-1c-private-example-com.id]
 }
 
@@ -208,7 +204,17 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-private-example-com" 
     value               = "control-plane-us-east-1a.private.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers"
     propagate_at_launch = true
     value               = ""
   }
@@ -232,7 +238,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-private-example-com" 
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn, aws_lb_target_group.kops-controller-private-e-jde7od.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1a-private-example-com.id]
 }
 
@@ -259,7 +265,17 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-private-example-com" 
     value               = "control-plane-us-east-1b.private.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1b"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers"
     propagate_at_launch = true
     value               = ""
   }
@@ -283,7 +299,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-private-example-com" 
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn, aws_lb_target_group.kops-controller-private-e-jde7od.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1b-private-example-com.id]
 }
 
@@ -310,7 +326,17 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-private-example-com" 
     value               = "control-plane-us-east-1c.private.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "control-plane-us-east-1c"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers"
     propagate_at_launch = true
     value               = ""
   }
@@ -334,7 +360,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-private-example-com" 
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn, aws_lb_target_group.kops-controller-private-e-jde7od.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1c-private-example-com.id]
 }
 
@@ -361,7 +387,12 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-private-example-com" {
     value               = "nodes-us-east-1a.private.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1a"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
     propagate_at_launch = true
     value               = ""
   }
@@ -406,7 +437,12 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-private-example-com" {
     value               = "nodes-us-east-1b.private.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1b"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
     propagate_at_launch = true
     value               = ""
   }
@@ -451,7 +487,12 @@ resource "aws_autoscaling_group" "nodes-us-east-1c-private-example-com" {
     value               = "nodes-us-east-1c.private.example.com"
   }
   tag {
-    key                 = "aws-node-termination-handler/managed"
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
+    propagate_at_launch = true
+    value               = "nodes-us-east-1c"
+  }
+  tag {
+    key                 = "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node"
     propagate_at_launch = true
     value               = ""
   }
@@ -471,122 +512,6 @@ resource "aws_autoscaling_group" "nodes-us-east-1c-private-example-com" {
     value               = "owned"
   }
   vpc_zone_identifier = [aws_subnet.us-east-1c-private-example-com.id]
-}
-
-resource "aws_autoscaling_lifecycle_hook" "bastions-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.bastions-private-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "bastions-NTHLifecycleHook"
-}
-
-resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1a-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1a-private-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "control-plane-us-east-1a-NTHLifecycleHook"
-}
-
-resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1b-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1b-private-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "control-plane-us-east-1b-NTHLifecycleHook"
-}
-
-resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1c-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1c-private-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "control-plane-us-east-1c-NTHLifecycleHook"
-}
-
-resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1a-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1a-private-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "nodes-us-east-1a-NTHLifecycleHook"
-}
-
-resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1b-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1b-private-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "nodes-us-east-1b-NTHLifecycleHook"
-}
-
-resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1c-NTHLifecycleHook" {
-  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1c-private-example-com.id
-  default_result         = "CONTINUE"
-  heartbeat_timeout      = 300
-  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
-  name                   = "nodes-us-east-1c-NTHLifecycleHook"
-}
-
-resource "aws_cloudwatch_event_rule" "private-example-com-ASGLifecycle" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_private.example.com-ASGLifecycle_event_pattern")
-  name          = "private.example.com-ASGLifecycle"
-  tags = {
-    "KubernetesCluster"                         = "private.example.com"
-    "Name"                                      = "private.example.com-ASGLifecycle"
-    "kubernetes.io/cluster/private.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_rule" "private-example-com-InstanceScheduledChange" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_private.example.com-InstanceScheduledChange_event_pattern")
-  name          = "private.example.com-InstanceScheduledChange"
-  tags = {
-    "KubernetesCluster"                         = "private.example.com"
-    "Name"                                      = "private.example.com-InstanceScheduledChange"
-    "kubernetes.io/cluster/private.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_rule" "private-example-com-InstanceStateChange" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_private.example.com-InstanceStateChange_event_pattern")
-  name          = "private.example.com-InstanceStateChange"
-  tags = {
-    "KubernetesCluster"                         = "private.example.com"
-    "Name"                                      = "private.example.com-InstanceStateChange"
-    "kubernetes.io/cluster/private.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_rule" "private-example-com-SpotInterruption" {
-  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_private.example.com-SpotInterruption_event_pattern")
-  name          = "private.example.com-SpotInterruption"
-  tags = {
-    "KubernetesCluster"                         = "private.example.com"
-    "Name"                                      = "private.example.com-SpotInterruption"
-    "kubernetes.io/cluster/private.example.com" = "owned"
-  }
-}
-
-resource "aws_cloudwatch_event_target" "private-example-com-ASGLifecycle-Target" {
-  arn  = aws_sqs_queue.private-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.private-example-com-ASGLifecycle.id
-}
-
-resource "aws_cloudwatch_event_target" "private-example-com-InstanceScheduledChange-Target" {
-  arn  = aws_sqs_queue.private-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.private-example-com-InstanceScheduledChange.id
-}
-
-resource "aws_cloudwatch_event_target" "private-example-com-InstanceStateChange-Target" {
-  arn  = aws_sqs_queue.private-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.private-example-com-InstanceStateChange.id
-}
-
-resource "aws_cloudwatch_event_target" "private-example-com-SpotInterruption-Target" {
-  arn  = aws_sqs_queue.private-example-com-nth.arn
-  rule = aws_cloudwatch_event_rule.private-example-com-SpotInterruption.id
 }
 
 resource "aws_ebs_volume" "a-etcd-events-private-example-com" {
@@ -861,6 +786,8 @@ resource "aws_launch_template" "bastions-private-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 32
       volume_type           = "gp3"
     }
@@ -888,7 +815,6 @@ resource "aws_launch_template" "bastions-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "bastions.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/bastion"                       = "1"
       "kops.k8s.io/instancegroup"                 = "bastions"
       "kubernetes.io/cluster/private.example.com" = "owned"
@@ -899,7 +825,6 @@ resource "aws_launch_template" "bastions-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "bastions.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/bastion"                       = "1"
       "kops.k8s.io/instancegroup"                 = "bastions"
       "kubernetes.io/cluster/private.example.com" = "owned"
@@ -910,7 +835,6 @@ resource "aws_launch_template" "bastions-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "bastions.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/bastion"                       = "1"
       "kops.k8s.io/instancegroup"                 = "bastions"
       "kubernetes.io/cluster/private.example.com" = "owned"
@@ -919,7 +843,6 @@ resource "aws_launch_template" "bastions-private-example-com" {
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "bastions.private.example.com"
-    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/bastion"                       = "1"
     "kops.k8s.io/instancegroup"                 = "bastions"
     "kubernetes.io/cluster/private.example.com" = "owned"
@@ -933,6 +856,8 @@ resource "aws_launch_template" "control-plane-us-east-1a-private-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 64
       volume_type           = "gp3"
     }
@@ -958,43 +883,48 @@ resource "aws_launch_template" "control-plane-us-east-1a-private-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "control-plane-us-east-1a.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "private.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/private.example.com"                                                             = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "control-plane-us-east-1a.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "private.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/private.example.com"                                                             = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "control-plane-us-east-1a.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "private.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1a.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1a"
+      "kubernetes.io/cluster/private.example.com"                                                             = "owned"
     }
   }
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "control-plane-us-east-1a.private.example.com"
-    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/control-plane"                 = "1"
     "k8s.io/role/master"                        = "1"
     "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
@@ -1010,6 +940,8 @@ resource "aws_launch_template" "control-plane-us-east-1b-private-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 64
       volume_type           = "gp3"
     }
@@ -1035,43 +967,48 @@ resource "aws_launch_template" "control-plane-us-east-1b-private-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "control-plane-us-east-1b.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1b"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "private.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1b.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1b"
+      "kubernetes.io/cluster/private.example.com"                                                             = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "control-plane-us-east-1b.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1b"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "private.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1b.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1b"
+      "kubernetes.io/cluster/private.example.com"                                                             = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "control-plane-us-east-1b.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1b"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "private.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1b.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1b"
+      "kubernetes.io/cluster/private.example.com"                                                             = "owned"
     }
   }
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "control-plane-us-east-1b.private.example.com"
-    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/control-plane"                 = "1"
     "k8s.io/role/master"                        = "1"
     "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1b"
@@ -1087,6 +1024,8 @@ resource "aws_launch_template" "control-plane-us-east-1c-private-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 64
       volume_type           = "gp3"
     }
@@ -1112,43 +1051,48 @@ resource "aws_launch_template" "control-plane-us-east-1c-private-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "control-plane-us-east-1c.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1c"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "private.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1c.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1c"
+      "kubernetes.io/cluster/private.example.com"                                                             = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "control-plane-us-east-1c.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1c"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "private.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1c.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1c"
+      "kubernetes.io/cluster/private.example.com"                                                             = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "control-plane-us-east-1c.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/control-plane"                 = "1"
-      "k8s.io/role/master"                        = "1"
-      "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1c"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                                                     = "private.example.com"
+      "Name"                                                                                                  = "control-plane-us-east-1c.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
+      "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
+      "k8s.io/role/control-plane"                                                                             = "1"
+      "k8s.io/role/master"                                                                                    = "1"
+      "kops.k8s.io/instancegroup"                                                                             = "control-plane-us-east-1c"
+      "kubernetes.io/cluster/private.example.com"                                                             = "owned"
     }
   }
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "control-plane-us-east-1c.private.example.com"
-    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/control-plane"                 = "1"
     "k8s.io/role/master"                        = "1"
     "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1c"
@@ -1164,6 +1108,8 @@ resource "aws_launch_template" "nodes-us-east-1a-private-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }
@@ -1189,40 +1135,42 @@ resource "aws_launch_template" "nodes-us-east-1a-private-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "nodes-us-east-1a.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                          = "private.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/private.example.com"                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "nodes-us-east-1a.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                          = "private.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/private.example.com"                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "nodes-us-east-1a.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                          = "private.example.com"
+      "Name"                                                                       = "nodes-us-east-1a.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1a"
+      "kubernetes.io/cluster/private.example.com"                                  = "owned"
     }
   }
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "nodes-us-east-1a.private.example.com"
-    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/node"                          = "1"
     "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
     "kubernetes.io/cluster/private.example.com" = "owned"
@@ -1237,6 +1185,8 @@ resource "aws_launch_template" "nodes-us-east-1b-private-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }
@@ -1262,40 +1212,42 @@ resource "aws_launch_template" "nodes-us-east-1b-private-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "nodes-us-east-1b.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1b"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                          = "private.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/private.example.com"                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "nodes-us-east-1b.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1b"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                          = "private.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/private.example.com"                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "nodes-us-east-1b.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1b"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                          = "private.example.com"
+      "Name"                                                                       = "nodes-us-east-1b.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1b"
+      "kubernetes.io/cluster/private.example.com"                                  = "owned"
     }
   }
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "nodes-us-east-1b.private.example.com"
-    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/node"                          = "1"
     "kops.k8s.io/instancegroup"                 = "nodes-us-east-1b"
     "kubernetes.io/cluster/private.example.com" = "owned"
@@ -1310,6 +1262,8 @@ resource "aws_launch_template" "nodes-us-east-1c-private-example-com" {
     ebs {
       delete_on_termination = true
       encrypted             = true
+      iops                  = 3000
+      throughput            = 125
       volume_size           = 128
       volume_type           = "gp3"
     }
@@ -1335,40 +1289,42 @@ resource "aws_launch_template" "nodes-us-east-1c-private-example-com" {
   tag_specifications {
     resource_type = "instance"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "nodes-us-east-1c.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1c"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                          = "private.example.com"
+      "Name"                                                                       = "nodes-us-east-1c.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1c"
+      "kubernetes.io/cluster/private.example.com"                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "network-interface"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "nodes-us-east-1c.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1c"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                          = "private.example.com"
+      "Name"                                                                       = "nodes-us-east-1c.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1c"
+      "kubernetes.io/cluster/private.example.com"                                  = "owned"
     }
   }
   tag_specifications {
     resource_type = "volume"
     tags = {
-      "KubernetesCluster"                         = "private.example.com"
-      "Name"                                      = "nodes-us-east-1c.private.example.com"
-      "aws-node-termination-handler/managed"      = ""
-      "k8s.io/role/node"                          = "1"
-      "kops.k8s.io/instancegroup"                 = "nodes-us-east-1c"
-      "kubernetes.io/cluster/private.example.com" = "owned"
+      "KubernetesCluster"                                                          = "private.example.com"
+      "Name"                                                                       = "nodes-us-east-1c.private.example.com"
+      "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1c"
+      "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
+      "k8s.io/role/node"                                                           = "1"
+      "kops.k8s.io/instancegroup"                                                  = "nodes-us-east-1c"
+      "kubernetes.io/cluster/private.example.com"                                  = "owned"
     }
   }
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "nodes-us-east-1c.private.example.com"
-    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/node"                          = "1"
     "kops.k8s.io/instancegroup"                 = "nodes-us-east-1c"
     "kubernetes.io/cluster/private.example.com" = "owned"
@@ -1400,14 +1356,27 @@ resource "aws_lb" "api-private-example-com" {
   }
 }
 
-resource "aws_lb_listener" "api-private-example-com-3988" {
-  default_action {
-    target_group_arn = aws_lb_target_group.kops-controller-private-e-jde7od.arn
-    type             = "forward"
+resource "aws_lb" "bastion-private-example-com" {
+  enable_cross_zone_load_balancing = false
+  internal                         = false
+  ip_address_type                  = "ipv4"
+  load_balancer_type               = "network"
+  name                             = "bastion-private-example-c-nc71l4"
+  security_groups                  = [aws_security_group.bastion-elb-private-example-com.id]
+  subnet_mapping {
+    subnet_id = aws_subnet.utility-us-east-1a-private-example-com.id
   }
-  load_balancer_arn = aws_lb.api-private-example-com.arn
-  port              = 3988
-  protocol          = "TCP"
+  subnet_mapping {
+    subnet_id = aws_subnet.utility-us-east-1b-private-example-com.id
+  }
+  subnet_mapping {
+    subnet_id = aws_subnet.utility-us-east-1c-private-example-com.id
+  }
+  tags = {
+    "KubernetesCluster"                         = "private.example.com"
+    "Name"                                      = "bastion.private.example.com"
+    "kubernetes.io/cluster/private.example.com" = "owned"
+  }
 }
 
 resource "aws_lb_listener" "api-private-example-com-443" {
@@ -1420,7 +1389,17 @@ resource "aws_lb_listener" "api-private-example-com-443" {
   protocol          = "TCP"
 }
 
-resource "aws_lb_target_group" "kops-controller-private-e-jde7od" {
+resource "aws_lb_listener" "bastion-private-example-com-22" {
+  default_action {
+    target_group_arn = aws_lb_target_group.bastion-private-example-c-nc71l4.arn
+    type             = "forward"
+  }
+  load_balancer_arn = aws_lb.bastion-private-example-com.arn
+  port              = 22
+  protocol          = "TCP"
+}
+
+resource "aws_lb_target_group" "bastion-private-example-c-nc71l4" {
   connection_termination = true
   deregistration_delay   = 30
   health_check {
@@ -1429,12 +1408,12 @@ resource "aws_lb_target_group" "kops-controller-private-e-jde7od" {
     protocol            = "TCP"
     unhealthy_threshold = 2
   }
-  name     = "kops-controller-private-e-jde7od"
-  port     = 3988
+  name     = "bastion-private-example-c-nc71l4"
+  port     = 22
   protocol = "TCP"
   tags = {
     "KubernetesCluster"                         = "private.example.com"
-    "Name"                                      = "kops-controller-private-e-jde7od"
+    "Name"                                      = "bastion-private-example-c-nc71l4"
     "kubernetes.io/cluster/private.example.com" = "owned"
   }
   target_type = "instance"
@@ -1597,6 +1576,17 @@ resource "aws_security_group" "api-elb-private-example-com" {
   vpc_id = aws_vpc.private-example-com.id
 }
 
+resource "aws_security_group" "bastion-elb-private-example-com" {
+  description = "Security group for bastion ELB"
+  name        = "bastion-elb.private.example.com"
+  tags = {
+    "KubernetesCluster"                         = "private.example.com"
+    "Name"                                      = "bastion-elb.private.example.com"
+    "kubernetes.io/cluster/private.example.com" = "owned"
+  }
+  vpc_id = aws_vpc.private-example-com.id
+}
+
 resource "aws_security_group" "bastion-private-example-com" {
   description = "Security group for bastion"
   name        = "bastion.private.example.com"
@@ -1630,11 +1620,11 @@ resource "aws_security_group" "nodes-private-example-com" {
   vpc_id = aws_vpc.private-example-com.id
 }
 
-resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-22to22-bastion-private-example-com" {
+resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-22to22-bastion-elb-private-example-com" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 22
   protocol          = "tcp"
-  security_group_id = aws_security_group.bastion-private-example-com.id
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
   to_port           = 22
   type              = "ingress"
 }
@@ -1648,11 +1638,38 @@ resource "aws_security_group_rule" "from-0-0-0-0--0-ingress-tcp-443to443-api-elb
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "from-__--0-ingress-tcp-22to22-bastion-private-example-com" {
+resource "aws_security_group_rule" "from-172-20-0-0--22-ingress-tcp-22to22-bastion-elb-private-example-com" {
+  cidr_blocks       = ["172.20.0.0/22"]
+  from_port         = 22
+  protocol          = "tcp"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port           = 22
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-172-20-4-0--22-ingress-tcp-22to22-bastion-elb-private-example-com" {
+  cidr_blocks       = ["172.20.4.0/22"]
+  from_port         = 22
+  protocol          = "tcp"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port           = 22
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-172-20-8-0--22-ingress-tcp-22to22-bastion-elb-private-example-com" {
+  cidr_blocks       = ["172.20.8.0/22"]
+  from_port         = 22
+  protocol          = "tcp"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port           = 22
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "from-__--0-ingress-tcp-22to22-bastion-elb-private-example-com" {
   from_port         = 22
   ipv6_cidr_blocks  = ["::/0"]
   protocol          = "tcp"
-  security_group_id = aws_security_group.bastion-private-example-com.id
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
   to_port           = 22
   type              = "ingress"
 }
@@ -1680,6 +1697,24 @@ resource "aws_security_group_rule" "from-api-elb-private-example-com-egress-all-
   ipv6_cidr_blocks  = ["::/0"]
   protocol          = "-1"
   security_group_id = aws_security_group.api-elb-private-example-com.id
+  to_port           = 0
+  type              = "egress"
+}
+
+resource "aws_security_group_rule" "from-bastion-elb-private-example-com-egress-all-0to0-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
+  from_port         = 0
+  protocol          = "-1"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port           = 0
+  type              = "egress"
+}
+
+resource "aws_security_group_rule" "from-bastion-elb-private-example-com-egress-all-0to0-__--0" {
+  from_port         = 0
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "-1"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
   to_port           = 0
   type              = "egress"
 }
@@ -1837,6 +1872,15 @@ resource "aws_security_group_rule" "https-elb-to-master" {
   type                     = "ingress"
 }
 
+resource "aws_security_group_rule" "icmp-from-bastion" {
+  from_port                = 3
+  protocol                 = "icmp"
+  security_group_id        = aws_security_group.bastion-elb-private-example-com.id
+  source_security_group_id = aws_security_group.bastion-private-example-com.id
+  to_port                  = 4
+  type                     = "ingress"
+}
+
 resource "aws_security_group_rule" "icmp-pmtu-api-elb-0-0-0-0--0" {
   cidr_blocks       = ["0.0.0.0/0"]
   from_port         = 3
@@ -1864,6 +1908,51 @@ resource "aws_security_group_rule" "icmp-pmtu-elb-to-cp" {
   type                     = "ingress"
 }
 
+resource "aws_security_group_rule" "icmp-pmtu-ssh-nlb-0-0-0-0--0" {
+  cidr_blocks       = ["0.0.0.0/0"]
+  from_port         = 3
+  protocol          = "icmp"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port           = 4
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-pmtu-ssh-nlb-172-20-0-0--22" {
+  cidr_blocks       = ["172.20.0.0/22"]
+  from_port         = 3
+  protocol          = "icmp"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port           = 4
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-pmtu-ssh-nlb-172-20-4-0--22" {
+  cidr_blocks       = ["172.20.4.0/22"]
+  from_port         = 3
+  protocol          = "icmp"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port           = 4
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-pmtu-ssh-nlb-172-20-8-0--22" {
+  cidr_blocks       = ["172.20.8.0/22"]
+  from_port         = 3
+  protocol          = "icmp"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port           = 4
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "icmp-to-bastion" {
+  from_port                = 3
+  protocol                 = "icmp"
+  security_group_id        = aws_security_group.bastion-private-example-com.id
+  source_security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port                  = 4
+  type                     = "ingress"
+}
+
 resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
   from_port         = -1
   ipv6_cidr_blocks  = ["::/0"]
@@ -1873,33 +1962,22 @@ resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
   type              = "ingress"
 }
 
-resource "aws_security_group_rule" "kops-controller-elb-to-cp" {
-  from_port                = 3988
+resource "aws_security_group_rule" "icmpv6-pmtu-ssh-nlb-__--0" {
+  from_port         = -1
+  ipv6_cidr_blocks  = ["::/0"]
+  protocol          = "icmpv6"
+  security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port           = -1
+  type              = "ingress"
+}
+
+resource "aws_security_group_rule" "ssh-to-bastion" {
+  from_port                = 22
   protocol                 = "tcp"
-  security_group_id        = aws_security_group.masters-private-example-com.id
-  source_security_group_id = aws_security_group.api-elb-private-example-com.id
-  to_port                  = 3988
+  security_group_id        = aws_security_group.bastion-private-example-com.id
+  source_security_group_id = aws_security_group.bastion-elb-private-example-com.id
+  to_port                  = 22
   type                     = "ingress"
-}
-
-resource "aws_security_group_rule" "node-to-elb" {
-  from_port                = 0
-  protocol                 = "-1"
-  security_group_id        = aws_security_group.api-elb-private-example-com.id
-  source_security_group_id = aws_security_group.nodes-private-example-com.id
-  to_port                  = 0
-  type                     = "ingress"
-}
-
-resource "aws_sqs_queue" "private-example-com-nth" {
-  message_retention_seconds = 300
-  name                      = "private-example-com-nth"
-  policy                    = file("${path.module}/data/aws_sqs_queue_private-example-com-nth_policy")
-  tags = {
-    "KubernetesCluster"                         = "private.example.com"
-    "Name"                                      = "private-example-com-nth"
-    "kubernetes.io/cluster/private.example.com" = "owned"
-  }
 }
 
 resource "aws_subnet" "us-east-1a-private-example-com" {
