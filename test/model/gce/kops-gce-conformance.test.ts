@@ -7,6 +7,7 @@ import { buildGceTasks } from '../../../src/model/gce/gce-model-builder';
 import { GceNames } from '../../../src/model/gce/gce-names';
 import { completeCluster } from '../../../src/ops/expand-cluster';
 import { TerraformWriter } from '../../../src/targets/terraform/terraform-writer';
+import { dropRefusedAddonFields } from '../../helpers/kops-addon-case';
 
 // kops's own Terraform for its GCE cases (test/fixtures/kops-gce/SOURCE.md: kops commit 268927e2).
 const FIXTURES = path.join(__dirname, '../../fixtures/kops-gce');
@@ -27,6 +28,8 @@ function completedInput(c: string): { cluster: Cluster; instanceGroups: Instance
   // minimal_gce_plb sets fields kops's own API ignores (etcd volumes at cluster level, rootVolume): kforge's schema refuses them.
   const known = text.replace(/^ {2}rootVolume:\n( {4}.*\n)+/gm, '').replace(/^ {6}(volumeIops|volumeSize|volumeThroughput): .*\n/gm, '').replace(/^ {6}type: hyperdisk-balanced\n/gm, '');
   const set = loadManifests(known, `${c}/in-v1alpha2.yaml`);
+  // Addons kforge refuses (cluster-autoscaler, cert-manager) change nothing in the GCE model compared here.
+  dropRefusedAddonFields(set.clusters[0]);
   return { cluster: completeCluster(set.clusters[0], set.instanceGroups, 'memfs://tests'), instanceGroups: set.instanceGroups };
 }
 
