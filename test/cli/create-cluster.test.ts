@@ -29,6 +29,16 @@ describe('kforge create cluster (as users run it)', () => {
     await writeManagedFilesOf(dir, 'x.example.com');
     expect(fs.readFileSync(path.join(dir, 'x.example.com/cluster-completed.spec'), 'utf8')).toBe(full.stdout);
     expect(listFiles(path.join(dir, 'x.example.com'))).toEqual([
+      // The bootstrap channel and the manifests of the addons a default AWS cluster gets (docs/addons.md).
+      'addons/aws-cloud-controller.addons.k8s.io/k8s-1.18.yaml',
+      'addons/bootstrap-channel.yaml',
+      'addons/coredns.addons.k8s.io/k8s-1.12.yaml',
+      'addons/kubelet-api.rbac.addons.k8s.io/k8s-1.9.yaml',
+      'addons/limit-range.addons.k8s.io/v1.5.0.yaml',
+      'addons/networking.cilium.io/k8s-1.16-v1.15.yaml',
+      'addons/node-bootstrap.rbac.addons.kforge.io/k8s-1.33.yaml',
+      'addons/node-termination-handler.aws/k8s-1.11.yaml',
+      'addons/storage-aws.addons.k8s.io/v1.15.0.yaml',
       'cluster-completed.spec',
       'config',
       'igconfig/controlplane/control-plane-us-east-1a/nodeupconfig.yaml',

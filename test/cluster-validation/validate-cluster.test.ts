@@ -57,13 +57,13 @@ function kubeconfig(o: { server: string; ca: Keypair; client: Keypair }): string
   return file;
 }
 
-test('a healthy cluster is valid, with an admin credential issued in memory, in two Kubernetes API calls', async () => {
+test('a healthy cluster is valid, with an admin credential issued in memory, in three Kubernetes API calls (nodes, pods, and the namespaces holding the addon versions)', async () => {
   const r = await validateCluster(f.vfs, opts());
   expect(r.result.failures).toEqual([]);
   expect(r.valid).toBe(true);
   expect(r.credentials).toBe('an admin certificate issued in memory from the state store');
   expect(r.result.nodes.map((n) => [n.role, n.ready])).toEqual([['control-plane', true], ['node', true], ['node', true]]);
-  expect(f.api.requestCounts()).toEqual({ 'list /api/v1/nodes': 1, 'list /api/v1/pods': 1 });
+  expect(f.api.requestCounts()).toEqual({ 'list /api/v1/namespaces': 1, 'list /api/v1/nodes': 1, 'list /api/v1/pods': 1 });
   expect(f.api.requests.every((q) => q.user?.startsWith('kubecfg-'))).toBe(true);
 });
 
