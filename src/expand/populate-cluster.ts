@@ -8,6 +8,7 @@ import { remapImage } from './components/images';
 import { expandKubeAPIServer } from './components/kube-apiserver';
 import { expandKubeControllerManager } from './components/kube-controller-manager';
 import { expandCloudControllerManager } from './components/cloud-controller-manager';
+import { expandAwsEbsCsiDriver } from './components/aws-ebs-csi-driver';
 import { expandKubeDNS } from './components/kube-dns';
 import { expandKubeProxy } from './components/kube-proxy';
 import { expandKubeScheduler } from './components/kube-scheduler';
@@ -37,6 +38,7 @@ export const EXPAND_STEPS: ReadonlyArray<[string, ExpandStep]> = [
   ['node-problem-detector', expandNodeProblemDetector],
   ['node-termination-handler', expandNodeTerminationHandler],
   ['cloud-controller-manager', expandCloudControllerManager],
+  ['aws-ebs-csi-driver', expandAwsEbsCsiDriver],
   ['image-mirror', remapImages],
 ];
 

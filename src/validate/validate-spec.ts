@@ -8,6 +8,7 @@ import { checkDnsNames } from './check-dns-names';
 import { clusterNameProblem, etcdClusterNameProblem, instanceGroupNameProblem, quoteName } from './check-object-names';
 import { checkExternalDns } from './check-external-dns';
 import { checkMetricsServer } from './check-metrics-server';
+import { checkAwsEbsCsiDriver } from './check-aws-ebs-csi-driver';
 import { checkRefusedFields } from './field-support';
 import { checkIpv6 } from './check-ipv6';
 import { checkIssuerDiscovery } from './check-issuer-discovery';
@@ -55,6 +56,7 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
   append(errors, checkIssuerDiscovery(cluster));
   append(errors, checkExternalDns(cluster));
   append(errors, checkMetricsServer(cluster));
+  append(errors, checkAwsEbsCsiDriver(cluster));
   append(errors, checkDnsNames(cluster));
   append(errors, checkKubeletShutdown(cluster, igs));
   append(errors, checkNodeTerminationHandler(cluster));

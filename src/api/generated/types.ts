@@ -3021,7 +3021,7 @@ export interface AzureSpec {
  */
 export interface AWSEBSCSIDriver {
   /**
-   * Enabled enables the AWS EBS CSI driver. Default: false.
+   * Enabled enables the AWS EBS CSI driver; it can only be true (kops refuses false): the driver provisions the default StorageClass of every AWS cluster. Default: true.
    */
   enabled?: boolean;
   /**

@@ -1,6 +1,7 @@
 import type { AddonBuilder } from './addon';
 import { amazonVpcAddon } from './amazon-vpc-addon';
 import { awsCloudControllerAddon } from './aws-cloud-controller-addon';
+import { awsEbsCsiDriverAddon } from './aws-ebs-csi-driver-addon';
 import { buildNodeTerminationHandlerAddon } from './node-termination-handler-addon';
 import { calicoAddon } from './calico-addon';
 import { ciliumAddon } from './cilium-addon';
@@ -35,5 +36,6 @@ export const ADDON_BUILDERS: AddonBuilder[] = [
   kubeRouterAddon,
   amazonVpcAddon,
   awsCloudControllerAddon,
+  awsEbsCsiDriverAddon,
   nodeBootstrapRbacAddon,
 ];

@@ -36,6 +36,12 @@ const CLUSTER: Record<string, Mutation> = {
   'spec.assets': (c) => (c.assets = { containerRegistry: 'registry.example.com' }),
   'spec.authorization': (c) => (c.authorization = { alwaysAllow: {} }),
   'spec.channel': { notRendered: 'read by `create cluster` to pick versions and images from the channel; a stored cluster renders what it says' },
+  // The addon manifests are among the derived files: the EBS CSI driver's and storage-aws's change.
+  'spec.cloudConfig': (c) => (c.cloudConfig = { awsEBSCSIDriver: { volumeAttachLimit: 20 } }),
+  'spec.cloudConfig.awsEBSCSIDriver': (c) => (c.cloudConfig = { awsEBSCSIDriver: { hostNetwork: true } }),
+  'spec.cloudConfig.gceServiceAccount': { notRendered: 'GCE only: the service account the GCE model gives the instances (test/model/gce/)' },
+  'spec.cloudConfig.gceUseStartupScript': { notRendered: 'GCE only: the metadata key the GCE model passes the bootstrap script in (test/model/gce/)' },
+  'spec.cloudConfig.manageStorageClasses': (c) => (c.cloudConfig = { manageStorageClasses: false }),
   'spec.cloudLabels': (c) => (c.cloudLabels = { team: 'blue' }),
   'spec.cloudProvider': { notRendered: 'selects the cloud: the AWS model is for `aws`; GCE has its own model (issue 21)' },
   'spec.clusterDNSDomain': (c) => (c.clusterDNSDomain = 'cluster.example'),
