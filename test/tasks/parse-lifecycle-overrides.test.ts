@@ -31,7 +31,7 @@ describe('parseLifecycleOverrides', () => {
   it('refuses an unknown kind, listing the valid kinds', () => {
     const e = usageError(['IamRole=Ignore']);
     expect(e.code).toBe('USAGE');
-    expect(e.message).toContain('--lifecycle-overrides: unknown task kind "IamRole" in "IamRole=Ignore"; valid kinds: AutoScalingGroup, AutoscalingGroup, DNSName, DNSRecord, EBSVolume, EC2KeyPair');
+    expect(e.message).toContain('--lifecycle-overrides: unknown task kind "IamRole" in "IamRole=Ignore"; valid kinds: AutoScalingGroup, AutoScalingLifecycleHook, AutoscalingGroup, AutoscalingLifecycleHook, DNSName, DNSRecord, EBSVolume, EC2KeyPair');
     expect(usageError(['constructor=Ignore']).message).toContain('unknown task kind "constructor"');
   });
 

@@ -6,8 +6,11 @@
 export const AWS_LIFECYCLE_KINDS: Readonly<Record<string, string>> = {
   // kops's names
   AutoscalingGroup: 'AutoScalingGroup',
+  AutoscalingLifecycleHook: 'AutoScalingLifecycleHook',
   DNSName: 'DNSRecord',
   EBSVolume: 'EBSVolume',
+  EventBridgeRule: 'EventBridgeRule',
+  EventBridgeTarget: 'EventBridgeTarget',
   ElasticIP: 'ElasticIP',
   IAMInstanceProfile: 'IAMInstanceProfile',
   IAMInstanceProfileRole: 'IAMInstanceProfileRole',
@@ -22,13 +25,16 @@ export const AWS_LIFECYCLE_KINDS: Readonly<Record<string, string>> = {
   RouteTableAssociation: 'RouteTableAssociation',
   SecurityGroup: 'SecurityGroup',
   SecurityGroupRule: 'SecurityGroupRule',
+  SQS: 'SQSQueue',
   SSHKey: 'EC2KeyPair',
   Subnet: 'Subnet',
   TargetGroup: 'TargetGroup',
   VPC: 'VPC',
   // kforge's names where kops has none or another (kops folds listeners into its load balancer task)
   AutoScalingGroup: 'AutoScalingGroup',
+  AutoScalingLifecycleHook: 'AutoScalingLifecycleHook',
   DNSRecord: 'DNSRecord',
   EC2KeyPair: 'EC2KeyPair',
   Listener: 'Listener',
+  SQSQueue: 'SQSQueue',
 };
