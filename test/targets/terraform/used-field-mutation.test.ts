@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ClusterSpec, InstanceGroup, InstanceGroupSpec } from '../../../src/api/types';
 import { IamRolePolicyTask } from '../../../src/cloud/aws/tasks/iam-role-policy-task';
+import { SqsQueueTask } from '../../../src/cloud/aws/tasks/sqs-queue-task';
 import { LaunchTemplateTask } from '../../../src/cloud/aws/tasks/launch-template-task';
 import { newCluster, NewCluster } from '../../../src/create/new-cluster';
 import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
@@ -42,6 +43,7 @@ const CLUSTER: Record<string, Mutation> = {
   'spec.cloudConfig.gceServiceAccount': { notRendered: 'GCE only: the service account the GCE model gives the instances (test/model/gce/)' },
   'spec.cloudConfig.gceUseStartupScript': { notRendered: 'GCE only: the metadata key the GCE model passes the bootstrap script in (test/model/gce/)' },
   'spec.cloudConfig.manageStorageClasses': (c) => (c.cloudConfig = { manageStorageClasses: false }),
+  'spec.cloudControllerManager': (c) => (c.cloudControllerManager = { logLevel: 4 }),
   'spec.cloudLabels': (c) => (c.cloudLabels = { team: 'blue' }),
   'spec.cloudProvider': { notRendered: 'selects the cloud: the AWS model is for `aws`; GCE has its own model (issue 21)' },
   'spec.clusterDNSDomain': (c) => (c.clusterDNSDomain = 'cluster.example'),
@@ -56,6 +58,10 @@ const CLUSTER: Record<string, Mutation> = {
   'spec.kubeAPIServer': logLevel('kubeAPIServer'),
   'spec.kubeControllerManager': logLevel('kubeControllerManager'),
   'spec.kubeDNS': (c) => (c.kubeDNS = { serverIP: '100.64.0.11' }),
+  'spec.externalDns': { notRendered: "only kops's default provider (dns-controller) is accepted: protokube keeps the records, so no setting left changes the output (external-dns is refused)" },
+  'spec.metricsServer': (c) => (c.metricsServer = { enabled: true }),
+  'spec.nodeProblemDetector': (c) => (c.nodeProblemDetector = { enabled: true }),
+  'spec.nodeTerminationHandler': (c) => (c.nodeTerminationHandler = { enableRebalanceDraining: true }),
   // The base cluster runs Cilium, which replaces kube-proxy: turning it on is the change.
   'spec.kubeProxy': (c) => (c.kubeProxy = { enabled: true }),
   'spec.kubeScheduler': logLevel('kubeScheduler'),
@@ -72,6 +78,10 @@ const CLUSTER: Record<string, Mutation> = {
   'spec.networkID': (c) => (c.networkID = 'vpc-12345678'),
   'spec.networking': (c) => (c.networking = { calico: {} }),
   'spec.networking.amazonvpc': (c) => (c.networking = { amazonvpc: {} }),
+  'spec.networking.calico': (c) => (c.networking = { calico: {} }),
+  'spec.networking.cilium': (c) => (c.networking = { cilium: { ipam: 'eni' } }),
+  'spec.networking.flannel': (c) => (c.networking = { flannel: {} }),
+  'spec.networking.kuberouter': (c) => (c.networking = { kuberouter: {} }),
   'spec.nodePortAccess': (c) => (c.nodePortAccess = ['10.0.0.0/8']),
   'spec.nonMasqueradeCIDR': (c) => (c.nonMasqueradeCIDR = '100.64.0.0/11'),
   'spec.podCIDR': (c) => (c.podCIDR = '100.96.0.0/12'),
@@ -137,6 +147,8 @@ function render(edit: Edit = () => {}): Map<string, string> {
   // update resolves each image name to an AMI; a name's hash stands for it here.
   for (const t of tasks) if (t instanceof LaunchTemplateTask) t.useImage({ id: `ami-${createHash('sha256').update(String(t.desired.image)).digest('hex').slice(0, 17)}`, rootDevice: '/dev/sda1' });
   for (const t of tasks) if (t instanceof IamRolePolicyTask) t.useHostedZoneId('Z0123456789ABCDEFGHIJ');
+  // update asks STS for the account the node-termination-handler's queue policy names; kops's test account stands for it.
+  for (const t of tasks) if (t instanceof SqsQueueTask) t.useAccount('123456789012');
   const files = renderTerraformOutput(cluster.metadata.name, 'us-east-1', tasks).files;
   for (const [f, text] of nodeupFiles) if (!f.endsWith('cluster-completed.spec')) files.set(`nodeup:${f}`, text);
   return files;

@@ -113,6 +113,11 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-lb-example-com" {
     value               = "control-plane-us-east-1a.lb.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
     propagate_at_launch = true
     value               = "control-plane-us-east-1a"
@@ -174,6 +179,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-lb-example-com" {
     value               = "nodes-us-east-1a.lb.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
     propagate_at_launch = true
     value               = "nodes-us-east-1a"
@@ -224,6 +234,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-lb-example-com" {
     value               = "nodes-us-east-1b.lb.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
     propagate_at_launch = true
     value               = "nodes-us-east-1b"
@@ -249,6 +264,90 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-lb-example-com" {
     value               = "owned"
   }
   vpc_zone_identifier = [aws_subnet.us-east-1b-lb-example-com.id]
+}
+
+resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1a-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1a-lb-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "control-plane-us-east-1a-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1a-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1a-lb-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1a-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1b-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1b-lb-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1b-NTHLifecycleHook"
+}
+
+resource "aws_cloudwatch_event_rule" "lb-example-com-ASGLifecycle" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_lb.example.com-ASGLifecycle_event_pattern")
+  name          = "lb.example.com-ASGLifecycle"
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "lb.example.com-ASGLifecycle"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "lb-example-com-InstanceScheduledChange" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_lb.example.com-InstanceScheduledChange_event_pattern")
+  name          = "lb.example.com-InstanceScheduledChange"
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "lb.example.com-InstanceScheduledChange"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "lb-example-com-InstanceStateChange" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_lb.example.com-InstanceStateChange_event_pattern")
+  name          = "lb.example.com-InstanceStateChange"
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "lb.example.com-InstanceStateChange"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "lb-example-com-SpotInterruption" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_lb.example.com-SpotInterruption_event_pattern")
+  name          = "lb.example.com-SpotInterruption"
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "lb.example.com-SpotInterruption"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_target" "lb-example-com-ASGLifecycle-Target" {
+  arn  = aws_sqs_queue.lb-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.lb-example-com-ASGLifecycle.id
+}
+
+resource "aws_cloudwatch_event_target" "lb-example-com-InstanceScheduledChange-Target" {
+  arn  = aws_sqs_queue.lb-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.lb-example-com-InstanceScheduledChange.id
+}
+
+resource "aws_cloudwatch_event_target" "lb-example-com-InstanceStateChange-Target" {
+  arn  = aws_sqs_queue.lb-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.lb-example-com-InstanceStateChange.id
+}
+
+resource "aws_cloudwatch_event_target" "lb-example-com-SpotInterruption-Target" {
+  arn  = aws_sqs_queue.lb-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.lb-example-com-SpotInterruption.id
 }
 
 resource "aws_ebs_volume" "a-etcd-events-lb-example-com" {
@@ -413,6 +512,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-lb-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "lb.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1a.lb.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -427,6 +527,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-lb-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "lb.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1a.lb.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -441,6 +542,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-lb-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "lb.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1a.lb.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -453,6 +555,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-lb-example-com" {
   tags = {
     "KubernetesCluster"                    = "lb.example.com"
     "Name"                                 = "control-plane-us-east-1a.lb.example.com"
+    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/control-plane"            = "1"
     "k8s.io/role/master"                   = "1"
     "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
@@ -497,6 +600,7 @@ resource "aws_launch_template" "nodes-us-east-1a-lb-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "lb.example.com"
       "Name"                                                                       = "nodes-us-east-1a.lb.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -509,6 +613,7 @@ resource "aws_launch_template" "nodes-us-east-1a-lb-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "lb.example.com"
       "Name"                                                                       = "nodes-us-east-1a.lb.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -521,6 +626,7 @@ resource "aws_launch_template" "nodes-us-east-1a-lb-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "lb.example.com"
       "Name"                                                                       = "nodes-us-east-1a.lb.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -531,6 +637,7 @@ resource "aws_launch_template" "nodes-us-east-1a-lb-example-com" {
   tags = {
     "KubernetesCluster"                    = "lb.example.com"
     "Name"                                 = "nodes-us-east-1a.lb.example.com"
+    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/node"                     = "1"
     "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
     "kubernetes.io/cluster/lb.example.com" = "owned"
@@ -574,6 +681,7 @@ resource "aws_launch_template" "nodes-us-east-1b-lb-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "lb.example.com"
       "Name"                                                                       = "nodes-us-east-1b.lb.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -586,6 +694,7 @@ resource "aws_launch_template" "nodes-us-east-1b-lb-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "lb.example.com"
       "Name"                                                                       = "nodes-us-east-1b.lb.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -598,6 +707,7 @@ resource "aws_launch_template" "nodes-us-east-1b-lb-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "lb.example.com"
       "Name"                                                                       = "nodes-us-east-1b.lb.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -608,6 +718,7 @@ resource "aws_launch_template" "nodes-us-east-1b-lb-example-com" {
   tags = {
     "KubernetesCluster"                    = "lb.example.com"
     "Name"                                 = "nodes-us-east-1b.lb.example.com"
+    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/node"                     = "1"
     "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
     "kubernetes.io/cluster/lb.example.com" = "owned"
@@ -962,6 +1073,17 @@ resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
   security_group_id = aws_security_group.api-elb-lb-example-com.id
   to_port           = -1
   type              = "ingress"
+}
+
+resource "aws_sqs_queue" "lb-example-com-nth" {
+  message_retention_seconds = 300
+  name                      = "lb-example-com-nth"
+  policy                    = file("${path.module}/data/aws_sqs_queue_lb-example-com-nth_policy")
+  tags = {
+    "KubernetesCluster"                    = "lb.example.com"
+    "Name"                                 = "lb-example-com-nth"
+    "kubernetes.io/cluster/lb.example.com" = "owned"
+  }
 }
 
 resource "aws_subnet" "us-east-1a-lb-example-com" {

@@ -118,6 +118,11 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-dns-example-com" {
     value               = "control-plane-us-east-1a.dns.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
     propagate_at_launch = true
     value               = "control-plane-us-east-1a"
@@ -179,6 +184,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-dns-example-com" {
     value               = "nodes-us-east-1a.dns.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
     propagate_at_launch = true
     value               = "nodes-us-east-1a"
@@ -204,6 +214,82 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-dns-example-com" {
     value               = "owned"
   }
   vpc_zone_identifier = [aws_subnet.us-east-1a-dns-example-com.id]
+}
+
+resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1a-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1a-dns-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "control-plane-us-east-1a-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1a-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1a-dns-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1a-NTHLifecycleHook"
+}
+
+resource "aws_cloudwatch_event_rule" "dns-example-com-ASGLifecycle" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_dns.example.com-ASGLifecycle_event_pattern")
+  name          = "dns.example.com-ASGLifecycle"
+  tags = {
+    "KubernetesCluster"                     = "dns.example.com"
+    "Name"                                  = "dns.example.com-ASGLifecycle"
+    "kubernetes.io/cluster/dns.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "dns-example-com-InstanceScheduledChange" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_dns.example.com-InstanceScheduledChange_event_pattern")
+  name          = "dns.example.com-InstanceScheduledChange"
+  tags = {
+    "KubernetesCluster"                     = "dns.example.com"
+    "Name"                                  = "dns.example.com-InstanceScheduledChange"
+    "kubernetes.io/cluster/dns.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "dns-example-com-InstanceStateChange" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_dns.example.com-InstanceStateChange_event_pattern")
+  name          = "dns.example.com-InstanceStateChange"
+  tags = {
+    "KubernetesCluster"                     = "dns.example.com"
+    "Name"                                  = "dns.example.com-InstanceStateChange"
+    "kubernetes.io/cluster/dns.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "dns-example-com-SpotInterruption" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_dns.example.com-SpotInterruption_event_pattern")
+  name          = "dns.example.com-SpotInterruption"
+  tags = {
+    "KubernetesCluster"                     = "dns.example.com"
+    "Name"                                  = "dns.example.com-SpotInterruption"
+    "kubernetes.io/cluster/dns.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_target" "dns-example-com-ASGLifecycle-Target" {
+  arn  = aws_sqs_queue.dns-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.dns-example-com-ASGLifecycle.id
+}
+
+resource "aws_cloudwatch_event_target" "dns-example-com-InstanceScheduledChange-Target" {
+  arn  = aws_sqs_queue.dns-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.dns-example-com-InstanceScheduledChange.id
+}
+
+resource "aws_cloudwatch_event_target" "dns-example-com-InstanceStateChange-Target" {
+  arn  = aws_sqs_queue.dns-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.dns-example-com-InstanceStateChange.id
+}
+
+resource "aws_cloudwatch_event_target" "dns-example-com-SpotInterruption-Target" {
+  arn  = aws_sqs_queue.dns-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.dns-example-com-SpotInterruption.id
 }
 
 resource "aws_ebs_volume" "a-etcd-events-dns-example-com" {
@@ -342,6 +428,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-dns-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "dns.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1a.dns.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -356,6 +443,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-dns-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "dns.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1a.dns.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -370,6 +458,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-dns-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "dns.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1a.dns.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -382,6 +471,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-dns-example-com" {
   tags = {
     "KubernetesCluster"                     = "dns.example.com"
     "Name"                                  = "control-plane-us-east-1a.dns.example.com"
+    "aws-node-termination-handler/managed"  = ""
     "k8s.io/role/control-plane"             = "1"
     "k8s.io/role/master"                    = "1"
     "kops.k8s.io/instancegroup"             = "control-plane-us-east-1a"
@@ -426,6 +516,7 @@ resource "aws_launch_template" "nodes-us-east-1a-dns-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "dns.example.com"
       "Name"                                                                       = "nodes-us-east-1a.dns.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -438,6 +529,7 @@ resource "aws_launch_template" "nodes-us-east-1a-dns-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "dns.example.com"
       "Name"                                                                       = "nodes-us-east-1a.dns.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -450,6 +542,7 @@ resource "aws_launch_template" "nodes-us-east-1a-dns-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "dns.example.com"
       "Name"                                                                       = "nodes-us-east-1a.dns.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -460,6 +553,7 @@ resource "aws_launch_template" "nodes-us-east-1a-dns-example-com" {
   tags = {
     "KubernetesCluster"                     = "dns.example.com"
     "Name"                                  = "nodes-us-east-1a.dns.example.com"
+    "aws-node-termination-handler/managed"  = ""
     "k8s.io/role/node"                      = "1"
     "kops.k8s.io/instancegroup"             = "nodes-us-east-1a"
     "kubernetes.io/cluster/dns.example.com" = "owned"
@@ -684,6 +778,17 @@ resource "aws_security_group_rule" "from-nodes-dns-example-com-ingress-udp-1to65
   source_security_group_id = aws_security_group.nodes-dns-example-com.id
   to_port                  = 65535
   type                     = "ingress"
+}
+
+resource "aws_sqs_queue" "dns-example-com-nth" {
+  message_retention_seconds = 300
+  name                      = "dns-example-com-nth"
+  policy                    = file("${path.module}/data/aws_sqs_queue_dns-example-com-nth_policy")
+  tags = {
+    "KubernetesCluster"                     = "dns.example.com"
+    "Name"                                  = "dns-example-com-nth"
+    "kubernetes.io/cluster/dns.example.com" = "owned"
+  }
 }
 
 resource "aws_subnet" "us-east-1a-dns-example-com" {

@@ -113,6 +113,11 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-ha-example-com" {
     value               = "control-plane-us-east-1a.ha.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
     propagate_at_launch = true
     value               = "control-plane-us-east-1a"
@@ -147,7 +152,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-ha-example-com" {
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn, aws_lb_target_group.kops-controller-ha-exampl-op5c7t.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1a-ha-example-com.id]
 }
 
@@ -174,6 +179,11 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-ha-example-com" {
     value               = "control-plane-us-east-1b.ha.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
     propagate_at_launch = true
     value               = "control-plane-us-east-1b"
@@ -208,7 +218,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-ha-example-com" {
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn, aws_lb_target_group.kops-controller-ha-exampl-op5c7t.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1b-ha-example-com.id]
 }
 
@@ -235,6 +245,11 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-ha-example-com" {
     value               = "control-plane-us-east-1c.ha.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
     propagate_at_launch = true
     value               = "control-plane-us-east-1c"
@@ -269,7 +284,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-ha-example-com" {
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-ha-example-com-isubkm.arn, aws_lb_target_group.kops-controller-ha-exampl-op5c7t.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1c-ha-example-com.id]
 }
 
@@ -294,6 +309,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-ha-example-com" {
     key                 = "Name"
     propagate_at_launch = true
     value               = "nodes-us-east-1a.ha.example.com"
+  }
+  tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
   }
   tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
@@ -346,6 +366,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-ha-example-com" {
     value               = "nodes-us-east-1b.ha.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
     propagate_at_launch = true
     value               = "nodes-us-east-1b"
@@ -396,6 +421,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1c-ha-example-com" {
     value               = "nodes-us-east-1c.ha.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
     propagate_at_launch = true
     value               = "nodes-us-east-1c"
@@ -421,6 +451,114 @@ resource "aws_autoscaling_group" "nodes-us-east-1c-ha-example-com" {
     value               = "owned"
   }
   vpc_zone_identifier = [aws_subnet.us-east-1c-ha-example-com.id]
+}
+
+resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1a-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1a-ha-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "control-plane-us-east-1a-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1b-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1b-ha-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "control-plane-us-east-1b-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1c-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1c-ha-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "control-plane-us-east-1c-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1a-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1a-ha-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1a-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1b-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1b-ha-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1b-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1c-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1c-ha-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1c-NTHLifecycleHook"
+}
+
+resource "aws_cloudwatch_event_rule" "ha-example-com-ASGLifecycle" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_ha.example.com-ASGLifecycle_event_pattern")
+  name          = "ha.example.com-ASGLifecycle"
+  tags = {
+    "KubernetesCluster"                    = "ha.example.com"
+    "Name"                                 = "ha.example.com-ASGLifecycle"
+    "kubernetes.io/cluster/ha.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "ha-example-com-InstanceScheduledChange" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_ha.example.com-InstanceScheduledChange_event_pattern")
+  name          = "ha.example.com-InstanceScheduledChange"
+  tags = {
+    "KubernetesCluster"                    = "ha.example.com"
+    "Name"                                 = "ha.example.com-InstanceScheduledChange"
+    "kubernetes.io/cluster/ha.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "ha-example-com-InstanceStateChange" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_ha.example.com-InstanceStateChange_event_pattern")
+  name          = "ha.example.com-InstanceStateChange"
+  tags = {
+    "KubernetesCluster"                    = "ha.example.com"
+    "Name"                                 = "ha.example.com-InstanceStateChange"
+    "kubernetes.io/cluster/ha.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "ha-example-com-SpotInterruption" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_ha.example.com-SpotInterruption_event_pattern")
+  name          = "ha.example.com-SpotInterruption"
+  tags = {
+    "KubernetesCluster"                    = "ha.example.com"
+    "Name"                                 = "ha.example.com-SpotInterruption"
+    "kubernetes.io/cluster/ha.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_target" "ha-example-com-ASGLifecycle-Target" {
+  arn  = aws_sqs_queue.ha-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.ha-example-com-ASGLifecycle.id
+}
+
+resource "aws_cloudwatch_event_target" "ha-example-com-InstanceScheduledChange-Target" {
+  arn  = aws_sqs_queue.ha-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.ha-example-com-InstanceScheduledChange.id
+}
+
+resource "aws_cloudwatch_event_target" "ha-example-com-InstanceStateChange-Target" {
+  arn  = aws_sqs_queue.ha-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.ha-example-com-InstanceStateChange.id
+}
+
+resource "aws_cloudwatch_event_target" "ha-example-com-SpotInterruption-Target" {
+  arn  = aws_sqs_queue.ha-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.ha-example-com-SpotInterruption.id
 }
 
 resource "aws_ebs_volume" "a-etcd-events-ha-example-com" {
@@ -671,6 +809,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-ha-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "ha.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1a.ha.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -685,6 +824,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-ha-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "ha.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1a.ha.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -699,6 +839,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-ha-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "ha.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1a.ha.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -711,6 +852,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-ha-example-com" {
   tags = {
     "KubernetesCluster"                    = "ha.example.com"
     "Name"                                 = "control-plane-us-east-1a.ha.example.com"
+    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/control-plane"            = "1"
     "k8s.io/role/master"                   = "1"
     "kops.k8s.io/instancegroup"            = "control-plane-us-east-1a"
@@ -755,6 +897,7 @@ resource "aws_launch_template" "control-plane-us-east-1b-ha-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "ha.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1b.ha.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1b"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -769,6 +912,7 @@ resource "aws_launch_template" "control-plane-us-east-1b-ha-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "ha.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1b.ha.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1b"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -783,6 +927,7 @@ resource "aws_launch_template" "control-plane-us-east-1b-ha-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "ha.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1b.ha.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1b"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -795,6 +940,7 @@ resource "aws_launch_template" "control-plane-us-east-1b-ha-example-com" {
   tags = {
     "KubernetesCluster"                    = "ha.example.com"
     "Name"                                 = "control-plane-us-east-1b.ha.example.com"
+    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/control-plane"            = "1"
     "k8s.io/role/master"                   = "1"
     "kops.k8s.io/instancegroup"            = "control-plane-us-east-1b"
@@ -839,6 +985,7 @@ resource "aws_launch_template" "control-plane-us-east-1c-ha-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "ha.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1c.ha.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1c"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -853,6 +1000,7 @@ resource "aws_launch_template" "control-plane-us-east-1c-ha-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "ha.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1c.ha.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1c"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -867,6 +1015,7 @@ resource "aws_launch_template" "control-plane-us-east-1c-ha-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "ha.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1c.ha.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1c"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -879,6 +1028,7 @@ resource "aws_launch_template" "control-plane-us-east-1c-ha-example-com" {
   tags = {
     "KubernetesCluster"                    = "ha.example.com"
     "Name"                                 = "control-plane-us-east-1c.ha.example.com"
+    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/control-plane"            = "1"
     "k8s.io/role/master"                   = "1"
     "kops.k8s.io/instancegroup"            = "control-plane-us-east-1c"
@@ -923,6 +1073,7 @@ resource "aws_launch_template" "nodes-us-east-1a-ha-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "ha.example.com"
       "Name"                                                                       = "nodes-us-east-1a.ha.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -935,6 +1086,7 @@ resource "aws_launch_template" "nodes-us-east-1a-ha-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "ha.example.com"
       "Name"                                                                       = "nodes-us-east-1a.ha.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -947,6 +1099,7 @@ resource "aws_launch_template" "nodes-us-east-1a-ha-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "ha.example.com"
       "Name"                                                                       = "nodes-us-east-1a.ha.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -957,6 +1110,7 @@ resource "aws_launch_template" "nodes-us-east-1a-ha-example-com" {
   tags = {
     "KubernetesCluster"                    = "ha.example.com"
     "Name"                                 = "nodes-us-east-1a.ha.example.com"
+    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/node"                     = "1"
     "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
     "kubernetes.io/cluster/ha.example.com" = "owned"
@@ -1000,6 +1154,7 @@ resource "aws_launch_template" "nodes-us-east-1b-ha-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "ha.example.com"
       "Name"                                                                       = "nodes-us-east-1b.ha.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -1012,6 +1167,7 @@ resource "aws_launch_template" "nodes-us-east-1b-ha-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "ha.example.com"
       "Name"                                                                       = "nodes-us-east-1b.ha.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -1024,6 +1180,7 @@ resource "aws_launch_template" "nodes-us-east-1b-ha-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "ha.example.com"
       "Name"                                                                       = "nodes-us-east-1b.ha.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -1034,6 +1191,7 @@ resource "aws_launch_template" "nodes-us-east-1b-ha-example-com" {
   tags = {
     "KubernetesCluster"                    = "ha.example.com"
     "Name"                                 = "nodes-us-east-1b.ha.example.com"
+    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/node"                     = "1"
     "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
     "kubernetes.io/cluster/ha.example.com" = "owned"
@@ -1077,6 +1235,7 @@ resource "aws_launch_template" "nodes-us-east-1c-ha-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "ha.example.com"
       "Name"                                                                       = "nodes-us-east-1c.ha.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1c"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -1089,6 +1248,7 @@ resource "aws_launch_template" "nodes-us-east-1c-ha-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "ha.example.com"
       "Name"                                                                       = "nodes-us-east-1c.ha.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1c"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -1101,6 +1261,7 @@ resource "aws_launch_template" "nodes-us-east-1c-ha-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "ha.example.com"
       "Name"                                                                       = "nodes-us-east-1c.ha.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1c"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -1111,6 +1272,7 @@ resource "aws_launch_template" "nodes-us-east-1c-ha-example-com" {
   tags = {
     "KubernetesCluster"                    = "ha.example.com"
     "Name"                                 = "nodes-us-east-1c.ha.example.com"
+    "aws-node-termination-handler/managed" = ""
     "k8s.io/role/node"                     = "1"
     "kops.k8s.io/instancegroup"            = "nodes-us-east-1c"
     "kubernetes.io/cluster/ha.example.com" = "owned"
@@ -1142,6 +1304,16 @@ resource "aws_lb" "api-ha-example-com" {
   }
 }
 
+resource "aws_lb_listener" "api-ha-example-com-3988" {
+  default_action {
+    target_group_arn = aws_lb_target_group.kops-controller-ha-exampl-op5c7t.arn
+    type             = "forward"
+  }
+  load_balancer_arn = aws_lb.api-ha-example-com.arn
+  port              = 3988
+  protocol          = "TCP"
+}
+
 resource "aws_lb_listener" "api-ha-example-com-443" {
   default_action {
     target_group_arn = aws_lb_target_group.tcp-ha-example-com-isubkm.arn
@@ -1150,6 +1322,27 @@ resource "aws_lb_listener" "api-ha-example-com-443" {
   load_balancer_arn = aws_lb.api-ha-example-com.arn
   port              = 443
   protocol          = "TCP"
+}
+
+resource "aws_lb_target_group" "kops-controller-ha-exampl-op5c7t" {
+  connection_termination = true
+  deregistration_delay   = 30
+  health_check {
+    healthy_threshold   = 2
+    interval            = 10
+    protocol            = "TCP"
+    unhealthy_threshold = 2
+  }
+  name     = "kops-controller-ha-exampl-op5c7t"
+  port     = 3988
+  protocol = "TCP"
+  tags = {
+    "KubernetesCluster"                    = "ha.example.com"
+    "Name"                                 = "kops-controller-ha-exampl-op5c7t"
+    "kubernetes.io/cluster/ha.example.com" = "owned"
+  }
+  target_type = "instance"
+  vpc_id      = aws_vpc.ha-example-com.id
 }
 
 resource "aws_lb_target_group" "tcp-ha-example-com-isubkm" {
@@ -1451,6 +1644,35 @@ resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
   security_group_id = aws_security_group.api-elb-ha-example-com.id
   to_port           = -1
   type              = "ingress"
+}
+
+resource "aws_security_group_rule" "kops-controller-elb-to-cp" {
+  from_port                = 3988
+  protocol                 = "tcp"
+  security_group_id        = aws_security_group.masters-ha-example-com.id
+  source_security_group_id = aws_security_group.api-elb-ha-example-com.id
+  to_port                  = 3988
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "node-to-elb" {
+  from_port                = 0
+  protocol                 = "-1"
+  security_group_id        = aws_security_group.api-elb-ha-example-com.id
+  source_security_group_id = aws_security_group.nodes-ha-example-com.id
+  to_port                  = 0
+  type                     = "ingress"
+}
+
+resource "aws_sqs_queue" "ha-example-com-nth" {
+  message_retention_seconds = 300
+  name                      = "ha-example-com-nth"
+  policy                    = file("${path.module}/data/aws_sqs_queue_ha-example-com-nth_policy")
+  tags = {
+    "KubernetesCluster"                    = "ha.example.com"
+    "Name"                                 = "ha-example-com-nth"
+    "kubernetes.io/cluster/ha.example.com" = "owned"
+  }
 }
 
 resource "aws_subnet" "us-east-1a-ha-example-com" {

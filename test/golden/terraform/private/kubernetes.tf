@@ -163,6 +163,11 @@ resource "aws_autoscaling_group" "bastions-private-example-com" {
     value               = "bastions.private.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/role/bastion"
     propagate_at_launch = true
     value               = "1"
@@ -204,6 +209,11 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-private-example-com" 
     value               = "control-plane-us-east-1a.private.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
     propagate_at_launch = true
     value               = "control-plane-us-east-1a"
@@ -238,7 +248,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-private-example-com" 
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn, aws_lb_target_group.kops-controller-private-e-jde7od.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1a-private-example-com.id]
 }
 
@@ -265,6 +275,11 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-private-example-com" 
     value               = "control-plane-us-east-1b.private.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
     propagate_at_launch = true
     value               = "control-plane-us-east-1b"
@@ -299,7 +314,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1b-private-example-com" 
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn, aws_lb_target_group.kops-controller-private-e-jde7od.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1b-private-example-com.id]
 }
 
@@ -326,6 +341,11 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-private-example-com" 
     value               = "control-plane-us-east-1c.private.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
     propagate_at_launch = true
     value               = "control-plane-us-east-1c"
@@ -360,7 +380,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1c-private-example-com" 
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-private-example-com-ba4olc.arn, aws_lb_target_group.kops-controller-private-e-jde7od.arn]
   vpc_zone_identifier = [aws_subnet.us-east-1c-private-example-com.id]
 }
 
@@ -385,6 +405,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-private-example-com" {
     key                 = "Name"
     propagate_at_launch = true
     value               = "nodes-us-east-1a.private.example.com"
+  }
+  tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
   }
   tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
@@ -437,6 +462,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-private-example-com" {
     value               = "nodes-us-east-1b.private.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
     propagate_at_launch = true
     value               = "nodes-us-east-1b"
@@ -487,6 +517,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1c-private-example-com" {
     value               = "nodes-us-east-1c.private.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
     propagate_at_launch = true
     value               = "nodes-us-east-1c"
@@ -512,6 +547,122 @@ resource "aws_autoscaling_group" "nodes-us-east-1c-private-example-com" {
     value               = "owned"
   }
   vpc_zone_identifier = [aws_subnet.us-east-1c-private-example-com.id]
+}
+
+resource "aws_autoscaling_lifecycle_hook" "bastions-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.bastions-private-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "bastions-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1a-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1a-private-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "control-plane-us-east-1a-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1b-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1b-private-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "control-plane-us-east-1b-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1c-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1c-private-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "control-plane-us-east-1c-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1a-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1a-private-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1a-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1b-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1b-private-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1b-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1c-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1c-private-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1c-NTHLifecycleHook"
+}
+
+resource "aws_cloudwatch_event_rule" "private-example-com-ASGLifecycle" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_private.example.com-ASGLifecycle_event_pattern")
+  name          = "private.example.com-ASGLifecycle"
+  tags = {
+    "KubernetesCluster"                         = "private.example.com"
+    "Name"                                      = "private.example.com-ASGLifecycle"
+    "kubernetes.io/cluster/private.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "private-example-com-InstanceScheduledChange" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_private.example.com-InstanceScheduledChange_event_pattern")
+  name          = "private.example.com-InstanceScheduledChange"
+  tags = {
+    "KubernetesCluster"                         = "private.example.com"
+    "Name"                                      = "private.example.com-InstanceScheduledChange"
+    "kubernetes.io/cluster/private.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "private-example-com-InstanceStateChange" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_private.example.com-InstanceStateChange_event_pattern")
+  name          = "private.example.com-InstanceStateChange"
+  tags = {
+    "KubernetesCluster"                         = "private.example.com"
+    "Name"                                      = "private.example.com-InstanceStateChange"
+    "kubernetes.io/cluster/private.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "private-example-com-SpotInterruption" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_private.example.com-SpotInterruption_event_pattern")
+  name          = "private.example.com-SpotInterruption"
+  tags = {
+    "KubernetesCluster"                         = "private.example.com"
+    "Name"                                      = "private.example.com-SpotInterruption"
+    "kubernetes.io/cluster/private.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_target" "private-example-com-ASGLifecycle-Target" {
+  arn  = aws_sqs_queue.private-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.private-example-com-ASGLifecycle.id
+}
+
+resource "aws_cloudwatch_event_target" "private-example-com-InstanceScheduledChange-Target" {
+  arn  = aws_sqs_queue.private-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.private-example-com-InstanceScheduledChange.id
+}
+
+resource "aws_cloudwatch_event_target" "private-example-com-InstanceStateChange-Target" {
+  arn  = aws_sqs_queue.private-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.private-example-com-InstanceStateChange.id
+}
+
+resource "aws_cloudwatch_event_target" "private-example-com-SpotInterruption-Target" {
+  arn  = aws_sqs_queue.private-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.private-example-com-SpotInterruption.id
 }
 
 resource "aws_ebs_volume" "a-etcd-events-private-example-com" {
@@ -815,6 +966,7 @@ resource "aws_launch_template" "bastions-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "bastions.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/bastion"                       = "1"
       "kops.k8s.io/instancegroup"                 = "bastions"
       "kubernetes.io/cluster/private.example.com" = "owned"
@@ -825,6 +977,7 @@ resource "aws_launch_template" "bastions-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "bastions.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/bastion"                       = "1"
       "kops.k8s.io/instancegroup"                 = "bastions"
       "kubernetes.io/cluster/private.example.com" = "owned"
@@ -835,6 +988,7 @@ resource "aws_launch_template" "bastions-private-example-com" {
     tags = {
       "KubernetesCluster"                         = "private.example.com"
       "Name"                                      = "bastions.private.example.com"
+      "aws-node-termination-handler/managed"      = ""
       "k8s.io/role/bastion"                       = "1"
       "kops.k8s.io/instancegroup"                 = "bastions"
       "kubernetes.io/cluster/private.example.com" = "owned"
@@ -843,6 +997,7 @@ resource "aws_launch_template" "bastions-private-example-com" {
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "bastions.private.example.com"
+    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/bastion"                       = "1"
     "kops.k8s.io/instancegroup"                 = "bastions"
     "kubernetes.io/cluster/private.example.com" = "owned"
@@ -885,6 +1040,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-private-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "private.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1a.private.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -899,6 +1055,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-private-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "private.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1a.private.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -913,6 +1070,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-private-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "private.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1a.private.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -925,6 +1083,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-private-example-com" {
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "control-plane-us-east-1a.private.example.com"
+    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/control-plane"                 = "1"
     "k8s.io/role/master"                        = "1"
     "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1a"
@@ -969,6 +1128,7 @@ resource "aws_launch_template" "control-plane-us-east-1b-private-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "private.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1b.private.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1b"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -983,6 +1143,7 @@ resource "aws_launch_template" "control-plane-us-east-1b-private-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "private.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1b.private.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1b"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -997,6 +1158,7 @@ resource "aws_launch_template" "control-plane-us-east-1b-private-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "private.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1b.private.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1b"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -1009,6 +1171,7 @@ resource "aws_launch_template" "control-plane-us-east-1b-private-example-com" {
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "control-plane-us-east-1b.private.example.com"
+    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/control-plane"                 = "1"
     "k8s.io/role/master"                        = "1"
     "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1b"
@@ -1053,6 +1216,7 @@ resource "aws_launch_template" "control-plane-us-east-1c-private-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "private.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1c.private.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1c"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -1067,6 +1231,7 @@ resource "aws_launch_template" "control-plane-us-east-1c-private-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "private.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1c.private.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1c"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -1081,6 +1246,7 @@ resource "aws_launch_template" "control-plane-us-east-1c-private-example-com" {
     tags = {
       "KubernetesCluster"                                                                                     = "private.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1c.private.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1c"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -1093,6 +1259,7 @@ resource "aws_launch_template" "control-plane-us-east-1c-private-example-com" {
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "control-plane-us-east-1c.private.example.com"
+    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/control-plane"                 = "1"
     "k8s.io/role/master"                        = "1"
     "kops.k8s.io/instancegroup"                 = "control-plane-us-east-1c"
@@ -1137,6 +1304,7 @@ resource "aws_launch_template" "nodes-us-east-1a-private-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "private.example.com"
       "Name"                                                                       = "nodes-us-east-1a.private.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -1149,6 +1317,7 @@ resource "aws_launch_template" "nodes-us-east-1a-private-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "private.example.com"
       "Name"                                                                       = "nodes-us-east-1a.private.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -1161,6 +1330,7 @@ resource "aws_launch_template" "nodes-us-east-1a-private-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "private.example.com"
       "Name"                                                                       = "nodes-us-east-1a.private.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -1171,6 +1341,7 @@ resource "aws_launch_template" "nodes-us-east-1a-private-example-com" {
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "nodes-us-east-1a.private.example.com"
+    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/node"                          = "1"
     "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
     "kubernetes.io/cluster/private.example.com" = "owned"
@@ -1214,6 +1385,7 @@ resource "aws_launch_template" "nodes-us-east-1b-private-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "private.example.com"
       "Name"                                                                       = "nodes-us-east-1b.private.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -1226,6 +1398,7 @@ resource "aws_launch_template" "nodes-us-east-1b-private-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "private.example.com"
       "Name"                                                                       = "nodes-us-east-1b.private.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -1238,6 +1411,7 @@ resource "aws_launch_template" "nodes-us-east-1b-private-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "private.example.com"
       "Name"                                                                       = "nodes-us-east-1b.private.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -1248,6 +1422,7 @@ resource "aws_launch_template" "nodes-us-east-1b-private-example-com" {
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "nodes-us-east-1b.private.example.com"
+    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/node"                          = "1"
     "kops.k8s.io/instancegroup"                 = "nodes-us-east-1b"
     "kubernetes.io/cluster/private.example.com" = "owned"
@@ -1291,6 +1466,7 @@ resource "aws_launch_template" "nodes-us-east-1c-private-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "private.example.com"
       "Name"                                                                       = "nodes-us-east-1c.private.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1c"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -1303,6 +1479,7 @@ resource "aws_launch_template" "nodes-us-east-1c-private-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "private.example.com"
       "Name"                                                                       = "nodes-us-east-1c.private.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1c"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -1315,6 +1492,7 @@ resource "aws_launch_template" "nodes-us-east-1c-private-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "private.example.com"
       "Name"                                                                       = "nodes-us-east-1c.private.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1c"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -1325,6 +1503,7 @@ resource "aws_launch_template" "nodes-us-east-1c-private-example-com" {
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "nodes-us-east-1c.private.example.com"
+    "aws-node-termination-handler/managed"      = ""
     "k8s.io/role/node"                          = "1"
     "kops.k8s.io/instancegroup"                 = "nodes-us-east-1c"
     "kubernetes.io/cluster/private.example.com" = "owned"
@@ -1379,6 +1558,16 @@ resource "aws_lb" "bastion-private-example-com" {
   }
 }
 
+resource "aws_lb_listener" "api-private-example-com-3988" {
+  default_action {
+    target_group_arn = aws_lb_target_group.kops-controller-private-e-jde7od.arn
+    type             = "forward"
+  }
+  load_balancer_arn = aws_lb.api-private-example-com.arn
+  port              = 3988
+  protocol          = "TCP"
+}
+
 resource "aws_lb_listener" "api-private-example-com-443" {
   default_action {
     target_group_arn = aws_lb_target_group.tcp-private-example-com-ba4olc.arn
@@ -1414,6 +1603,27 @@ resource "aws_lb_target_group" "bastion-private-example-c-nc71l4" {
   tags = {
     "KubernetesCluster"                         = "private.example.com"
     "Name"                                      = "bastion-private-example-c-nc71l4"
+    "kubernetes.io/cluster/private.example.com" = "owned"
+  }
+  target_type = "instance"
+  vpc_id      = aws_vpc.private-example-com.id
+}
+
+resource "aws_lb_target_group" "kops-controller-private-e-jde7od" {
+  connection_termination = true
+  deregistration_delay   = 30
+  health_check {
+    healthy_threshold   = 2
+    interval            = 10
+    protocol            = "TCP"
+    unhealthy_threshold = 2
+  }
+  name     = "kops-controller-private-e-jde7od"
+  port     = 3988
+  protocol = "TCP"
+  tags = {
+    "KubernetesCluster"                         = "private.example.com"
+    "Name"                                      = "kops-controller-private-e-jde7od"
     "kubernetes.io/cluster/private.example.com" = "owned"
   }
   target_type = "instance"
@@ -1971,6 +2181,24 @@ resource "aws_security_group_rule" "icmpv6-pmtu-ssh-nlb-__--0" {
   type              = "ingress"
 }
 
+resource "aws_security_group_rule" "kops-controller-elb-to-cp" {
+  from_port                = 3988
+  protocol                 = "tcp"
+  security_group_id        = aws_security_group.masters-private-example-com.id
+  source_security_group_id = aws_security_group.api-elb-private-example-com.id
+  to_port                  = 3988
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "node-to-elb" {
+  from_port                = 0
+  protocol                 = "-1"
+  security_group_id        = aws_security_group.api-elb-private-example-com.id
+  source_security_group_id = aws_security_group.nodes-private-example-com.id
+  to_port                  = 0
+  type                     = "ingress"
+}
+
 resource "aws_security_group_rule" "ssh-to-bastion" {
   from_port                = 22
   protocol                 = "tcp"
@@ -1978,6 +2206,17 @@ resource "aws_security_group_rule" "ssh-to-bastion" {
   source_security_group_id = aws_security_group.bastion-elb-private-example-com.id
   to_port                  = 22
   type                     = "ingress"
+}
+
+resource "aws_sqs_queue" "private-example-com-nth" {
+  message_retention_seconds = 300
+  name                      = "private-example-com-nth"
+  policy                    = file("${path.module}/data/aws_sqs_queue_private-example-com-nth_policy")
+  tags = {
+    "KubernetesCluster"                         = "private.example.com"
+    "Name"                                      = "private-example-com-nth"
+    "kubernetes.io/cluster/private.example.com" = "owned"
+  }
 }
 
 resource "aws_subnet" "us-east-1a-private-example-com" {

@@ -108,6 +108,11 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-shared-vpc-example-co
     value               = "control-plane-us-east-1a.shared-vpc.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
     propagate_at_launch = true
     value               = "control-plane-us-east-1a"
@@ -142,7 +147,7 @@ resource "aws_autoscaling_group" "control-plane-us-east-1a-shared-vpc-example-co
     propagate_at_launch = true
     value               = "owned"
   }
-  target_group_arns   = [aws_lb_target_group.tcp-shared-vpc-example-co-ckrql4.arn]
+  target_group_arns   = [aws_lb_target_group.tcp-shared-vpc-example-co-ckrql4.arn, aws_lb_target_group.kops-controller-shared-vp-au3bk2.arn]
   vpc_zone_identifier = ["subnet-12345678"]
 }
 
@@ -167,6 +172,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1a-shared-vpc-example-com" {
     key                 = "Name"
     propagate_at_launch = true
     value               = "nodes-us-east-1a.shared-vpc.example.com"
+  }
+  tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
   }
   tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
@@ -219,6 +229,11 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-shared-vpc-example-com" {
     value               = "nodes-us-east-1b.shared-vpc.example.com"
   }
   tag {
+    key                 = "aws-node-termination-handler/managed"
+    propagate_at_launch = true
+    value               = ""
+  }
+  tag {
     key                 = "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"
     propagate_at_launch = true
     value               = "nodes-us-east-1b"
@@ -244,6 +259,90 @@ resource "aws_autoscaling_group" "nodes-us-east-1b-shared-vpc-example-com" {
     value               = "owned"
   }
   vpc_zone_identifier = ["subnet-abcdef12"]
+}
+
+resource "aws_autoscaling_lifecycle_hook" "control-plane-us-east-1a-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.control-plane-us-east-1a-shared-vpc-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "control-plane-us-east-1a-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1a-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1a-shared-vpc-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1a-NTHLifecycleHook"
+}
+
+resource "aws_autoscaling_lifecycle_hook" "nodes-us-east-1b-NTHLifecycleHook" {
+  autoscaling_group_name = aws_autoscaling_group.nodes-us-east-1b-shared-vpc-example-com.id
+  default_result         = "CONTINUE"
+  heartbeat_timeout      = 300
+  lifecycle_transition   = "autoscaling:EC2_INSTANCE_TERMINATING"
+  name                   = "nodes-us-east-1b-NTHLifecycleHook"
+}
+
+resource "aws_cloudwatch_event_rule" "shared-vpc-example-com-ASGLifecycle" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_shared-vpc.example.com-ASGLifecycle_event_pattern")
+  name          = "shared-vpc.example.com-ASGLifecycle"
+  tags = {
+    "KubernetesCluster"                            = "shared-vpc.example.com"
+    "Name"                                         = "shared-vpc.example.com-ASGLifecycle"
+    "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "shared-vpc-example-com-InstanceScheduledChange" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_shared-vpc.example.com-InstanceScheduledChange_event_pattern")
+  name          = "shared-vpc.example.com-InstanceScheduledChange"
+  tags = {
+    "KubernetesCluster"                            = "shared-vpc.example.com"
+    "Name"                                         = "shared-vpc.example.com-InstanceScheduledChange"
+    "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "shared-vpc-example-com-InstanceStateChange" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_shared-vpc.example.com-InstanceStateChange_event_pattern")
+  name          = "shared-vpc.example.com-InstanceStateChange"
+  tags = {
+    "KubernetesCluster"                            = "shared-vpc.example.com"
+    "Name"                                         = "shared-vpc.example.com-InstanceStateChange"
+    "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_rule" "shared-vpc-example-com-SpotInterruption" {
+  event_pattern = file("${path.module}/data/aws_cloudwatch_event_rule_shared-vpc.example.com-SpotInterruption_event_pattern")
+  name          = "shared-vpc.example.com-SpotInterruption"
+  tags = {
+    "KubernetesCluster"                            = "shared-vpc.example.com"
+    "Name"                                         = "shared-vpc.example.com-SpotInterruption"
+    "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+  }
+}
+
+resource "aws_cloudwatch_event_target" "shared-vpc-example-com-ASGLifecycle-Target" {
+  arn  = aws_sqs_queue.shared-vpc-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.shared-vpc-example-com-ASGLifecycle.id
+}
+
+resource "aws_cloudwatch_event_target" "shared-vpc-example-com-InstanceScheduledChange-Target" {
+  arn  = aws_sqs_queue.shared-vpc-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.shared-vpc-example-com-InstanceScheduledChange.id
+}
+
+resource "aws_cloudwatch_event_target" "shared-vpc-example-com-InstanceStateChange-Target" {
+  arn  = aws_sqs_queue.shared-vpc-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.shared-vpc-example-com-InstanceStateChange.id
+}
+
+resource "aws_cloudwatch_event_target" "shared-vpc-example-com-SpotInterruption-Target" {
+  arn  = aws_sqs_queue.shared-vpc-example-com-nth.arn
+  rule = aws_cloudwatch_event_rule.shared-vpc-example-com-SpotInterruption.id
 }
 
 resource "aws_ebs_volume" "a-etcd-events-shared-vpc-example-com" {
@@ -399,6 +498,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-shared-vpc-example-com"
     tags = {
       "KubernetesCluster"                                                                                     = "shared-vpc.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1a.shared-vpc.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -413,6 +513,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-shared-vpc-example-com"
     tags = {
       "KubernetesCluster"                                                                                     = "shared-vpc.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1a.shared-vpc.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -427,6 +528,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-shared-vpc-example-com"
     tags = {
       "KubernetesCluster"                                                                                     = "shared-vpc.example.com"
       "Name"                                                                                                  = "control-plane-us-east-1a.shared-vpc.example.com"
+      "aws-node-termination-handler/managed"                                                                  = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"                               = "control-plane-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/control-plane"                   = ""
       "k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/exclude-from-external-load-balancers" = ""
@@ -439,6 +541,7 @@ resource "aws_launch_template" "control-plane-us-east-1a-shared-vpc-example-com"
   tags = {
     "KubernetesCluster"                            = "shared-vpc.example.com"
     "Name"                                         = "control-plane-us-east-1a.shared-vpc.example.com"
+    "aws-node-termination-handler/managed"         = ""
     "k8s.io/role/control-plane"                    = "1"
     "k8s.io/role/master"                           = "1"
     "kops.k8s.io/instancegroup"                    = "control-plane-us-east-1a"
@@ -483,6 +586,7 @@ resource "aws_launch_template" "nodes-us-east-1a-shared-vpc-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "shared-vpc.example.com"
       "Name"                                                                       = "nodes-us-east-1a.shared-vpc.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -495,6 +599,7 @@ resource "aws_launch_template" "nodes-us-east-1a-shared-vpc-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "shared-vpc.example.com"
       "Name"                                                                       = "nodes-us-east-1a.shared-vpc.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -507,6 +612,7 @@ resource "aws_launch_template" "nodes-us-east-1a-shared-vpc-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "shared-vpc.example.com"
       "Name"                                                                       = "nodes-us-east-1a.shared-vpc.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1a"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -517,6 +623,7 @@ resource "aws_launch_template" "nodes-us-east-1a-shared-vpc-example-com" {
   tags = {
     "KubernetesCluster"                            = "shared-vpc.example.com"
     "Name"                                         = "nodes-us-east-1a.shared-vpc.example.com"
+    "aws-node-termination-handler/managed"         = ""
     "k8s.io/role/node"                             = "1"
     "kops.k8s.io/instancegroup"                    = "nodes-us-east-1a"
     "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
@@ -560,6 +667,7 @@ resource "aws_launch_template" "nodes-us-east-1b-shared-vpc-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "shared-vpc.example.com"
       "Name"                                                                       = "nodes-us-east-1b.shared-vpc.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -572,6 +680,7 @@ resource "aws_launch_template" "nodes-us-east-1b-shared-vpc-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "shared-vpc.example.com"
       "Name"                                                                       = "nodes-us-east-1b.shared-vpc.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -584,6 +693,7 @@ resource "aws_launch_template" "nodes-us-east-1b-shared-vpc-example-com" {
     tags = {
       "KubernetesCluster"                                                          = "shared-vpc.example.com"
       "Name"                                                                       = "nodes-us-east-1b.shared-vpc.example.com"
+      "aws-node-termination-handler/managed"                                       = ""
       "k8s.io/cluster-autoscaler/node-template/label/kops.k8s.io/instancegroup"    = "nodes-us-east-1b"
       "k8s.io/cluster-autoscaler/node-template/label/node-role.kubernetes.io/node" = ""
       "k8s.io/role/node"                                                           = "1"
@@ -594,6 +704,7 @@ resource "aws_launch_template" "nodes-us-east-1b-shared-vpc-example-com" {
   tags = {
     "KubernetesCluster"                            = "shared-vpc.example.com"
     "Name"                                         = "nodes-us-east-1b.shared-vpc.example.com"
+    "aws-node-termination-handler/managed"         = ""
     "k8s.io/role/node"                             = "1"
     "kops.k8s.io/instancegroup"                    = "nodes-us-east-1b"
     "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
@@ -622,6 +733,16 @@ resource "aws_lb" "api-shared-vpc-example-com" {
   }
 }
 
+resource "aws_lb_listener" "api-shared-vpc-example-com-3988" {
+  default_action {
+    target_group_arn = aws_lb_target_group.kops-controller-shared-vp-au3bk2.arn
+    type             = "forward"
+  }
+  load_balancer_arn = aws_lb.api-shared-vpc-example-com.arn
+  port              = 3988
+  protocol          = "TCP"
+}
+
 resource "aws_lb_listener" "api-shared-vpc-example-com-443" {
   default_action {
     target_group_arn = aws_lb_target_group.tcp-shared-vpc-example-co-ckrql4.arn
@@ -630,6 +751,27 @@ resource "aws_lb_listener" "api-shared-vpc-example-com-443" {
   load_balancer_arn = aws_lb.api-shared-vpc-example-com.arn
   port              = 443
   protocol          = "TCP"
+}
+
+resource "aws_lb_target_group" "kops-controller-shared-vp-au3bk2" {
+  connection_termination = true
+  deregistration_delay   = 30
+  health_check {
+    healthy_threshold   = 2
+    interval            = 10
+    protocol            = "TCP"
+    unhealthy_threshold = 2
+  }
+  name     = "kops-controller-shared-vp-au3bk2"
+  port     = 3988
+  protocol = "TCP"
+  tags = {
+    "KubernetesCluster"                            = "shared-vpc.example.com"
+    "Name"                                         = "kops-controller-shared-vp-au3bk2"
+    "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+  }
+  target_type = "instance"
+  vpc_id      = "vpc-12345678"
 }
 
 resource "aws_lb_target_group" "tcp-shared-vpc-example-co-ckrql4" {
@@ -900,6 +1042,35 @@ resource "aws_security_group_rule" "icmpv6-pmtu-api-elb-__--0" {
   security_group_id = aws_security_group.api-elb-shared-vpc-example-com.id
   to_port           = -1
   type              = "ingress"
+}
+
+resource "aws_security_group_rule" "kops-controller-elb-to-cp" {
+  from_port                = 3988
+  protocol                 = "tcp"
+  security_group_id        = aws_security_group.masters-shared-vpc-example-com.id
+  source_security_group_id = aws_security_group.api-elb-shared-vpc-example-com.id
+  to_port                  = 3988
+  type                     = "ingress"
+}
+
+resource "aws_security_group_rule" "node-to-elb" {
+  from_port                = 0
+  protocol                 = "-1"
+  security_group_id        = aws_security_group.api-elb-shared-vpc-example-com.id
+  source_security_group_id = aws_security_group.nodes-shared-vpc-example-com.id
+  to_port                  = 0
+  type                     = "ingress"
+}
+
+resource "aws_sqs_queue" "shared-vpc-example-com-nth" {
+  message_retention_seconds = 300
+  name                      = "shared-vpc-example-com-nth"
+  policy                    = file("${path.module}/data/aws_sqs_queue_shared-vpc-example-com-nth_policy")
+  tags = {
+    "KubernetesCluster"                            = "shared-vpc.example.com"
+    "Name"                                         = "shared-vpc-example-com-nth"
+    "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
+  }
 }
 
 terraform {
