@@ -31,6 +31,7 @@ describe('kforge create cluster (as users run it)', () => {
     expect(listFiles(path.join(dir, 'x.example.com'))).toEqual([
       // The bootstrap channel and the manifests of the addons a default AWS cluster gets (docs/addons.md).
       'addons/aws-cloud-controller.addons.k8s.io/k8s-1.18.yaml',
+      'addons/aws-ebs-csi-driver.addons.k8s.io/k8s-1.17.yaml',
       'addons/bootstrap-channel.yaml',
       'addons/coredns.addons.k8s.io/k8s-1.12.yaml',
       'addons/kubelet-api.rbac.addons.k8s.io/k8s-1.9.yaml',

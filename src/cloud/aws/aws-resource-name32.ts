@@ -4,15 +4,12 @@ const BASE32_HEX = '0123456789abcdefghijklmnopqrstuv';
 /**
  * kops's `awsup.GetResourceName32`: `<prefix>-<cluster with dots as dashes>`, cut to fit ELB's 32-character
  * limit and always ending in `-<6-character hash>`, so a load balancer or target group keeps the name kops
- * gives it (a cluster moved from kops finds its own) and two long cluster names do not collide. One
- * difference: where the cut ends in a dash kops writes `--` before the hash; kforge drops the dangling dash,
- * because moto's validator (and so every test here) refuses a target-group name with `--`
- * (docs/differences-from-kops.md).
+ * gives it (a cluster moved from kops finds its own) and two long cluster names do not collide.
  */
 export function awsResourceName32(cluster: string, prefix: string): string {
   const s = `${prefix}-${cluster.replace(/\./g, '-')}`;
   const hash = fnv32aBase32Hex(s).slice(0, 6);
-  return `${s.slice(0, 32 - hash.length - 1).replace(/-+$/, '')}-${hash}`;
+  return `${s.slice(0, 32 - hash.length - 1)}-${hash}`;
 }
 
 /** FNV-1a (32 bit) of the UTF-8 bytes, big-endian, in lowercase base32hex: kops's truncate.TruncateString hash. */
