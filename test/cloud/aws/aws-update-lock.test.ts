@@ -153,7 +153,7 @@ it('an update --yes whose lock is taken by --force-unlock from another process s
   fs.writeFileSync(release, '');
   const e = await edit.done;
   expect(e.status).toBe(0);
-  expect(e.stderr).toMatch(/^Warning: --force-unlock: taking the lock of cluster "takeover\.example\.com" from .* running "kforge update cluster takeover\.example\.com --yes/);
+  expect(e.stderr).toMatch(new RegExp(`^Warning: --force-unlock: taking the lock of cluster "${escape(name)}" from .* running "kforge update cluster ${escape(name)} --yes`));
   expect(lease(name)).toBeUndefined();
   // The stopped update is finished by the next one.
   const again = await startCli(['update', 'cluster', name, '--yes', '--state', store], env(proxy.endpoint)).done;
