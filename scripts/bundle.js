@@ -92,7 +92,7 @@ async function bundle() {
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    external: ['typescript', '@aws-sdk/*', '@google-cloud/*', 'ajv', 'ajv/*', '@kubernetes/client-node'],
+    external: ['typescript', '@aws-sdk/*', '@smithy/*', '@google-cloud/*', 'ajv', 'ajv/*', '@kubernetes/client-node'],
     plugins: [compiledValidatorsOutside, debugIfEnabled, ejsSimpleTags, isattyWithoutTty, lazyRequires(/(\/dist\/|\/node_modules\/@oclif\/core\/lib\/).*\.js$/, patchOclif)],
     logLevel: 'warning',
     legalComments: 'none',
