@@ -1,8 +1,7 @@
-import * as fs from 'node:fs';
 import { AwsCloud } from '../cloud/aws/aws-cloud';
 import { awsErrorMessage } from '../cloud/aws/aws-errors';
 import { UsageError } from '../errors/usage-error';
-import { BootConfig, parseBootConfig } from '../nodeup/boot-config';
+import { readControlPlaneBootConfig } from '../nodeup/read-control-plane-boot-config';
 import { KeysetYaml } from '../pki/keyset-yaml';
 import type { Keypair } from '../pki/keypair';
 import { issueKeypair } from '../pki/issue-keypair';
@@ -47,7 +46,7 @@ export interface KopsControllerOptions {
  * store the boot config names, learns its account from STS, and serves until stopped.
  */
 export async function runKopsController(options: KopsControllerOptions): Promise<NodeIdentityServer> {
-  const boot = readBootConfig(options.conf);
+  const boot = readControlPlaneBootConfig(options.conf, 'kops-controller', 'kops-controller verifies AWS identities only');
   const slash = boot.ConfigBase.replace(/\/+$/, '').lastIndexOf('/');
   const storeUrl = boot.ConfigBase.slice(0, slash);
   const vfs = (options.open ?? openVfs)(storeUrl);
@@ -92,19 +91,6 @@ async function primaryKeypair(vfs: Vfs, cluster: string, name: string): Promise<
   return primary;
 }
 
-function readBootConfig(file: string): BootConfig {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`--conf ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-  }
-  const boot = parseBootConfig(text);
-  if (!boot) throw new UsageError(`--conf ${file}: not a boot config (kube_env.yaml with CloudProvider, ClusterName, ConfigBase, InstanceGroupName, InstanceGroupRole, NodeupConfigHash)`);
-  if (!['ControlPlane', 'Master'].includes(boot.InstanceGroupRole)) throw new UsageError(`--conf ${file}: InstanceGroupRole is ${boot.InstanceGroupRole}; kops-controller runs on control-plane machines only`);
-  if (boot.CloudProvider !== 'aws') throw new UsageError(`--conf ${file}: CloudProvider is ${boot.CloudProvider}; kops-controller verifies AWS identities only`);
-  return boot;
-}
 
 async function wrap<T>(what: string, f: () => Promise<T>): Promise<T> {
   try {

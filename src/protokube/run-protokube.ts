@@ -1,12 +1,11 @@
-import * as fs from 'node:fs';
 import * as yaml from 'js-yaml';
 import type { Cluster } from '../api/types';
 import { AwsCloud } from '../cloud/aws/aws-cloud';
 import { awsErrorMessage } from '../cloud/aws/aws-errors';
 import { KforgeError } from '../errors/kforge-error';
-import { UsageError } from '../errors/usage-error';
 import { applyNodeFiles } from '../nodeup/apply-node-files';
-import { BootConfig, parseBootConfig } from '../nodeup/boot-config';
+import type { BootConfig } from '../nodeup/boot-config';
+import { readControlPlaneBootConfig } from '../nodeup/read-control-plane-boot-config';
 import { RootWriter } from '../nodeup/root-writer';
 import { KeysetYaml } from '../pki/keyset-yaml';
 import type { Keyset } from '../pki/keyset';
@@ -92,7 +91,7 @@ export async function runProtokube(options: ProtokubeOptions): Promise<Protokube
 }
 
 async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport> {
-  const boot = readBootConfig(options.conf);
+  const boot = readControlPlaneBootConfig(options.conf, 'protokube', 'protokube supports aws only');
   const vfs = (options.open ?? openVfs)(boot.ConfigBase);
   const cluster = await readCompletedSpec(vfs, boot);
   const spec = cluster.spec;
@@ -227,21 +226,6 @@ async function memberNames(cloud: AwsCloud, clusterName: string, volumes: EtcdVo
   return records.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-function readBootConfig(file: string): BootConfig {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`--conf ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-  }
-  const boot = parseBootConfig(text);
-  if (!boot) throw new UsageError(`--conf ${file}: not a boot config (kube_env.yaml with CloudProvider, ClusterName, ConfigBase, InstanceGroupName, InstanceGroupRole, NodeupConfigHash)`);
-  if (!['ControlPlane', 'Master'].includes(boot.InstanceGroupRole)) {
-    throw new UsageError(`--conf ${file}: InstanceGroupRole is ${boot.InstanceGroupRole}; protokube runs on control-plane machines only`);
-  }
-  if (boot.CloudProvider !== 'aws') throw new UsageError(`--conf ${file}: CloudProvider is ${boot.CloudProvider}; protokube supports aws only`);
-  return boot;
-}
 
 async function readCompletedSpec(vfs: Vfs, boot: BootConfig): Promise<Cluster> {
   const where = `${boot.ConfigBase}/cluster-completed.spec`;

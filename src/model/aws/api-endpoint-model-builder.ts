@@ -14,6 +14,7 @@ import type { NetworkTasks } from './network-model-builder';
 import type { SecurityGroupTasks } from './security-group-model-builder';
 import { securityGroupRuleName } from './security-group-rule-name';
 import { UnsupportedModelError } from './unsupported-model-error';
+import { tcpTargetGroup } from './tcp-target-group';
 
 /** The API endpoint's tasks, with the target groups the control-plane Auto Scaling groups must register in. */
 export interface ApiEndpointTasks {
@@ -62,19 +63,7 @@ export function buildApiEndpointTasks(cluster: Cluster, network: NetworkTasks, s
       // kops names the load balancer's Name tag after the API's DNS name, not after the ELB name.
       tags: clusterTags(c, `api.${c}`, labels),
     });
-    const tgName = awsResourceName32(c, 'tcp');
-    const tg = new TargetGroupTask(tgName, {
-      vpc: network.vpc,
-      protocol: 'TCP',
-      port: 443,
-      healthCheckProtocol: 'TCP',
-      healthCheckIntervalSeconds: 10,
-      healthyThreshold: 2,
-      unhealthyThreshold: 2,
-      // kops's: a control-plane instance leaving the group is drained in 30 s, and its connections are cut then.
-      attributes: { 'deregistration_delay.timeout_seconds': '30', 'deregistration_delay.connection_termination.enabled': 'true' },
-      tags: clusterTags(c, tgName, labels),
-    });
+    const tg = tcpTargetGroup(c, 'tcp', 443, network, labels);
     const listener = new ListenerTask(`api-${dashed}-443`, { loadBalancer: nlb, port: 443, targetGroup: tg });
     tasks.push(nlb, tg, listener);
     controlPlaneTargetGroups.push(tg);
@@ -115,18 +104,7 @@ function usesNoneDns(cluster: Cluster): boolean {
  */
 function kopsControllerListener(cluster: Cluster, nlb: NetworkLoadBalancerTask, lbGroup: SecurityGroupTask, securityGroups: SecurityGroupTasks, network: NetworkTasks, labels: Record<string, string>): { tasks: AnyTask[]; targetGroup: TargetGroupTask } {
   const c = cluster.metadata.name;
-  const name = awsResourceName32(c, 'kops-controller');
-  const targetGroup = new TargetGroupTask(name, {
-    vpc: network.vpc,
-    protocol: 'TCP',
-    port: KOPS_CONTROLLER_PORT,
-    healthCheckProtocol: 'TCP',
-    healthCheckIntervalSeconds: 10,
-    healthyThreshold: 2,
-    unhealthyThreshold: 2,
-    attributes: { 'deregistration_delay.timeout_seconds': '30', 'deregistration_delay.connection_termination.enabled': 'true' },
-    tags: clusterTags(c, name, labels),
-  });
+  const targetGroup = tcpTargetGroup(c, 'kops-controller', KOPS_CONTROLLER_PORT, network, labels);
   const listener = new ListenerTask(`api-${c.replace(/\./g, '-')}-${KOPS_CONTROLLER_PORT}`, { loadBalancer: nlb, port: KOPS_CONTROLLER_PORT, targetGroup });
   const rules = [
     new SecurityGroupRuleTask('node-to-elb', { group: lbGroup, direction: 'ingress', protocol: '-1', sourceGroup: securityGroups.nodes }),

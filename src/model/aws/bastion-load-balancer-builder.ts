@@ -12,6 +12,7 @@ import type { AnyTask } from '../../tasks/task';
 import type { NetworkTasks } from './network-model-builder';
 import { securityGroupRuleName } from './security-group-rule-name';
 import { UnsupportedModelError } from './unsupported-model-error';
+import { tcpTargetGroup } from './tcp-target-group';
 
 /** The bastion's load balancer: its tasks, and the target group the bastion Auto Scaling groups register in. */
 export interface BastionLoadBalancerTasks {
@@ -74,18 +75,7 @@ export function buildBastionLoadBalancerTasks(cluster: Cluster, network: Network
     crossZoneLoadBalancing: false,
     tags: clusterTags(c, `bastion.${c}`, labels),
   });
-  const tgName = awsResourceName32(c, 'bastion');
-  const targetGroup = new TargetGroupTask(tgName, {
-    vpc: network.vpc,
-    protocol: 'TCP',
-    port: 22,
-    healthCheckProtocol: 'TCP',
-    healthCheckIntervalSeconds: 10,
-    healthyThreshold: 2,
-    unhealthyThreshold: 2,
-    attributes: { 'deregistration_delay.timeout_seconds': '30', 'deregistration_delay.connection_termination.enabled': 'true' },
-    tags: clusterTags(c, tgName, labels),
-  });
+  const targetGroup = tcpTargetGroup(c, 'bastion', 22, network, labels);
   const listener = new ListenerTask(`bastion-${dashed}-22`, { loadBalancer: nlb, port: 22, targetGroup });
   return { tasks: [lbGroup, ...rules, nlb, targetGroup, listener], targetGroup };
 }
