@@ -43,7 +43,7 @@ export class StoreTransaction {
     return this;
   }
 
-  /** Stages a delete. */
+  /** Stages a delete; deletes run after every staged write. */
   remove(key: string): this {
     this.staged.push({ key, data: undefined, options: {} });
     return this;
@@ -55,7 +55,7 @@ export class StoreTransaction {
     return this;
   }
 
-  /** The keys staged, in the order they are applied (commit points last). */
+  /** The keys staged, in the order staged (writes are applied before deletes, commit points last). */
   keys(): string[] {
     return [...this.staged, ...this.last].map((op) => op.key);
   }
@@ -64,7 +64,10 @@ export class StoreTransaction {
   async commit(): Promise<void> {
     const undo: Undo[] = [];
     try {
-      for (let i = 0; i < this.staged.length; i += PARALLEL_OPS) await this.run(this.staged.slice(i, i + PARALLEL_OPS), undo);
+      // Writes go before deletes: a replaced object's successor exists before it goes, and a delete's pruning of
+      // the directories it leaves empty never races a write into the same directory.
+      const ordered = [...this.staged.filter((op) => op.data !== undefined), ...this.staged.filter((op) => op.data === undefined)];
+      for (let i = 0; i < ordered.length; i += PARALLEL_OPS) await this.run(ordered.slice(i, i + PARALLEL_OPS), undo);
       for (const op of this.last) await this.run([op], undo);
     } catch (e) {
       for (const u of undo.reverse()) {

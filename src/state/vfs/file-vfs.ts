@@ -93,7 +93,7 @@ export class FileVfs implements Vfs {
       try {
         return await this.writeOnce(key, data, options);
       } catch (e) {
-        if (!(e instanceof DirectoryGoneError) || attempt >= 3) throw e instanceof DirectoryGoneError ? e.storeError : e;
+        if (!(e instanceof DirectoryGoneError) || attempt >= 5) throw e instanceof DirectoryGoneError ? e.storeError : e;
       }
     }
   }
@@ -111,6 +111,8 @@ export class FileVfs implements Vfs {
       created = await fs.mkdir(path.dirname(target), { recursive: true, mode: dirMode });
       if (options.secret) await fs.chmod(path.dirname(target), dirMode);
     } catch (e) {
+      // Another process's delete pruned an ancestor between the two mkdirs: make them again.
+      if (isCode(e, 'ENOENT')) throw new DirectoryGoneError(storeError(`cannot create directory ${path.dirname(target)}`, e));
       throw storeError(`cannot create directory ${path.dirname(target)}`, e);
     }
     // A directory that existed may hold temporary files of a write that crashed (possibly keys).
