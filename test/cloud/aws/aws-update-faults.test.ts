@@ -1,4 +1,4 @@
-import { AutoScalingClient, DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
+import { AutoScalingClient, DescribeAutoScalingGroupsCommand, DescribeLifecycleHooksCommand } from '@aws-sdk/client-auto-scaling';
 import {
   DescribeAddressesCommand,
   DescribeInternetGatewaysCommand,
@@ -88,6 +88,42 @@ const tagged = (name: string): Filter[] => [
   { Name: `tag:kubernetes.io/cluster/${name}`, Values: ['owned'] },
 ];
 
+/** One call to moto's JSON-protocol API (SQS's JSON 1.0, EventBridge's JSON 1.1): kforge ships no SDK client for them. */
+async function motoJson(target: string, input: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const version = target.startsWith('AmazonSQS.') ? '1.0' : '1.1';
+  const res = await fetch(moto.endpoint, {
+    method: 'POST',
+    headers: {
+      'content-type': `application/x-amz-json-${version}`,
+      'x-amz-target': target,
+      // moto reads the region and the service from the credential scope; it checks no signature here.
+      authorization: `AWS4-HMAC-SHA256 Credential=test/20260101/us-east-1/${target.startsWith('AmazonSQS.') ? 'sqs' : 'events'}/aws4_request, SignedHeaders=host, Signature=0`,
+    },
+    body: JSON.stringify(input),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/**
+ * The node-termination-handler's queue, rules and lifecycle hooks that exist, by the names the model gives them
+ * (their APIs are keyed by name, so each exists once or not at all: this proves they were made, and removed).
+ */
+async function nthCounts(names: Record<'SQSQueue' | 'EventBridgeRule' | 'AutoScalingLifecycleHook', string[]>, groups: string[]): Promise<Record<string, number>> {
+  const queueUrls = ((await motoJson('AmazonSQS.ListQueues', {})).QueueUrls as string[] | undefined) ?? [];
+  const rules = ((await motoJson('AWSEvents.ListRules', {})).Rules as Array<{ Name: string }> | undefined) ?? [];
+  let hooks = 0;
+  for (const g of groups) {
+    const found = (await autoScaling.send(new DescribeLifecycleHooksCommand({ AutoScalingGroupName: g }))).LifecycleHooks ?? [];
+    hooks += found.filter((h) => names.AutoScalingLifecycleHook.includes(h.LifecycleHookName ?? '')).length;
+  }
+  return {
+    SQSQueue: queueUrls.filter((u) => names.SQSQueue.includes(u.slice(u.lastIndexOf('/') + 1))).length,
+    EventBridgeRule: rules.filter((r) => names.EventBridgeRule.includes(r.Name)).length,
+    AutoScalingLifecycleHook: hooks,
+  };
+}
+
 /** How many of each resource the cluster has in the cloud, by task kind (read with plain SDK clients). */
 async function counts(name: string): Promise<Record<string, number>> {
   const f = { Filters: tagged(name) };
@@ -114,13 +150,31 @@ async function counts(name: string): Promise<Record<string, number>> {
   };
 }
 
-/** What the model says the cluster should have, counted by the same kinds as counts(). */
-function expected(planned: { cluster: Cluster; instanceGroups: InstanceGroup[] }): Record<string, number> {
+/** The tasks the model builds for a planned cluster. */
+function modelTasks(planned: { cluster: Cluster; instanceGroups: InstanceGroup[] }): Array<{ kind: string; name: string }> {
   const completed = completeCluster(planned.cluster, planned.instanceGroups, 'memfs://x');
   const hashes = Object.fromEntries(planned.instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)]));
-  const tasks = buildAwsTasks(completed, planned.instanceGroups, { nodeupConfigHashes: hashes });
-  const kinds = ['VPC', 'Subnet', 'InternetGateway', 'RouteTable', 'SecurityGroup', 'ElasticIP', 'NatGateway', 'EBSVolume', 'LaunchTemplate', 'AutoScalingGroup', 'NetworkLoadBalancer', 'TargetGroup'];
-  return Object.fromEntries(kinds.map((k) => [k, tasks.filter((t) => t.kind === k).length]));
+  return buildAwsTasks(completed, planned.instanceGroups, { nodeupConfigHashes: hashes });
+}
+
+const KINDS = ['VPC', 'Subnet', 'InternetGateway', 'RouteTable', 'SecurityGroup', 'ElasticIP', 'NatGateway', 'EBSVolume', 'LaunchTemplate', 'AutoScalingGroup', 'NetworkLoadBalancer', 'TargetGroup'];
+const NTH_KINDS = ['SQSQueue', 'EventBridgeRule', 'AutoScalingLifecycleHook'] as const;
+
+/** What the model says the cluster should have, counted by the same kinds as counts(). */
+function expected(planned: { cluster: Cluster; instanceGroups: InstanceGroup[] }): Record<string, number> {
+  const tasks = modelTasks(planned);
+  return Object.fromEntries([...KINDS, ...NTH_KINDS].map((k) => [k, tasks.filter((t) => t.kind === k).length]));
+}
+
+/** counts() of the cloud plus the node-termination-handler's resources by the model's names. */
+async function allCounts(planned: { cluster: Cluster; instanceGroups: InstanceGroup[] }): Promise<Record<string, number>> {
+  const name = planned.cluster.metadata.name;
+  const tasks = modelTasks(planned);
+  const names = Object.fromEntries(NTH_KINDS.map((k) => [k, tasks.filter((t) => t.kind === k).map((t) => t.name)])) as Record<(typeof NTH_KINDS)[number], string[]>;
+  const groups = ((await autoScaling.send(new DescribeAutoScalingGroupsCommand({}))).AutoScalingGroups ?? [])
+    .filter((g) => g.Tags?.some((t) => t.Key === 'KubernetesCluster' && t.Value === name))
+    .map((g) => g.AutoScalingGroupName as string);
+  return { ...(await counts(name)), ...(await nthCounts(names, groups)) };
 }
 
 it('a private HA cluster in three zones converges to exactly one of each resource through throttling, latency and dropped connections', async () => {
@@ -141,11 +195,12 @@ it('a private HA cluster in three zones converges to exactly one of each resourc
   for (const kind of ['throttle', 'unavailable', 'drop-before', 'lose-response', 'delay']) expect(faults).toContain(kind);
 
   const want = expected(planned);
-  expect(want).toMatchObject({ VPC: 1, Subnet: 6, NatGateway: 3, LaunchTemplate: 6, AutoScalingGroup: 6, EBSVolume: 6 });
-  expect(await counts(name)).toEqual(want);
+  expect(want).toMatchObject({ VPC: 1, Subnet: 6, NatGateway: 3, LaunchTemplate: 6, AutoScalingGroup: 6, EBSVolume: 6, SQSQueue: 1, AutoScalingLifecycleHook: 6 });
+  expect(want.EventBridgeRule).toBeGreaterThanOrEqual(4);
+  expect(await allCounts(planned)).toEqual(want);
   const again = await runCliAsync(['update', 'cluster', name, '--state', store], env);
   expect(again.stdout).toMatch(/^No changes/);
-  expect(await counts(name)).toEqual(want);
+  expect(await allCounts(planned)).toEqual(want);
 
   // delete --yes through the same faults (lost answers of deletes included) leaves nothing, and no state.
   proxy.setRule(faulty(random(11)));
@@ -155,7 +210,7 @@ it('a private HA cluster in three zones converges to exactly one of each resourc
   expect(deleted.stderr).not.toMatch(/Error/);
   expect(deleted.status).toBe(0);
   expect(deleteFaults).toContain('lose-response');
-  expect(await counts(name)).toEqual(Object.fromEntries(Object.keys(want).map((k) => [k, 0])));
+  expect(await allCounts(planned)).toEqual(Object.fromEntries(Object.keys(want).map((k) => [k, 0])));
   expect(fs.existsSync(`${store}/${name}`)).toBe(false);
   // A jest deadline, not a performance check: with the node-termination-handler's SQS and EventBridge calls in the
   // update and the delete, a run whose faults fall on backed-off retries took over 240 s on a fresh clone (2 cores).
@@ -190,11 +245,11 @@ it('update --yes of a private cluster with a bastion, killed (SIGKILL) at severa
   expect(last.status).toBe(0);
   // Five groups: masters, nodes, bastion, and the api-elb and bastion-elb groups of the two load balancers.
   expect(expected(planned)).toMatchObject({ VPC: 1, Subnet: 4, NatGateway: 2, SecurityGroup: 5, LaunchTemplate: 4, AutoScalingGroup: 4, EBSVolume: 2 });
-  expect(await counts(name)).toEqual(expected(planned));
+  expect(await allCounts(planned)).toEqual(expected(planned));
   const again = await runCliAsync(['update', 'cluster', name, '--state', store], env);
   expect(again.stdout).toMatch(/^No changes/);
 
   const deleted = await runCliAsync(['delete', 'cluster', name, '--yes', '--state', store], env);
   expect(deleted.status).toBe(0);
-  expect(await counts(name)).toEqual(Object.fromEntries(Object.keys(expected(planned)).map((k) => [k, 0])));
+  expect(await allCounts(planned)).toEqual(Object.fromEntries(Object.keys(expected(planned)).map((k) => [k, 0])));
 }, 120_000);
