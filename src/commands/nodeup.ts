@@ -77,7 +77,9 @@ export default class Nodeup extends BaseCommand {
       const { requestNodeCertificates } = await import('../node-identity/request-node-certificates');
       const server = config.ConfigServer as NonNullable<typeof config.ConfigServer>;
       const options = { cluster: config.ClusterName, servers: server.Servers, caCertificates: server.CACertificates, region: server.Region };
-      certificates = await obtainNodeIdentityCertificates(config, flags.root, nodeName, (name, keys) => requestNodeCertificates(name, keys, options));
+      // spec.nodeIdentity.mode Approval: no cloud proof; the request waits for "kforge approve node-request".
+      const requester = server.Approval ? (await import('../nodeup/approval-requester')).approvalRequester(config) : undefined;
+      certificates = await obtainNodeIdentityCertificates(config, flags.root, nodeName, requester ?? ((name, keys) => requestNodeCertificates(name, keys, options)));
       stage('certificates-issued');
     } else certificates = await issueNodeCertificates(config, keysets, flags.root, nodeName);
     const files = renderNodeFiles(config, { source: flags.conf, pki: { keysets, certificates }, etcHosts: readEtcHosts(flags.root) });

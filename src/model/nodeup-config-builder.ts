@@ -50,8 +50,10 @@ export interface NodeupConfig {
    * and kube-proxy certificates, instead of the shared kubelet-bootstrap key from the state store. `Servers`
    * are its URLs (`https://kops-controller.internal.<cluster>:3988`), `CACertificates` the kops-controller-ca
    * bundle its serving certificate must chain to, `Region` the cluster's (the STS region a node signs for).
+   * `Approval` (kforge, spec.nodeIdentity.mode Approval): the node sends no cloud proof and waits until an
+   * operator approves its request (`kforge approve node-request`).
    */
-  ConfigServer?: { Servers: string[]; CACertificates: string; Region: string };
+  ConfigServer?: { Servers: string[]; CACertificates: string; Region: string; Approval?: boolean };
   channels: string[];
 }
 

@@ -28,9 +28,18 @@ export interface NodeIdentityServerOptions {
   ca: Keypair;
   /** Verifies the request's proof of identity for its raw body. */
   verify(authorization: string | undefined, body: Buffer): Promise<VerifiedNode>;
+  /** With spec.nodeIdentity.mode Approval: answers every request from the approval queue instead of `verify` (approval-handler.ts). */
+  approval?: (body: Buffer, source: string) => Promise<ServiceAnswer>;
   /** One line per decision. */
   log(line: string): void;
   now?: () => Date;
+}
+
+/** An answer of the service: its status, the JSON body sent, the decision's log line. */
+export interface ServiceAnswer {
+  status: number;
+  body: unknown;
+  line: string;
 }
 
 /** A running service. */
@@ -58,11 +67,11 @@ export async function startNodeIdentityServer(options: NodeIdentityServerOptions
     if (req.url === '/healthz' && req.method === 'GET') return void res.end('ok');
     if (req.url !== '/bootstrap' || req.method !== 'POST') return answer(404, { error: 'not found' }, 'denied: not POST /bootstrap');
     readBounded(req, MAX_BOOTSTRAP_BODY)
-      .then((body) => handle(options, req.headers.authorization, body))
+      .then((body) => (options.approval ? options.approval(body, req.socket.remoteAddress ?? '?') : handle(options, req.headers.authorization, body)))
       .then(
-        ({ certs, node }) => answer(200, { certs }, `issued ${Object.keys(certs).sort().join(', ')} for node ${node.nodeName} (instance ${node.instanceId}, group ${node.instanceGroup}, role ${node.role})`),
+        (a) => answer(a.status, a.body, a.line),
         (e: unknown) => {
-          if (e instanceof IdentityDenied) answer(e.status, { error: e.status === 413 ? 'request too large' : 'failed to verify the request' }, `denied: ${e.reason}`);
+          if (e instanceof IdentityDenied) answer(e.status, e.answer ?? { error: e.status === 413 ? 'request too large' : 'failed to verify the request' }, `denied: ${e.reason}`);
           else answer(500, { error: 'internal error' }, `failed: ${e instanceof Error ? e.message : String(e)}`);
           // An oversized body is not read to its end: close the connection rather than drain it.
           if (e instanceof IdentityDenied && e.status === 413) req.socket.destroySoon();
@@ -80,17 +89,23 @@ export async function startNodeIdentityServer(options: NodeIdentityServerOptions
   };
 }
 
-async function handle(options: NodeIdentityServerOptions, authorization: string | undefined, body: Buffer): Promise<{ certs: Record<string, string>; node: VerifiedNode }> {
+async function handle(options: NodeIdentityServerOptions, authorization: string | undefined, body: Buffer): Promise<ServiceAnswer> {
   const request = parseBootstrapRequest(body);
-  const keys = new Map<string, KeyObject>();
-  for (const [name, pem] of Object.entries(request.certs)) keys.set(name, parsePublicKey(name, pem));
+  const keys = parsePublicKeys(request);
   const node = await options.verify(authorization, body);
   if (request.nodeName !== node.nodeName) throw new IdentityDenied(`instance ${node.instanceId} (group ${node.instanceGroup}) claims node name ${request.nodeName}, but its node name is ${node.nodeName}`);
   const now = options.now?.() ?? new Date();
   const validity = nodeCertificateValidityMs(node.nodeName);
   const certs: Record<string, string> = {};
   for (const [name, key] of [...keys].sort(([a], [b]) => a.localeCompare(b))) certs[name] = issueNodeClientCertificate(options.ca, key, NODE_CERT_SUBJECTS[name](node.nodeName), validity, now);
-  return { certs, node };
+  return { status: 200, body: { certs }, line: `issued ${Object.keys(certs).sort().join(', ')} for node ${node.nodeName} (instance ${node.instanceId}, group ${node.instanceGroup}, role ${node.role})` };
+}
+
+/** The request's public keys by certificate name, each checked (a 400 names the bad one). */
+export function parsePublicKeys(request: BootstrapRequest): Map<string, KeyObject> {
+  const keys = new Map<string, KeyObject>();
+  for (const [name, pem] of Object.entries(request.certs)) keys.set(name, parsePublicKey(name, pem));
+  return keys;
 }
 
 /** Parses and checks a bootstrap body's shape; anything else is a 400 with the reason. */

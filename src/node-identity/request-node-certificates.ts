@@ -38,7 +38,7 @@ export async function requestNodeCertificates(nodeName: string, publicKeys: Reco
     const authorization = createAwsIdentityToken(body, { region: options.region, stsEndpoint, credentials });
     let answer: { status: number; body: string };
     try {
-      answer = await post(server, `kops-controller.internal.${options.cluster}`, options.caCertificates, body, authorization);
+      answer = await postBootstrap(server, `kops-controller.internal.${options.cluster}`, options.caCertificates, body, authorization);
     } catch (e) {
       failures.push(`${server}: ${e instanceof Error ? e.message : String(e)}`);
       continue;
@@ -74,7 +74,8 @@ async function defaultCredentials(region: string): Promise<AwsCredentials> {
   }
 }
 
-function post(server: string, name: string, ca: string, body: string, authorization: string): Promise<{ status: number; body: string }> {
+/** POSTs a bootstrap body to one server over TLS pinned to `ca` and checked against `name`; resolves with the status and body. */
+export function postBootstrap(server: string, name: string, ca: string, body: string, authorization?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const url = new URL('/bootstrap', server);
     if (url.protocol !== 'https:') return reject(new Error('not an https URL'));
@@ -86,7 +87,7 @@ function post(server: string, name: string, ca: string, body: string, authorizat
         servername: name,
         // The service is known by its name, whatever address (load balancer, hosts entry) reaches it.
         checkServerIdentity: (_host, cert) => tls.checkServerIdentity(name, cert),
-        headers: { 'content-type': 'application/json', authorization },
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
         timeout: TIMEOUT_MS,
         agent: false,
       },

@@ -9,7 +9,11 @@ import { ClusterRepository } from '../state/cluster-repository';
 import { openVfs } from '../state/vfs/open-vfs';
 import type { Vfs } from '../state/vfs/vfs';
 import { regionOfZone } from '../validate/validate-spec';
+import { nodeIdentityMode } from '../validate/check-node-identity';
+import { approvalHandler } from './approval-handler';
+import { ApprovalQueue } from './approval-queue';
 import { regionalStsEndpoint } from './aws-identity-token';
+import { nodeRequestPrefix } from './node-request-record';
 import { AwsIdentityVerifier } from './aws-identity-verifier';
 import { describeInstanceFacts } from './describe-instance-facts';
 import { kopsControllerRoles } from './kops-controller-roles';
@@ -72,12 +76,15 @@ export async function runKopsController(options: KopsControllerOptions): Promise
     roles,
     describeInstance: (id) => describeInstanceFacts(cloud, id),
   });
+  // spec.nodeIdentity.mode Approval: requests are recorded in the store and wait for `kforge approve node-request`.
+  const mode = nodeIdentityMode(completed);
+  const approval = mode === 'Approval' ? approvalHandler(new ApprovalQueue(vfs, c), ca) : undefined;
   const port = options.port ?? KOPS_CONTROLLER_PORT;
   const host = options.host ?? '0.0.0.0';
   const server = await wrap(`listening on ${host}:${port}`, () =>
-    startNodeIdentityServer({ tls: { cert: serving.certificatePem, key: serving.privateKeyPem ?? '' }, ca, verify: (a, b) => verifier.verify(a, b), log: options.log }, { port, host }),
+    startNodeIdentityServer({ tls: { cert: serving.certificatePem, key: serving.privateKeyPem ?? '' }, ca, verify: (a, b) => verifier.verify(a, b), approval, log: options.log }, { port, host }),
   );
-  options.log(`kops-controller: cluster ${c}, region ${region}, listening on ${host}:${server.port} as ${kopsControllerName(c)}; roles ${[...roles].map(([r, g]) => `${r}=${g.join('+')}`).join(' ')}`);
+  options.log(`kops-controller: cluster ${c}, region ${region}, listening on ${host}:${server.port} as ${kopsControllerName(c)}; ${mode === 'Approval' ? `mode Approval: requests wait in ${storeUrl}/${nodeRequestPrefix(c)}` : `roles ${[...roles].map(([r, g]) => `${r}=${g.join('+')}`).join(' ')}`}`);
   return server;
 }
 

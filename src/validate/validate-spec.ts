@@ -14,6 +14,7 @@ import { checkIpv6 } from './check-ipv6';
 import { checkIssuerDiscovery } from './check-issuer-discovery';
 import { checkKubeletShutdown } from './check-kubelet-shutdown';
 import { checkNodeTerminationHandler } from './check-node-termination-handler';
+import { checkNodeIdentity } from './check-node-identity';
 import { checkCniSettings } from './check-cni-settings';
 import { checkInstanceGroupAws } from './check-instance-group-aws';
 import { checkGroupSize } from './check-group-size';
@@ -60,6 +61,7 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
   append(errors, checkDnsNames(cluster));
   append(errors, checkKubeletShutdown(cluster, igs));
   append(errors, checkNodeTerminationHandler(cluster));
+  append(errors, checkNodeIdentity(cluster));
   append(errors, checkCniSettings(cluster));
   append(errors, checkInstanceGroupAws(cluster, igs));
   const subnetNames = new Set((spec.subnets ?? []).map((s) => s.name));

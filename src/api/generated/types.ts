@@ -327,6 +327,10 @@ export interface ClusterSpec {
    */
   packages?: string[];
   /**
+   * NodeIdentity (kforge extension; kops has no such field) decides how the node-identity service (kops-controller) trusts a worker asking for its kubelet certificate. Default: mode Automatic.
+   */
+  nodeIdentity?: NodeIdentitySpec;
+  /**
    * NodeTerminationHandler determines the node termination handler configuration. Default: unset.
    */
   nodeTerminationHandler?: NodeTerminationHandlerConfig;
@@ -3098,6 +3102,18 @@ export interface NTPConfig {
    * Chrony replaces timesyncd for Ubuntu 20.04 and older when set to true. Default: unset.
    */
   chrony?: boolean;
+}
+/**
+ * NodeIdentitySpec (kforge) is how workers obtain their kubelet certificates from the node-identity service (docs/node-identity.md).
+ *
+ * This interface was referenced by `Cluster`'s JSON-Schema
+ * via the `definition` "NodeIdentitySpec".
+ */
+export interface NodeIdentitySpec {
+  /**
+   * Mode is Automatic (a worker proves its cloud identity, a signed sts:GetCallerIdentity on AWS, and gets its certificate at once; a request without a proof is refused) or Approval (no proof is used: every request waits as pending until `kforge approve node-request NAME`; for machines without a cloud identity, e.g. bare metal through `kforge get nodeup-config`). Default: Automatic.
+   */
+  mode?: "Automatic" | "Approval";
 }
 /**
  * NodeTerminationHandlerConfig determines the node termination handler configuration.

@@ -1,0 +1,33 @@
+import type { Keypair } from '../pki/keypair';
+import type { ApprovalQueue } from './approval-queue';
+import { issueNodeClientCertificate, NODE_CERT_SUBJECTS, nodeCertificateValidityMs } from './node-client-certificate';
+import { parseBootstrapRequest, parsePublicKeys, ServiceAnswer } from './node-identity-server';
+
+/** The status a pending request is answered with (202 Accepted): the node asks again later with the same body. */
+export const PENDING_STATUS = 202;
+
+/**
+ * `POST /bootstrap` in Approval mode: no proof is used (an `Authorization` header is ignored). A request is
+ * recorded as pending and answered 202 `{"status":"Pending","name":…}` until an operator approves it; then
+ * the same request (same name, same keys) gets its certificates, `CN=system:node:<name>` for exactly the
+ * name recorded, as in Automatic mode; a denied one gets 403 `{"status":"Denied"}`.
+ */
+export function approvalHandler(queue: Pick<ApprovalQueue, 'decide'>, ca: Keypair, now: () => Date = () => new Date()): (body: Buffer, source: string) => Promise<ServiceAnswer> {
+  return async (body, source) => {
+    const request = parseBootstrapRequest(body);
+    const keys = parsePublicKeys(request);
+    const d = await queue.decide(request.nodeName, keys, source);
+    const r = d.record;
+    const prints = Object.entries(r.fingerprints)
+      .map(([k, f]) => `${k} ${f}`)
+      .join(', ');
+    if (d.status === 'Pending') {
+      return { status: PENDING_STATUS, body: { status: 'Pending', name: r.name }, line: `pending: request ${r.name} for node ${r.nodeName} (${prints}) ${d.created ? 'recorded' : 'waits'} for approval` };
+    }
+    const at = now();
+    const validity = nodeCertificateValidityMs(r.nodeName);
+    const certs: Record<string, string> = {};
+    for (const [name, key] of [...keys].sort(([a], [b]) => a.localeCompare(b))) certs[name] = issueNodeClientCertificate(ca, key, NODE_CERT_SUBJECTS[name](r.nodeName), validity, at);
+    return { status: 200, body: { certs }, line: `issued ${Object.keys(certs).join(', ')} for node ${r.nodeName} (request ${r.name}, approved${r.decidedBy ? ` by ${r.decidedBy}` : ''})` };
+  };
+}

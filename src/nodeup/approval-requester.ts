@@ -1,0 +1,36 @@
+import { createPublicKey } from 'node:crypto';
+import type { NodeupConfig } from '../model/nodeup-config-builder';
+import { nodeKeyFingerprint } from '../node-identity/node-request-record';
+import { requestApprovedCertificates } from '../node-identity/request-approved-certificates';
+import type { CertificateRequester } from './node-identity-certificates';
+
+/**
+ * nodeup's requester in Approval mode (`ConfigServer.Approval`): no cloud proof; while the request is
+ * pending it prints, on stderr, the request's name, its key fingerprints (compare them with `kforge get
+ * node-requests` before approving) and the command that approves it, then polls with a doubling wait
+ * (5 s up to 60 s; KFORGE_TEST_APPROVAL_POLL_MS shortens the first wait for tests) for at most 24 hours.
+ */
+export function approvalRequester(config: NodeupConfig, write: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): CertificateRequester {
+  const server = config.ConfigServer as NonNullable<NodeupConfig['ConfigServer']>;
+  const testPoll = Number(process.env.KFORGE_TEST_APPROVAL_POLL_MS) || undefined;
+  return (nodeName, publicKeys) => {
+    const prints = Object.keys(publicKeys)
+      .sort()
+      .map((k) => `${k} ${nodeKeyFingerprint(createPublicKey(publicKeys[k]))}`)
+      .join(', ');
+    let told = '';
+    return requestApprovedCertificates(nodeName, publicKeys, {
+      cluster: config.ClusterName,
+      servers: server.Servers,
+      caCertificates: server.CACertificates,
+      pollMs: testPoll,
+      maxPollMs: testPoll ? testPoll * 4 : undefined,
+      onPending: (name, at, next) => {
+        // The full message once; later polls only say they still wait.
+        if (told !== name) write(`kforge-nodeup: node request ${name} for node ${nodeName} (${prints}) is pending at ${at}: approve it with "kforge approve node-request ${name}" (or refuse it with "kforge deny node-request ${name}")`);
+        else write(`kforge-nodeup: node request ${name} still pending; asking again in ${Math.round(next / 1000)} s`);
+        told = name;
+      },
+    });
+  };
+}
