@@ -1,3 +1,4 @@
+import ApproveNodeRequest from './approve/node-request';
 import Completion from './completion';
 import Create from './create/index';
 import CreateCluster from './create/cluster';
@@ -8,6 +9,7 @@ import CreateStateStore from './create/state-store';
 import DeleteCluster from './delete/cluster';
 import DeleteInstanceGroup from './delete/instancegroup';
 import DeleteSshPublicKey from './delete/sshpublickey';
+import DenyNodeRequest from './deny/node-request';
 import DistrustKeypair from './distrust/keypair';
 import EditCluster from './edit/cluster';
 import EditInstanceGroup from './edit/instancegroup';
@@ -18,6 +20,7 @@ import ExportKubeconfig from './export/kubeconfig';
 import GetInstances from './get/instances';
 import GetInstanceGroups from './get/instancegroups';
 import GetKeypairs from './get/keypairs';
+import GetNodeRequests from './get/node-requests';
 import GetNodeupConfig from './get/nodeup-config';
 import GetSshPublicKeys from './get/sshpublickeys';
 import KopsController from './kops-controller';
@@ -35,6 +38,7 @@ import ValidateCluster from './validate/cluster';
 
 /** Every command, by oclif id (`:` separates topics); loaded at once, so commands import their logic lazily. */
 export const COMMANDS = {
+  'approve:node-request': ApproveNodeRequest,
   completion: Completion,
   create: Create,
   'create:cluster': CreateCluster,
@@ -45,6 +49,7 @@ export const COMMANDS = {
   'delete:cluster': DeleteCluster,
   'delete:instancegroup': DeleteInstanceGroup,
   'delete:sshpublickey': DeleteSshPublicKey,
+  'deny:node-request': DenyNodeRequest,
   'distrust:keypair': DistrustKeypair,
   'edit:cluster': EditCluster,
   'edit:instancegroup': EditInstanceGroup,
@@ -55,6 +60,7 @@ export const COMMANDS = {
   'get:instancegroups': GetInstanceGroups,
   'get:instances': GetInstances,
   'get:keypairs': GetKeypairs,
+  'get:node-requests': GetNodeRequests,
   'get:nodeup-config': GetNodeupConfig,
   'get:sshpublickeys': GetSshPublicKeys,
   'kops-controller': KopsController,

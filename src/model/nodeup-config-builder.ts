@@ -9,6 +9,7 @@ import { etcdClientUrl } from '../expand/components/etcd';
 import { apiServerSans, ServingSans } from '../pki/api-server-sans';
 import type { ClusterCertificates } from '../pki/cluster-certificates';
 import { Cidr } from '../net/cidr';
+import { approvalConfigServer } from './approval-config-server';
 import { clusterCaNames, KUBERNETES_CA } from '../pki/cluster-pki';
 
 /** What the node bootstrapper needs for one instance group; field names follow kops's NodeupConfig. */
@@ -128,6 +129,8 @@ export function buildNodeupConfig(completed: Cluster, ig: InstanceGroup, certifi
     }));
   }
   if (certificates && normalizedRole(ig) !== 'Bastion') addCertificates(config, certificates, cp, (spec.etcdClusters ?? []).map((e) => e.name));
+  const approval = approvalConfigServer(completed, ig, certificates);
+  if (approval) config.ConfigServer = approval;
   config.Images = Object.fromEntries(Object.entries(images).sort(([a], [b]) => a.localeCompare(b)));
   return config;
 }

@@ -11,6 +11,7 @@ import { controlPlaneAddonStatements } from './iam-addon-statements';
 import { cniIamStatements } from './cni-iam-statements';
 import { controlPlaneIamName, iamName, nodeGroupIamName } from './iam-names';
 import { UnsupportedModelError } from './unsupported-model-error';
+import { nodeIdentityMode } from '../../validate/check-node-identity';
 
 /** The IAM tasks of a cluster, with the instance profiles named for the launch templates that need them. */
 export interface IamTasks {
@@ -165,6 +166,8 @@ export function buildIamPolicies(
       // s3:Get* as kops grants it on the cluster's prefix: etcd-manager reads backups by version (GetObjectVersion).
       { Sid: 'kforgeControlPlaneReadState', Effect: 'Allow', Action: ['s3:Get*'], Resource: object('*') },
     );
+    // spec.nodeIdentity.mode Approval: the node-identity service records nodes' requests there (it only creates them; approve and deny are an admin's).
+    if (nodeIdentityMode(cluster) === 'Approval') controlPlane.push({ Sid: 'kforgeControlPlaneRecordNodeRequests', Effect: 'Allow', Action: ['s3:PutObject'], Resource: object('node-requests/*') });
     // etcd-manager writes, reads and prunes (object versions too) its backups; only in this cluster's etcd backup stores.
     const backupLocations = (spec.etcdClusters ?? []).map((e) => s3Location(e.backups?.backupStore)).filter((l): l is S3Location => l !== undefined);
     const backups = backupLocations.map((l) => `arn:${partition}:s3:::${l.bucket}/${l.key}/*`);
