@@ -57,7 +57,7 @@ describe('help', () => {
     const r = runCli(['get', '--help']);
     const commands = r.stdout.split('COMMANDS\n')[1].split('\n\n')[0];
     const listed = [...commands.matchAll(/^ {2}(get \S+)/gm)].map((m) => m[1]);
-    expect(listed).toEqual(['get all', 'get clusters', 'get instancegroups', 'get instances', 'get keypairs', 'get nodeup-config', 'get sshpublickeys']);
+    expect(listed).toEqual(['get all', 'get clusters', 'get instancegroups', 'get instances', 'get keypairs', 'get node-requests', 'get nodeup-config', 'get sshpublickeys']);
     expect(commands.replace(/\s+/g, ' ')).toMatch(/get instancegroups [^()]*\(aliases: ig, igs, instancegroup\)/);
     expect(commands).toMatch(/get clusters[\s\S]*\(alias: cluster\)/);
     const create = runCli(['create', '--help']).stdout.split('COMMANDS\n')[1];
