@@ -1,4 +1,5 @@
 import { createHash, KeyObject } from 'node:crypto';
+import { StatePaths } from '../state/state-paths';
 import type { Vfs } from '../state/vfs/vfs';
 
 /** The approval queue's decision about one request. */
@@ -36,7 +37,7 @@ export const MAX_PENDING_NODE_REQUESTS = 100;
 
 /** The store prefix of a cluster's node requests. */
 export function nodeRequestPrefix(cluster: string): string {
-  return `${cluster}/node-requests/`;
+  return StatePaths.nodeRequestPrefix(cluster);
 }
 
 /** The store key of one request. */

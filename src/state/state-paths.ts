@@ -42,6 +42,8 @@ export const StatePaths = {
    * update, removed with the rest by `delete cluster`. Salts the EC2 idempotency tokens (kforge; kops has none).
    */
   clusterUid: (cluster: string): string => `${cluster}/cluster-uid`,
+  /** Prefix of the node-identity service's approval queue (spec.nodeIdentity.mode Approval; kforge, kops has none): one record per request, public keys only. */
+  nodeRequestPrefix: (cluster: string): string => `${cluster}/node-requests/`,
   /** The admin SSH public key, named by its fingerprint (kops's layout). */
   sshPublicKey: (cluster: string, fingerprint: string): string => `${cluster}/pki/ssh/public/admin/${fingerprint}`,
 };

@@ -167,7 +167,7 @@ export function buildIamPolicies(
       { Sid: 'kforgeControlPlaneReadState', Effect: 'Allow', Action: ['s3:Get*'], Resource: object('*') },
     );
     // spec.nodeIdentity.mode Approval: the node-identity service records nodes' requests there (it only creates them; approve and deny are an admin's).
-    if (nodeIdentityMode(cluster) === 'Approval') controlPlane.push({ Sid: 'kforgeControlPlaneRecordNodeRequests', Effect: 'Allow', Action: ['s3:PutObject'], Resource: object('node-requests/*') });
+    if (nodeIdentityMode(cluster) === 'Approval') controlPlane.push({ Sid: 'kforgeControlPlaneRecordNodeRequests', Effect: 'Allow', Action: ['s3:PutObject'], Resource: object(`${StatePaths.nodeRequestPrefix(c).slice(c.length + 1)}*`) });
     // etcd-manager writes, reads and prunes (object versions too) its backups; only in this cluster's etcd backup stores.
     const backupLocations = (spec.etcdClusters ?? []).map((e) => s3Location(e.backups?.backupStore)).filter((l): l is S3Location => l !== undefined);
     const backups = backupLocations.map((l) => `arn:${partition}:s3:::${l.bucket}/${l.key}/*`);

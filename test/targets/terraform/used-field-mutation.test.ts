@@ -60,6 +60,8 @@ const CLUSTER: Record<string, Mutation> = {
   'spec.kubeDNS': (c) => (c.kubeDNS = { serverIP: '100.64.0.11' }),
   'spec.externalDns': { notRendered: "only kops's default provider (dns-controller) is accepted: protokube keeps the records, so no setting left changes the output (external-dns is refused)" },
   'spec.metricsServer': (c) => (c.metricsServer = { enabled: true }),
+  // The control plane's policy may then write <cluster>/node-requests/ (and the workers' nodeup configs name the service, once the PKI exists).
+  'spec.nodeIdentity': (c) => (c.nodeIdentity = { mode: 'Approval' }),
   'spec.nodeProblemDetector': (c) => (c.nodeProblemDetector = { enabled: true }),
   'spec.nodeTerminationHandler': (c) => (c.nodeTerminationHandler = { enableRebalanceDraining: true }),
   // The base cluster runs Cilium, which replaces kube-proxy: turning it on is the change.
