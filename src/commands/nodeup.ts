@@ -78,7 +78,8 @@ export default class Nodeup extends BaseCommand {
       const server = config.ConfigServer as NonNullable<typeof config.ConfigServer>;
       const options = { cluster: config.ClusterName, servers: server.Servers, caCertificates: server.CACertificates, region: server.Region };
       // spec.nodeIdentity.mode Approval: no cloud proof; the request waits for "kforge approve node-request".
-      const requester = server.Approval ? (await import('../nodeup/approval-requester')).approvalRequester(config) : undefined;
+      const approval = server.Approval ? await import('../nodeup/approval-requester') : undefined;
+      const requester = approval?.approvalRequester(config, approval.noticeWriter(flags.root));
       certificates = await obtainNodeIdentityCertificates(config, flags.root, nodeName, requester ?? ((name, keys) => requestNodeCertificates(name, keys, options)));
       stage('certificates-issued');
     } else certificates = await issueNodeCertificates(config, keysets, flags.root, nodeName);

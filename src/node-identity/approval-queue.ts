@@ -2,6 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { ConflictError } from '../errors/conflict-error';
 import type { Vfs } from '../state/vfs/vfs';
 import { IdentityDenied } from './identity-denied';
+import { RequestDenied } from './request-denied';
 import {
   isExpired,
   MAX_PENDING_NODE_REQUESTS,
@@ -19,13 +20,6 @@ import {
 export type ApprovalDecision =
   | { status: 'Approved'; record: NodeRequestRecord }
   | { status: 'Pending'; record: NodeRequestRecord; created: boolean };
-
-/** A request an operator denied: 403, and the node is told it was denied (its own request, so nothing leaks). */
-export class RequestDenied extends IdentityDenied {
-  constructor(reason: string) {
-    super(reason, 403, { status: 'Denied', error: 'the request was denied' });
-  }
-}
 
 /**
  * The approval queue (spec.nodeIdentity.mode Approval) on the service's side: records a request without a
@@ -56,7 +50,7 @@ export class ApprovalQueue {
       // Only a 64-bit hash collision gets here: the record is for other keys.
       throw new IdentityDenied(`request ${name}: recorded for other keys`);
     }
-    if (existing && !isExpired(existing.record, now)) return this.answer(existing.record, false);
+    if (existing && !isExpired(existing.record, now)) return this.answer(existing.record);
     await this.checkNew(nodeName, fingerprints, now);
     const record: NodeRequestRecord = { apiVersion: 'kforge.dev/v1alpha1', kind: 'NodeRequest', name, nodeName, status: 'Pending', fingerprints, publicKeys, source, created: now.toISOString() };
     try {
@@ -66,12 +60,12 @@ export class ApprovalQueue {
       // A concurrent copy of this request (or a decision) got there first: answer from what is recorded.
       existing = await readNodeRequest(this.vfs, this.cluster, name);
       if (!existing) throw e;
-      return this.answer(existing.record, false);
+      return this.answer(existing.record);
     }
     return { status: 'Pending', record, created: true };
   }
 
-  private async answer(record: NodeRequestRecord, created: boolean): Promise<ApprovalDecision> {
+  private async answer(record: NodeRequestRecord): Promise<ApprovalDecision> {
     if (record.status === 'Denied') throw new RequestDenied(`request ${record.name} for node ${record.nodeName} was denied${record.decidedBy ? ` by ${record.decidedBy}` : ''}${record.decided ? ` at ${record.decided}` : ''}`);
     if (record.status === 'Approved') {
       // Another request for the same name approved later does not make this one valid again, and vice versa: one approved request per name.
@@ -79,7 +73,7 @@ export class ApprovalQueue {
       return { status: 'Approved', record };
     }
     await this.checkNameFree(record.nodeName, record.name);
-    return { status: 'Pending', record, created };
+    return { status: 'Pending', record, created: false };
   }
 
   private async checkNameFree(nodeName: string, self: string): Promise<void> {

@@ -62,7 +62,10 @@ beforeAll(async () => {
 afterAll(async () => {
   controller?.kill('SIGTERM');
   await moto?.stop();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  for (const d of dirs) {
+    fs.rmSync(d, { recursive: true, force: true });
+    fs.rmSync(`${d}.console`, { force: true });
+  }
 });
 
 const cli = (args: string[]) => runCli([...args, '--state', store]);
@@ -88,6 +91,8 @@ function startNodeup(nodeName: string): { root: string; run: ReturnType<typeof s
   dirs.push(root);
   const run = startCli(['nodeup', '--conf', workerConf(nodeName), '--root', root], {
     KFORGE_TEST_APPROVAL_POLL_MS: '200',
+    // The machine's console (EC2's GetConsoleOutput shows it), outside the root.
+    KFORGE_NODEUP_CONSOLE: `${root}.console`,
     AWS_EC2_METADATA_DISABLED: 'true',
     AWS_ACCESS_KEY_ID: '',
     AWS_SECRET_ACCESS_KEY: '',
@@ -164,6 +169,7 @@ test('pending, listed with its fingerprints, approved: the node gets certificate
   expect({ status: r.status, stderr: r.stderr }).toMatchObject({ status: 0 });
   expect(r.stderr).toContain(`kforge-nodeup: node request ${row.name} for node ${node} (kube-proxy ${row.fingerprints['kube-proxy']}, kubelet ${row.fingerprints.kubelet}) is pending`);
   expect(r.stderr).toContain(`"kforge approve node-request ${row.name}"`);
+  expect(fs.readFileSync(`${root}.console`, 'utf8')).toContain(`kforge-nodeup: node request ${row.name} for node ${node} (kube-proxy ${row.fingerprints['kube-proxy']}, kubelet ${row.fingerprints.kubelet}) is pending`);
   const kubelet = kubeconfigCert(path.join(root, 'var/lib/kubelet/kubeconfig'));
   expect(opensslVerify(kubernetesCa, [kubelet]).status).toBe(0);
   expect(opensslSubject(kubelet)).toBe(`subject=CN=system:node:${node},O=system:nodes`);
