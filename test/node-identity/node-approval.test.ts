@@ -7,7 +7,7 @@ import { nodeRequestPrefix } from '../../src/node-identity/node-request-record';
 import { createCluster } from '../../src/ops/create-cluster';
 import { planManagedFiles, writeManagedFiles } from '../../src/ops/plan-managed-files';
 import { KeysetYaml } from '../../src/pki/keyset-yaml';
-import type { LockOptions } from '../../src/state/lock/cluster-lock';
+import { LockOptions, withClusterLocks } from '../../src/state/lock/cluster-lock';
 import { StatePaths } from '../../src/state/state-paths';
 import { openVfs } from '../../src/state/vfs/open-vfs';
 import { expectCleanFailure, runCli, runCliAsync, startCli, tempDir, treeDigest } from '../helpers/cli';
@@ -229,6 +229,20 @@ test('approving or denying an unknown request is NOT_FOUND, a malformed name a u
   expectCleanFailure(cluster);
   expect(cluster.stderr).toContain('cluster "nope.k8s.local" not found');
   expect(treeDigest(store)).toBe(before);
+});
+
+test('approve takes the cluster lock: while another command holds it, approving is LOCKED and changes nothing', async () => {
+  const node = 'metal-4.example.com';
+  const request = bootstrapBody(node, ['kubelet']).body;
+  const name = (JSON.parse((await post(port, controllerCa, request, undefined, servername)).body) as { name: string }).name;
+  await withClusterLocks(openVfs(store), [NAME], LOCK, async () => {
+    const before = treeDigest(store);
+    const r = cli(['approve', 'node-request', name, '--name', NAME]);
+    expectCleanFailure(r);
+    expect(r.stderr).toContain(`cluster "${NAME}" is locked by `);
+    expect(treeDigest(store)).toBe(before);
+  });
+  expect((await post(port, controllerCa, request, undefined, servername)).status).toBe(202);
 });
 
 test('concurrent requests: 20 nodes at once are all pending, each once; 10 copies of one request make one record', async () => {
