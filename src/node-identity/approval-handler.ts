@@ -1,4 +1,6 @@
+import { KforgeError } from '../errors/kforge-error';
 import type { Keypair } from '../pki/keypair';
+import { IdentityDenied } from './identity-denied';
 import type { ApprovalQueue } from './approval-queue';
 import { issueNodeClientCertificate, NODE_CERT_SUBJECTS, nodeCertificateValidityMs } from './node-client-certificate';
 import { parseBootstrapRequest, parsePublicKeys, ServiceAnswer } from './node-identity-server';
@@ -16,7 +18,14 @@ export function approvalHandler(queue: Pick<ApprovalQueue, 'decide'>, ca: Keypai
   return async (body, source) => {
     const request = parseBootstrapRequest(body);
     const keys = parsePublicKeys(request);
-    const d = await queue.decide(request.nodeName, keys, source);
+    let d;
+    try {
+      d = await queue.decide(request.nodeName, keys, source);
+    } catch (e) {
+      // The store could not be read or written (S3 busy, unreachable): the node asks again later.
+      if (e instanceof KforgeError) throw new IdentityDenied(`the approval queue in the state store: ${e.message}`, 503);
+      throw e;
+    }
     const r = d.record;
     const prints = Object.entries(r.fingerprints)
       .map(([k, f]) => `${k} ${f}`)

@@ -12,6 +12,8 @@ export interface ApprovalClientOptions {
   caCertificates: string;
   /** Told once per attempt that finds the request pending (nodeup prints it). */
   onPending(name: string, server: string, nextPollMs: number): void;
+  /** Told when, after the request was recorded, no server answered this attempt (each server's failure). */
+  onUnreachable?(failures: string, nextPollMs: number): void;
   /** First wait between polls; it doubles up to maxPollMs. Default 5 s. */
   pollMs?: number;
   /** Longest wait between polls. Default 60 s. */
@@ -25,7 +27,8 @@ export interface ApprovalClientOptions {
  * A node without a cloud proof (spec.nodeIdentity.mode Approval): sends its claimed name and public keys
  * with no `Authorization`, and while the service answers 202 (pending) sends the same request again with
  * a doubling wait, bounded; returns the certificates once an operator approved it. A denied request is
- * NodeRequestDeniedError; no answer but 202/200 from any server, or no decision in time, NodeIdentityError.
+ * NodeRequestDeniedError; no 202/200 from any server at the first attempt, or no decision in time,
+ * NodeIdentityError (after the first 202, unreachable servers only make it wait).
  */
 export async function requestApprovedCertificates(nodeName: string, publicKeys: Record<string, string>, options: ApprovalClientOptions): Promise<Record<string, string>> {
   const body = JSON.stringify({ apiVersion: BOOTSTRAP_API_VERSION, nodeName, certs: publicKeys });
@@ -34,9 +37,11 @@ export async function requestApprovedCertificates(nodeName: string, publicKeys: 
   const maxWait = options.maxWaitMs ?? 24 * 3600 * 1000;
   let wait = options.pollMs ?? 5_000;
   let waited = 0;
+  let recorded: string | undefined;
   for (;;) {
     const failures: string[] = [];
     let pending: string | undefined;
+    let refused = false;
     for (const server of options.servers) {
       let answer: { status: number; body: string };
       try {
@@ -61,9 +66,15 @@ export async function requestApprovedCertificates(nodeName: string, publicKeys: 
         break;
       }
       failures.push(`${server} answered HTTP ${answer.status} (the reason is in its log: journalctl -u kforge-kops-controller on the control plane)`);
+      // A 4xx is the service's decision (this name or key is taken, a malformed request), not an outage.
+      if (answer.status >= 400 && answer.status < 500) refused = true;
     }
-    if (pending === undefined) throw new NodeIdentityError(`no node-identity service took node ${nodeName}'s request: ${failures.join('; ')}`);
-    if (waited >= maxWait) throw new NodeIdentityError(`node ${nodeName}'s request ${pending} was not approved within ${Math.round(maxWait / 1000)} s; approve it with "kforge approve node-request ${pending}" and run nodeup again`);
+    // Once the request is recorded, a service that is restarting (a rolling update of the control plane) or a
+    // busy store (503) does not end the wait: the next attempt asks again. A refusal does.
+    if (pending === undefined && (recorded === undefined || refused)) throw new NodeIdentityError(`no node-identity service took node ${nodeName}'s request: ${failures.join('; ')}`);
+    recorded ??= pending;
+    if (pending === undefined) options.onUnreachable?.(failures.join('; '), Math.min(wait, maxPoll));
+    if (waited >= maxWait) throw new NodeIdentityError(`node ${nodeName}'s request ${recorded} was not approved within ${Math.round(maxWait / 1000)} s; approve it with "kforge approve node-request ${recorded}" and run nodeup again`);
     const step = Math.min(wait, maxPoll, maxWait - waited);
     await sleep(step);
     waited += step;

@@ -27,6 +27,7 @@ export function approvalRequester(config: NodeupConfig, write: (line: string) =>
       caCertificates: server.CACertificates,
       pollMs: testPoll,
       maxPollMs: testPoll ? testPoll * 4 : undefined,
+      onUnreachable: (failures, next) => write(`kforge-nodeup: node request ${told} could not be asked about (${failures}); asking again in ${Math.round(next / 1000)} s`),
       onPending: (name, at, next) => {
         // The full message once; later polls only say they still wait.
         if (told !== name) write(`kforge-nodeup: node request ${name} for node ${nodeName} (${prints}) is pending at ${at}: approve it with "kforge approve node-request ${name}" (or refuse it with "kforge deny node-request ${name}")`);

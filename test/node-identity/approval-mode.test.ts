@@ -7,10 +7,13 @@ import { ApprovalQueue } from '../../src/node-identity/approval-queue';
 import { NodeIdentityServer, startNodeIdentityServer } from '../../src/node-identity/node-identity-server';
 import { requestApprovedCertificates } from '../../src/node-identity/request-approved-certificates';
 import { completeCluster } from '../../src/ops/expand-cluster';
+import { decideNodeRequest, listNodeRequests } from '../../src/ops/node-request-ops';
 import { issueKeypair } from '../../src/pki/issue-keypair';
 import type { Keypair } from '../../src/pki/keypair';
+import { StatePaths } from '../../src/state/state-paths';
 import { MemoryVfs } from '../../src/state/vfs/memory-vfs';
 import { validateSpec } from '../../src/validate/validate-spec';
+import { opensslSubject } from './node-identity-helpers';
 
 // The mode's effects that need no process: the control plane's IAM statement, the workers' ConfigServer, the
 // validation outside AWS, and nodeup's bounded wait against the service (in this process, with a store in
@@ -56,21 +59,72 @@ test('spec.nodeIdentity outside AWS is refused with its path', () => {
   expect(validateSpec(cluster, instanceGroups)).toContainEqual({ object: 'Cluster/gce.example.com', path: 'spec.nodeIdentity', message: 'is not supported on gce yet: the node-identity service runs on AWS control planes only' });
 });
 
-describe('nodeup waiting for an approval that never comes', () => {
+describe('nodeup waiting for an approval', () => {
   let server: NodeIdentityServer;
   let controllerCa: Keypair;
+  let start: (port: number) => Promise<NodeIdentityServer>;
+  const vfs = new MemoryVfs('approval-mode-test');
   const logs: string[] = [];
 
   beforeAll(async () => {
     const ca = await issueKeypair({ subject: { commonName: 'kubernetes-ca' }, usage: 'ca', validityMs: 10 * 365 * 86400_000 });
     controllerCa = await issueKeypair({ subject: { commonName: 'kops-controller-ca' }, usage: 'ca', validityMs: 10 * 365 * 86400_000 });
     const serving = await issueKeypair({ subject: { commonName: 'kops-controller' }, usage: 'server', validityMs: 365 * 86400_000, dnsNames: [`kops-controller.internal.${CLUSTER}`] }, controllerCa);
-    const approval = approvalHandler(new ApprovalQueue(new MemoryVfs('approval-mode-test'), CLUSTER), ca);
+    const approval = approvalHandler(new ApprovalQueue(vfs, CLUSTER), ca);
     const verify = () => Promise.reject(new Error('no proof is verified in Approval mode'));
-    server = await startNodeIdentityServer({ tls: { cert: serving.certificatePem, key: serving.privateKeyPem ?? '' }, ca, verify, approval, log: (l) => logs.push(l) }, { port: 0, host: '127.0.0.1' });
+    start = (port) => startNodeIdentityServer({ tls: { cert: serving.certificatePem, key: serving.privateKeyPem ?? '' }, ca, verify, approval, log: (l) => logs.push(l) }, { port, host: '127.0.0.1' });
+    server = await start(0);
+    // approve/deny need the cluster to exist in the store.
+    await vfs.write(StatePaths.config(CLUSTER), 'kind: Cluster\n');
   });
 
   afterAll(() => server?.close());
+
+  test('a service restarting while the node waits (a rolling update of the control plane) does not end the wait; the approval then does', async () => {
+    const key = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const port = server.port;
+    const notices: string[] = [];
+    let round = 0;
+    const certs = await requestApprovedCertificates('metal-5.example.com', { kubelet: key }, {
+      cluster: CLUSTER,
+      servers: [`https://127.0.0.1:${port}`],
+      caCertificates: controllerCa.certificatePem,
+      onPending: (name) => notices.push(`pending ${name}`),
+      onUnreachable: () => notices.push('unreachable'),
+      sleep: async () => {
+        round += 1;
+        if (round === 1) await server.close();
+        if (round === 2) {
+          server = await start(port);
+          const [pending] = await listNodeRequests(vfs, CLUSTER);
+          await decideNodeRequest(vfs, CLUSTER, pending.name, 'Approved');
+        }
+      },
+    });
+    expect(notices).toEqual([expect.stringMatching(/^pending metal-5\.example\.com-[0-9a-f]{16}$/), 'unreachable']);
+    expect(opensslSubject(certs.kubelet)).toBe('subject=CN=system:node:metal-5.example.com,O=system:nodes');
+  });
+
+  test('a refusal while waiting (the name approved for other keys meanwhile) ends the wait with NODE_IDENTITY_FAILED', async () => {
+    const pem = () => generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const options = { cluster: CLUSTER, servers: [`https://127.0.0.1:${server.port}`], caCertificates: controllerCa.certificatePem, onPending: () => undefined };
+    let round = 0;
+    let mine = '';
+    const p = requestApprovedCertificates('metal-6.example.com', { kubelet: pem() }, {
+      ...options,
+      onPending: (name) => (mine = name),
+      sleep: async () => {
+        round += 1;
+        if (round > 1) return;
+        // Another machine claims the same name and an operator approves that one.
+        await expect(requestApprovedCertificates('metal-6.example.com', { kubelet: pem() }, { ...options, maxWaitMs: 0 })).rejects.toMatchObject({ code: 'NODE_IDENTITY_FAILED' });
+        const other = (await listNodeRequests(vfs, CLUSTER)).filter((r) => r.nodeName === 'metal-6.example.com' && r.name !== mine);
+        expect(other).toHaveLength(1);
+        await decideNodeRequest(vfs, CLUSTER, other[0].name, 'Approved');
+      },
+    });
+    await expect(p).rejects.toMatchObject({ code: 'NODE_IDENTITY_FAILED', message: expect.stringContaining('answered HTTP 403') as unknown });
+  });
 
   test('polls with a doubling wait bounded at maxPollMs, then fails with NODE_IDENTITY_FAILED naming the request and the command', async () => {
     const waits: number[] = [];
@@ -92,6 +146,6 @@ describe('nodeup waiting for an approval that never comes', () => {
     expect(waits).toEqual([5000, 10000, 20000, 40000, 60000, 60000, 60000, 45000]);
     expect(new Set(pending).size).toBe(1);
     expect(logs.filter((l) => / 202 pending: request metal-3\.example\.com-[0-9a-f]{16} for node metal-3\.example\.com \(kubelet sha256:[0-9a-f]{64}\) recorded for approval$/.test(l))).toHaveLength(1);
-    expect(logs.filter((l) => / 202 pending: .* waits for approval$/.test(l))).toHaveLength(8);
+    expect(logs.filter((l) => / 202 pending: request metal-3\.example\.com-.* waits for approval$/.test(l))).toHaveLength(8);
   });
 });
