@@ -20,7 +20,8 @@ export function approvalHandler(queue: Pick<ApprovalQueue, 'decide'>, ca: Keypai
     const keys = parsePublicKeys(request);
     let d;
     try {
-      d = await queue.decide(request.nodeName, keys, source);
+      // An IPv4 peer of a dual-stack socket shows as ::ffff:a.b.c.d; operators know it as a.b.c.d.
+      d = await queue.decide(request.nodeName, keys, source.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, ''));
     } catch (e) {
       // The store could not be read or written (S3 busy, unreachable): the node asks again later.
       if (e instanceof KforgeError) throw new IdentityDenied(`the approval queue in the state store: ${e.message}`, 503);
