@@ -2,8 +2,10 @@
 # kforge node bootstrap (EC2 user-data), modelled on kops's nodeup user-data: install the pinned Node.js
 # runtime and the nodeup bundle (each checked against its sha256), write the boot config, then run nodeup.
 # nodeup reads the rest (igconfig/<role>/<ig>/nodeupconfig.yaml) from the state store with this instance's
-# own IAM role, and checks it against NodeupConfigHash below. No secret is in here: user-data is readable
-# by anyone who may describe the instance. See docs/node-bootstrap.md.
+# own IAM role (the control plane: ConfigBase), or from the node-identity service (a worker: ConfigServer,
+# which has no access to the store), and checks it against NodeupConfigHash below. No secret is in here:
+# user-data is readable by anyone who may describe the instance (the kops-controller-ca certificate is
+# public). See docs/node-bootstrap.md and docs/node-identity.md.
 set -o errexit
 set -o nounset
 set -o pipefail
@@ -24,9 +26,14 @@ INSTALL_DIR=/opt/kforge
 # AWS_ENDPOINT_URL_S3 moves S3 (path-style), as for nodeup.
 IMDS="${AWS_EC2_METADATA_SERVICE_ENDPOINT:-http://169.254.169.254}"
 IMDS="${IMDS%/}"
-# Download rounds over all URLs, with waits of 2, 4, 8, ... seconds between them: bounded, so a node that
-# cannot download fails visibly (cloud-init reports it) instead of waiting forever.
+# Download rounds over all URLs, with waits of 2, 4, 8, ... seconds (at most 60) between them: bounded, so a
+# node that cannot download fails visibly (cloud-init reports it) instead of waiting forever. The
+# node-identity service gets more rounds (about 25 minutes): workers often boot before the control plane.
 ROUNDS=6
+SERVICE_ROUNDS=30
+# The kops-controller-ca bundle (public; empty on the control plane): downloads from the node-identity
+# service (https://kops-controller.internal.<cluster>:3988) trust this CA and nothing else.
+CONFIG_SERVER_CA="${INSTALL_DIR}/conf/kops-controller-ca.crt"
 
 fail() {
   echo "== kforge bootstrap FAILED: $* ==" >&2
@@ -77,12 +84,18 @@ download() {
   local -r file="$1" hash="$2"
   local -a urls
   IFS=, read -r -a urls <<< "$3"
-  local round url actual delay=2
-  for ((round = 1; round <= ROUNDS; round++)); do
+  local round url actual delay=2 rounds="${ROUNDS}"
+  [[ "$3" == https://kops-controller.internal.* ]] && rounds="${SERVICE_ROUNDS}"
+  for ((round = 1; round <= rounds; round++)); do
     for url in "${urls[@]}"; do
-      echo "== Downloading ${url} (round ${round} of ${ROUNDS}) =="
+      echo "== Downloading ${url} (round ${round} of ${rounds}) =="
       rm -f "${file}.part"
-      if [[ "${url}" == s3://* ]]; then
+      if [[ "${url}" == https://kops-controller.internal.* ]]; then
+        curl -fsS --connect-timeout 10 --max-time 600 --cacert "${CONFIG_SERVER_CA}" -o "${file}.part" "${url}" || {
+          echo "== Failed to download ${url} from the node-identity service ==" >&2
+          continue
+        }
+      elif [[ "${url}" == s3://* ]]; then
         s3-get "${url}" "${file}.part" || {
           echo "== Failed to read ${url} with this instance's role ==" >&2
           continue
@@ -99,13 +112,13 @@ download() {
       mv "${file}.part" "${file}"
       return 0
     done
-    if ((round < ROUNDS)); then
+    if ((round < rounds)); then
       echo "== No URL answered; retrying in ${delay} s ==" >&2
       sleep "${delay}"
-      delay=$((delay * 2))
+      delay=$((delay * 2 > 60 ? 60 : delay * 2))
     fi
   done
-  fail "could not download ${file} from ${3} after ${ROUNDS} rounds"
+  fail "could not download ${file} from ${3} after ${rounds} rounds"
 }
 
 # The Node.js runtime under ${INSTALL_DIR}/node, unless the one with this hash is there already.
@@ -155,13 +168,16 @@ install-nodeup() {
 
 echo "== kforge node bootstrap starting =="
 mkdir -p "${INSTALL_DIR}/bin" "${INSTALL_DIR}/conf" "${INSTALL_DIR}/download"
+cat > "${CONFIG_SERVER_CA}" << '__EOF_CONFIG_SERVER_CA'
+{{CONFIG_SERVER_CA}}
+__EOF_CONFIG_SERVER_CA
 install-runtime
 install-nodeup
 
 cat > "${INSTALL_DIR}/conf/kube_env.yaml" << '__EOF_KUBE_ENV'
 CloudProvider: {{CLOUD_PROVIDER}}
 ClusterName: {{CLUSTER_NAME}}
-ConfigBase: {{CONFIG_BASE}}
+{{BOOT_CONFIG_SOURCE}}
 InstanceGroupName: {{INSTANCE_GROUP}}
 InstanceGroupRole: {{INSTANCE_GROUP_ROLE}}
 NodeupConfigHash: {{NODEUP_CONFIG_HASH}}

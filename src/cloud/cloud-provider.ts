@@ -58,6 +58,7 @@ export interface ModelInputs {
   nodeupConfigHashes: Readonly<Record<string, string>>;
   sshPublicKey?: { fingerprint: string; publicKey: string };
   stateStoreKmsKey?: string;
+  kopsControllerCa?: string;
 }
 
 /** A resource of the cluster that the model no longer has: what `update` lists under "Will delete". */

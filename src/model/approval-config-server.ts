@@ -1,9 +1,8 @@
 import type { Cluster, InstanceGroup } from '../api/types';
 import { isControlPlane, normalizedRole } from '../expand/expand-context';
-import { KOPS_CONTROLLER_PORT } from '../node-identity/kops-controller-port';
 import type { ClusterCertificates } from '../pki/cluster-certificates';
 import { nodeIdentityMode } from '../validate/check-node-identity';
-import { regionOfZone } from '../validate/validate-spec';
+import { clusterRegion, configServerUrl } from './config-server';
 import type { NodeupConfig } from './nodeup-config-builder';
 
 /**
@@ -15,8 +14,5 @@ import type { NodeupConfig } from './nodeup-config-builder';
 export function approvalConfigServer(completed: Cluster, ig: InstanceGroup, certificates: ClusterCertificates | undefined): NodeupConfig['ConfigServer'] {
   const ca = certificates?.bundles['kops-controller-ca'];
   if (nodeIdentityMode(completed) !== 'Approval' || isControlPlane(ig) || normalizedRole(ig) === 'Bastion' || !ca) return undefined;
-  const subnets = completed.spec.subnets ?? [];
-  const zone = subnets.find((s) => s.zone)?.zone;
-  const region = subnets.find((s) => s.region)?.region ?? (zone ? regionOfZone(zone, 'aws') : '');
-  return { Servers: [`https://kops-controller.internal.${completed.metadata.name}:${KOPS_CONTROLLER_PORT}`], CACertificates: ca, Region: region, Approval: true };
+  return { Servers: [configServerUrl(completed.metadata.name)], CACertificates: ca, Region: clusterRegion(completed) ?? '', Approval: true };
 }

@@ -11,12 +11,14 @@ import type { ClusterCertificates } from '../pki/cluster-certificates';
 import { Cidr } from '../net/cidr';
 import { approvalConfigServer } from './approval-config-server';
 import { clusterCaNames, KUBERNETES_CA } from '../pki/cluster-pki';
+import { clusterRegion, configServerUrl, groupUsesConfigServer, KOPS_CONTROLLER_CA_KEYSET } from './config-server';
 
 /** What the node bootstrapper needs for one instance group; field names follow kops's NodeupConfig. */
 export interface NodeupConfig {
   Assets: Record<string, string[]>;
   ClusterName: string;
-  ConfigBase: string;
+  /** The cluster's state-store base; absent on a worker with a ConfigServer, which cannot read the store. */
+  ConfigBase?: string;
   InstanceGroupName: string;
   InstanceGroupRole: string;
   KubernetesVersion: string;
@@ -129,6 +131,7 @@ export function buildNodeupConfig(completed: Cluster, ig: InstanceGroup, certifi
     }));
   }
   if (certificates && normalizedRole(ig) !== 'Bastion') addCertificates(config, certificates, cp, (spec.etcdClusters ?? []).map((e) => e.name));
+  if (certificates && groupUsesConfigServer(completed, ig)) useConfigServer(config, completed, certificates);
   const approval = approvalConfigServer(completed, ig, certificates);
   if (approval) config.ConfigServer = approval;
   config.Images = Object.fromEntries(Object.entries(images).sort(([a], [b]) => a.localeCompare(b)));
@@ -161,6 +164,21 @@ function addCertificates(config: NodeupConfig, certs: ClusterCertificates, contr
   const idNames = controlPlane ? Object.keys(certs.primaryIds) : NODE_KEYSETS;
   config.CAs = pick(certs.bundles, caNames);
   config.KeypairIDs = pick(certs.primaryIds, idNames);
+}
+
+/**
+ * A worker of a ConfigServer cluster (src/model/config-server.ts): the node-identity service's URL, the
+ * kops-controller-ca bundle (public) and the region; it reads no keyset (only kubernetes-ca's certificate,
+ * which is in CAs), and its config names no state-store location at all.
+ */
+function useConfigServer(config: NodeupConfig, completed: Cluster, certs: ClusterCertificates): void {
+  const ca = certs.bundles[KOPS_CONTROLLER_CA_KEYSET];
+  const region = clusterRegion(completed);
+  if (!ca || !region) throw new Error(`${completed.metadata.name}: a worker's ConfigServer needs the ${KOPS_CONTROLLER_CA_KEYSET} certificate and the cluster's region`);
+  config.ConfigServer = { Servers: [configServerUrl(completed.metadata.name)], CACertificates: ca, Region: region };
+  config.KeypairIDs = pick(certs.primaryIds, [KUBERNETES_CA]);
+  delete config.ConfigBase;
+  config.channels = [];
 }
 
 function pick(from: Record<string, string>, names: string[]): Record<string, string> {

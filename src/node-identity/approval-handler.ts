@@ -18,10 +18,13 @@ export function approvalHandler(queue: Pick<ApprovalQueue, 'decide'>, ca: Keypai
   return async (body, source) => {
     const request = parseBootstrapRequest(body);
     const keys = parsePublicKeys(request);
+    // A config-only request (includeNodeConfig with no keys) needs the cloud's proof: Approval mode serves none.
+    if (request.nodeName === undefined || keys.size === 0) throw new IdentityDenied('Approval mode: the request names no node or no key (nodeup configs are served only to cloud-verified nodes)', 400);
+    const nodeName = request.nodeName;
     let d;
     try {
       // An IPv4 peer of a dual-stack socket shows as ::ffff:a.b.c.d; operators know it as a.b.c.d.
-      d = await queue.decide(request.nodeName, keys, source.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, ''));
+      d = await queue.decide(nodeName, keys, source.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, ''));
     } catch (e) {
       // The store could not be read or written (S3 busy, unreachable): the node asks again later.
       if (e instanceof KforgeError) throw new IdentityDenied(`the approval queue in the state store: ${e.message}`, 503);

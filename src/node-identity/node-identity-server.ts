@@ -14,10 +14,12 @@ export const MAX_BOOTSTRAP_BODY = 16 * 1024;
 /** A bootstrap request: kops's shape, plus the node name the node claims. */
 export interface BootstrapRequest {
   apiVersion: string;
-  /** The name the node's kubelet registers under; must equal the name the cloud gives the instance. */
-  nodeName: string;
-  /** Certificate name (`kubelet`, `kube-proxy`) to the PEM SubjectPublicKeyInfo of a key made on the node. */
+  /** The name the node's kubelet registers under; must equal the name the cloud gives the instance. Only needed with certs. */
+  nodeName?: string;
+  /** Certificate name (`kubelet`, `kube-proxy`) to the PEM SubjectPublicKeyInfo of a key made on the node; may be empty with includeNodeConfig. */
   certs: Record<string, string>;
+  /** kops's IncludeNodeConfig: also answer with the nodeup config of the verified instance's group (nodes without state-store access). */
+  includeNodeConfig?: boolean;
 }
 
 /** What the server needs: its TLS identity, the CA it issues from, how it verifies, where it logs. */
@@ -33,6 +35,10 @@ export interface NodeIdentityServerOptions {
   /** One line per decision. */
   log(line: string): void;
   now?: () => Date;
+  /** The stored nodeupconfig.yaml (its exact bytes) of the verified node's instance group: answers includeNodeConfig. */
+  nodeConfig?(node: VerifiedNode): Promise<string>;
+  /** The nodeup bundle whose sha256 is this (lowercase hex), or undefined: answers `GET /nodeup/<sha256>`. */
+  nodeupArtifact?(sha256: string): Promise<Buffer | undefined>;
 }
 
 /** An answer of the service: its status, the JSON body sent, the decision's log line. */
@@ -65,6 +71,8 @@ export async function startNodeIdentityServer(options: NodeIdentityServerOptions
       res.end(JSON.stringify(body));
     };
     if (req.url === '/healthz' && req.method === 'GET') return void res.end('ok');
+    const artifact = /^\/nodeup\/([0-9a-f]{64})$/.exec(req.url ?? '');
+    if (artifact && req.method === 'GET' && options.nodeupArtifact) return void serveNodeup(options, artifact[1], res, (status, line) => options.log(`kops-controller: ${remote} GET ${req.url ?? '?'} ${status} ${line}`));
     if (req.url !== '/bootstrap' || req.method !== 'POST') return answer(404, { error: 'not found' }, 'denied: not POST /bootstrap');
     readBounded(req, MAX_BOOTSTRAP_BODY)
       .then((body) => (options.approval ? options.approval(body, req.socket.remoteAddress ?? '?') : handle(options, req.headers.authorization, body)))
@@ -93,18 +101,28 @@ async function handle(options: NodeIdentityServerOptions, authorization: string 
   const request = parseBootstrapRequest(body);
   const keys = parsePublicKeys(request);
   const node = await options.verify(authorization, body);
-  if (request.nodeName !== node.nodeName) throw new IdentityDenied(`instance ${node.instanceId} (group ${node.instanceGroup}) claims node name ${request.nodeName}, but its node name is ${node.nodeName}`);
+  if (request.nodeName !== undefined && request.nodeName !== node.nodeName) throw new IdentityDenied(`instance ${node.instanceId} (group ${node.instanceGroup}) claims node name ${request.nodeName}, but its node name is ${node.nodeName}`);
   const now = options.now?.() ?? new Date();
   const validity = nodeCertificateValidityMs(node.nodeName);
   const certs: Record<string, string> = {};
   for (const [name, key] of [...keys].sort(([a], [b]) => a.localeCompare(b))) certs[name] = issueNodeClientCertificate(options.ca, key, NODE_CERT_SUBJECTS[name](node.nodeName), validity, now);
-  return { status: 200, body: { certs }, line: `issued ${Object.keys(certs).sort().join(', ')} for node ${node.nodeName} (instance ${node.instanceId}, group ${node.instanceGroup}, role ${node.role})` };
+  let nodeConfig: string | undefined;
+  if (request.includeNodeConfig) {
+    if (!options.nodeConfig) throw new IdentityDenied('includeNodeConfig: this service serves no nodeup configs', 400);
+    nodeConfig = await options.nodeConfig(node);
+  }
+  const did = [Object.keys(certs).length > 0 ? `issued ${Object.keys(certs).sort().join(', ')}` : '', nodeConfig !== undefined ? `sent the nodeup config of group ${node.instanceGroup}` : ''].filter((x) => x).join(' and ');
+  return {
+    status: 200,
+    body: nodeConfig === undefined ? { certs } : { certs, nodeConfig: { nodeupConfig: nodeConfig } },
+    line: `${did} for node ${node.nodeName} (instance ${node.instanceId}, group ${node.instanceGroup}, role ${node.role})`,
+  };
 }
 
 /** The request's public keys by certificate name, each checked (a 400 names the bad one). */
 export function parsePublicKeys(request: BootstrapRequest): Map<string, KeyObject> {
   const keys = new Map<string, KeyObject>();
-  for (const [name, pem] of Object.entries(request.certs)) keys.set(name, parsePublicKey(name, pem));
+  for (const [name, pem] of Object.entries(request.certs ?? {})) keys.set(name, parsePublicKey(name, pem));
   return keys;
 }
 
@@ -119,14 +137,17 @@ export function parseBootstrapRequest(body: Buffer): BootstrapRequest {
   const r = parsed as Partial<BootstrapRequest> | null;
   if (typeof r !== 'object' || r === null || Array.isArray(r)) throw new IdentityDenied('the body is not a JSON object', 400);
   if (r.apiVersion !== BOOTSTRAP_API_VERSION) throw new IdentityDenied(`apiVersion ${JSON.stringify(r.apiVersion)} is not ${BOOTSTRAP_API_VERSION}`, 400);
-  if (typeof r.nodeName !== 'string' || !/^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/.test(r.nodeName)) throw new IdentityDenied(`nodeName ${JSON.stringify(r.nodeName)} is not a node name`, 400);
-  const certs = r.certs;
-  if (typeof certs !== 'object' || certs === null || Array.isArray(certs) || Object.keys(certs).length === 0) throw new IdentityDenied('certs names no certificate', 400);
+  if (r.includeNodeConfig !== undefined && typeof r.includeNodeConfig !== 'boolean') throw new IdentityDenied('includeNodeConfig is not a boolean', 400);
+  const configOnly = r.includeNodeConfig === true && (r.certs === undefined || (typeof r.certs === 'object' && r.certs !== null && Object.keys(r.certs).length === 0));
+  // A request for the config alone names no node: the config is the group's, not a node's.
+  if (!(configOnly && r.nodeName === undefined) && (typeof r.nodeName !== 'string' || !/^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/.test(r.nodeName))) throw new IdentityDenied(`nodeName ${JSON.stringify(r.nodeName)} is not a node name`, 400);
+  const certs = r.certs ?? {};
+  if (typeof certs !== 'object' || certs === null || Array.isArray(certs) || (!configOnly && Object.keys(certs).length === 0)) throw new IdentityDenied('certs names no certificate', 400);
   for (const [name, pem] of Object.entries(certs)) {
     if (!Object.hasOwn(NODE_CERT_SUBJECTS, name)) throw new IdentityDenied(`certs.${name}: not a certificate this service issues (${Object.keys(NODE_CERT_SUBJECTS).join(', ')})`, 400);
     if (typeof pem !== 'string') throw new IdentityDenied(`certs.${name}: not a PEM public key`, 400);
   }
-  return { apiVersion: r.apiVersion, nodeName: r.nodeName, certs: certs as Record<string, string> };
+  return { apiVersion: r.apiVersion, nodeName: r.nodeName, certs: certs as Record<string, string>, ...(r.includeNodeConfig ? { includeNodeConfig: true } : {}) };
 }
 
 function parsePublicKey(name: string, pem: string): KeyObject {
@@ -161,4 +182,28 @@ function readBounded(req: NodeJS.ReadableStream & { headers: Record<string, unkn
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/**
+ * `GET /nodeup/<sha256>`: the nodeup bundle with that hash, without authentication: it is this build's public
+ * code, content-addressed (the node checks the hash user-data gives it), and holds no secret.
+ */
+function serveNodeup(options: NodeIdentityServerOptions, sha256: string, res: import('node:http').ServerResponse, log: (status: number, line: string) => void): void {
+  (options.nodeupArtifact as (sha: string) => Promise<Buffer | undefined>)(sha256).then(
+    (data) => {
+      if (!data) {
+        log(404, `no nodeup bundle ${sha256}`);
+        res.writeHead(404, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify({ error: 'not found' }));
+      }
+      log(200, `sent nodeup bundle ${sha256} (${data.length} bytes)`);
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': data.length });
+      res.end(data);
+    },
+    (e: unknown) => {
+      log(503, `failed: ${e instanceof Error ? e.message : String(e)}`);
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'unavailable' }));
+    },
+  );
 }

@@ -18,7 +18,8 @@ export interface NodeCertificateClientOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-const MAX_ANSWER = 64 * 1024;
+// A nodeup config is a few tens of KiB (CA bundles, flags); certificates far less.
+const MAX_ANSWER = 1024 * 1024;
 const TIMEOUT_MS = 30_000;
 
 /**
@@ -28,8 +29,32 @@ const TIMEOUT_MS = 30_000;
  * returns the issued certificates by name. A refusal names the status; the service's log has the reason.
  */
 export async function requestNodeCertificates(nodeName: string, publicKeys: Record<string, string>, options: NodeCertificateClientOptions): Promise<Record<string, string>> {
-  const env = options.env ?? process.env;
   const body = JSON.stringify({ apiVersion: BOOTSTRAP_API_VERSION, nodeName, certs: publicKeys });
+  return bootstrap(body, options, `node ${nodeName}'s certificates`, (server, answer) => {
+    const certs = (answer as { certs?: Record<string, unknown> }).certs ?? {};
+    const missing = Object.keys(publicKeys).filter((k) => typeof certs[k] !== 'string');
+    if (missing.length > 0) throw new NodeIdentityError(`${server} issued no ${missing.join(', ')} certificate`);
+    return certs as Record<string, string>;
+  });
+}
+
+/**
+ * Asks the node-identity service for the nodeup config of this machine's instance group (kops's
+ * `includeNodeConfig`), proving the machine's identity as for certificates; returns the config's text exactly
+ * as the service sent it, for the caller to check against the hash in user-data.
+ */
+export async function requestNodeConfig(options: NodeCertificateClientOptions): Promise<string> {
+  const body = JSON.stringify({ apiVersion: BOOTSTRAP_API_VERSION, certs: {}, includeNodeConfig: true });
+  return bootstrap(body, options, 'the nodeup config', (server, answer) => {
+    const config = (answer as { nodeConfig?: { nodeupConfig?: unknown } }).nodeConfig?.nodeupConfig;
+    if (typeof config !== 'string') throw new NodeIdentityError(`${server} answered 200 without nodeConfig.nodeupConfig`);
+    return config;
+  });
+}
+
+/** POSTs a bootstrap body to each server in turn until one answers 200, and reads that answer with `read`. */
+async function bootstrap<T>(body: string, options: NodeCertificateClientOptions, what: string, read: (server: string, answer: unknown) => T): Promise<T> {
+  const env = options.env ?? process.env;
   const credentials = await (options.credentials ?? (() => defaultCredentials(options.region)))();
   const stsEndpoint = env.AWS_ENDPOINT_URL_STS || env.AWS_ENDPOINT_URL || regionalStsEndpoint(options.region);
   const failures: string[] = [];
@@ -47,17 +72,15 @@ export async function requestNodeCertificates(nodeName: string, publicKeys: Reco
       failures.push(`${server} answered HTTP ${answer.status} (the reason is in its log: journalctl -u kforge-kops-controller on the control plane)`);
       continue;
     }
-    let certs: Record<string, unknown>;
+    let parsed: unknown;
     try {
-      certs = (JSON.parse(answer.body) as { certs?: Record<string, unknown> }).certs ?? {};
+      parsed = JSON.parse(answer.body);
     } catch {
       throw new NodeIdentityError(`${server} answered 200 with a body that is not JSON`);
     }
-    const missing = Object.keys(publicKeys).filter((k) => typeof certs[k] !== 'string');
-    if (missing.length > 0) throw new NodeIdentityError(`${server} issued no ${missing.join(', ')} certificate`);
-    return certs as Record<string, string>;
+    return read(server, parsed ?? {});
   }
-  throw new NodeIdentityError(`no node-identity service issued node ${nodeName}'s certificates: ${failures.join('; ')}`);
+  throw new NodeIdentityError(`no node-identity service sent ${what}: ${failures.join('; ')}`);
 }
 
 async function defaultCredentials(region: string): Promise<AwsCredentials> {

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import type { InstanceGroup } from '../api/types';
+import { normalizedRole } from '../expand/expand-context';
 import { AwsCloud } from '../cloud/aws/aws-cloud';
 import { awsErrorMessage } from '../cloud/aws/aws-errors';
 import { UsageError } from '../errors/usage-error';
@@ -6,6 +9,7 @@ import { KeysetYaml } from '../pki/keyset-yaml';
 import type { Keypair } from '../pki/keypair';
 import { issueKeypair } from '../pki/issue-keypair';
 import { ClusterRepository } from '../state/cluster-repository';
+import { StatePaths } from '../state/state-paths';
 import { openVfs } from '../state/vfs/open-vfs';
 import type { Vfs } from '../state/vfs/vfs';
 import { regionOfZone } from '../validate/validate-spec';
@@ -18,7 +22,8 @@ import { AwsIdentityVerifier } from './aws-identity-verifier';
 import { describeInstanceFacts } from './describe-instance-facts';
 import { kopsControllerRoles } from './kops-controller-roles';
 import { KOPS_CONTROLLER_PORT } from './kops-controller-port';
-import { NodeIdentityServer, startNodeIdentityServer } from './node-identity-server';
+import { NodeIdentityServer, NodeIdentityServerOptions, startNodeIdentityServer } from './node-identity-server';
+import { IdentityDenied } from './identity-denied';
 import { NodeIdentityError } from './node-identity-error';
 
 /** The CA of the service's serving certificate (kops's keyset name). */
@@ -82,10 +87,43 @@ export async function runKopsController(options: KopsControllerOptions): Promise
   const port = options.port ?? KOPS_CONTROLLER_PORT;
   const host = options.host ?? '0.0.0.0';
   const server = await wrap(`listening on ${host}:${port}`, () =>
-    startNodeIdentityServer({ tls: { cert: serving.certificatePem, key: serving.privateKeyPem ?? '' }, ca, verify: (a, b) => verifier.verify(a, b), approval, log: options.log }, { port, host }),
+    startNodeIdentityServer(
+      { tls: { cert: serving.certificatePem, key: serving.privateKeyPem ?? '' }, ca, verify: (a, b) => verifier.verify(a, b), approval, log: options.log, ...storeContent(vfs, c, stored.instanceGroups.map((g) => g.object)) },
+      { port, host },
+    ),
   );
   options.log(`kops-controller: cluster ${c}, region ${region}, listening on ${host}:${server.port} as ${kopsControllerName(c)}; ${mode === 'Approval' ? `mode Approval: requests wait in ${storeUrl}/${nodeRequestPrefix(c)}` : `roles ${[...roles].map(([r, g]) => `${r}=${g.join('+')}`).join(' ')}`}`);
   return server;
+}
+
+/**
+ * What the service serves from the store to nodes that may not read it (docs/node-identity.md): a verified
+ * node's group's nodeupconfig.yaml, read at each request (the node checks its hash against user-data), and the
+ * content-addressed nodeup bundles, kept in memory once read (a few builds at most).
+ */
+function storeContent(vfs: Vfs, cluster: string, groups: InstanceGroup[]): Pick<NodeIdentityServerOptions, 'nodeConfig' | 'nodeupArtifact'> {
+  const bundles = new Map<string, Buffer>();
+  return {
+    nodeConfig: async (node) => {
+      const ig = groups.find((g) => g.metadata.name === node.instanceGroup);
+      if (!ig) throw new IdentityDenied(`instance group ${node.instanceGroup} is not one of the cluster's`, 403);
+      const key = StatePaths.nodeupConfig(cluster, normalizedRole(ig), ig.metadata.name);
+      const read = await vfs.read(key).catch((e: unknown) => {
+        throw new IdentityDenied(`reading ${vfs.url}/${key}: ${e instanceof Error ? e.message : String(e)}`, 503);
+      });
+      if (!read) throw new IdentityDenied(`${vfs.url}/${key} does not exist; has "kforge update cluster ${cluster} --yes" run?`, 503);
+      return read.data.toString('utf8');
+    },
+    nodeupArtifact: async (sha256) => {
+      const cached = bundles.get(sha256);
+      if (cached) return cached;
+      const read = await vfs.read(StatePaths.nodeupArtifact(cluster, sha256));
+      if (!read || createHash('sha256').update(read.data).digest('hex') !== sha256) return undefined;
+      if (bundles.size >= 4) bundles.delete(bundles.keys().next().value as string);
+      bundles.set(sha256, read.data);
+      return read.data;
+    },
+  };
 }
 
 async function primaryKeypair(vfs: Vfs, cluster: string, name: string): Promise<Keypair> {

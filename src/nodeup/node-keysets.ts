@@ -29,11 +29,12 @@ export function nodeKeysetNames(config: NodeupConfig): string[] {
  * keyset promoted since does not change a node until its config does.
  */
 export async function fetchNodeKeysets(config: NodeupConfig, options: { state?: string; open?: (url: string) => Vfs } = {}): Promise<NodeKeysets> {
+  const names = nodeKeysetNames(config);
+  if (names.length === 0) return {};
   const base = options.state ? `${options.state.replace(/\/+$/, '')}/${config.ClusterName}` : config.ConfigBase;
   if (!base) throw new NodeupPkiError('the nodeup config has no ConfigBase to read the keysets from; pass --state with the state store');
   const vfs = (options.open ?? openVfs)(base);
   const out: NodeKeysets = {};
-  const names = nodeKeysetNames(config);
   const results = await Promise.allSettled(
     names.map(async (name) => {
       const key = `pki/private/${name}/keyset.yaml`;

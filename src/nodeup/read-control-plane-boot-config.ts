@@ -7,7 +7,7 @@ import { BootConfig, parseBootConfig } from './boot-config';
  * (protokube, the node-identity service): refused with one line naming the file and why otherwise.
  * `why` completes "CloudProvider is X; …" (e.g. "protokube supports aws only").
  */
-export function readControlPlaneBootConfig(file: string, program: string, why: string): BootConfig {
+export function readControlPlaneBootConfig(file: string, program: string, why: string): BootConfig & { ConfigBase: string } {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -20,5 +20,7 @@ export function readControlPlaneBootConfig(file: string, program: string, why: s
     throw new UsageError(`--conf ${file}: InstanceGroupRole is ${boot.InstanceGroupRole}; ${program} runs on control-plane machines only`);
   }
   if (boot.CloudProvider !== 'aws') throw new UsageError(`--conf ${file}: CloudProvider is ${boot.CloudProvider}; ${why}`);
-  return boot;
+  // The control plane reads the store with its own role; only workers get their config from the service.
+  if (boot.ConfigBase === undefined) throw new UsageError(`--conf ${file}: no ConfigBase; ${program} reads the state store, which a control-plane boot config names`);
+  return { ...boot, ConfigBase: boot.ConfigBase };
 }

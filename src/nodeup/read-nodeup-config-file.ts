@@ -6,13 +6,13 @@ import { parseBootConfig } from './boot-config';
 import { etcHostsRecords } from './etc-hosts';
 import { checkFlagFilePaths } from './flag-file-path';
 import { UnsafeNodeValueError } from './unsafe-node-value-error';
-import { fetchNodeupConfig, nodeupConfigKey } from './fetch-nodeup-config';
+import { fetchNodeupConfig, nodeupConfigSource } from './fetch-nodeup-config';
 import { parseNodeupConfig } from './parse-nodeup-config';
 
 /**
  * Reads `--conf FILE` and returns the node's nodeup config: the file itself when it is one (the bare-metal
  * path), or, when it is the boot config user-data writes (kube_env.yaml), the group's config fetched from
- * the state store and checked against the boot config's hash. Errors name the file.
+ * the node-identity service (ConfigServer) or the state store (ConfigBase) and checked against the boot config's hash. Errors name the file.
  */
 export async function readNodeupConfigFile(file: string): Promise<NodeupConfig> {
   let read;
@@ -32,7 +32,7 @@ export async function readNodeupConfigFile(file: string): Promise<NodeupConfig> 
   }
   const boot = parseBootConfig(text);
   if (!boot) return checked(parseNodeupConfig(text, file), file);
-  const where = `${boot.ConfigBase.replace(/\/+$/, '')}/${nodeupConfigKey(boot)}`;
+  const where = nodeupConfigSource(boot);
   return checked(parseNodeupConfig(await fetchNodeupConfig(boot, `--conf ${file}`), where), where);
 }
 

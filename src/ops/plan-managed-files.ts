@@ -1,4 +1,5 @@
 import { createHash, X509Certificate } from 'node:crypto';
+import { KOPS_CONTROLLER_CA_KEYSET } from '../model/config-server';
 import * as fs from 'node:fs';
 import type { Cluster } from '../api/types';
 import { ConflictError } from '../errors/conflict-error';
@@ -37,6 +38,8 @@ export interface ManagedFilesPlan {
   nodeupConfigHashes: Record<string, string>;
   /** The completed spec (cluster-completed.spec) as it will be written */
   completed: Cluster;
+  /** The kops-controller-ca bundle (PEM, public; workers' user-data pins the node-identity service to it). */
+  kopsControllerCa?: string;
   /** The service-account keyset's public keys (PEM, every key, existing or new): what the OIDC discovery JWKS publishes. */
   serviceAccountPublicKeys: string[];
   hasChanges: boolean;
@@ -135,6 +138,7 @@ export async function planManagedFiles(vfs: Vfs, clusterName: string, loaded?: S
     files,
     nodeupConfigHashes,
     completed,
+    kopsControllerCa: pki.certificates.bundles[KOPS_CONTROLLER_CA_KEYSET],
     serviceAccountPublicKeys: publicKeysOf(pki.certificates.bundles[SERVICE_ACCOUNT]),
     hasChanges: keysetsToCreate.length > 0 || files.some((f) => f.action !== 'none'),
   };

@@ -208,7 +208,7 @@ async function modelInputs(vfs: Vfs, name: string, managed: ManagedFilesPlan, en
   const read = first ? await vfs.read(first) : undefined;
   const sshPublicKey = first && read ? { fingerprint: first.slice(first.lastIndexOf('/') + 1), publicKey: read.data.toString('utf8').trim() } : undefined;
   const stateStoreKmsKey = vfs.url.startsWith('s3://') ? env.KFORGE_STATE_S3_KMS_KEY_ID || undefined : undefined;
-  return { nodeupConfigHashes: managed.nodeupConfigHashes, sshPublicKey, ...(stateStoreKmsKey ? { stateStoreKmsKey } : {}) };
+  return { nodeupConfigHashes: managed.nodeupConfigHashes, sshPublicKey, ...(stateStoreKmsKey ? { stateStoreKmsKey } : {}), ...(managed.kopsControllerCa ? { kopsControllerCa: managed.kopsControllerCa } : {}) };
 }
 
 /** The task executor, reporting progress. */

@@ -16,6 +16,7 @@ import { execCommands } from '../helpers/systemd-unit';
 import { tempDir } from '../helpers/cli';
 import { BootstrapHarness, BUCKET, CLUSTER, GROUPS, nodeupUrl, RootRun, sha256, startBootstrapHarness } from './bootstrap-harness';
 import { protokubeInRootSuite } from './protokube-in-root';
+import { nodeIdentityInRootSuite } from './node-identity-in-root';
 
 // The node bootstrap end to end, in a real Debian 12 root (debootstrap, cached across runs under
 // ${XDG_CACHE_HOME:-~/.cache}/kforge-test): kforge create cluster + update cluster --yes against moto (S3
@@ -319,4 +320,8 @@ describe('faults: the bootstrap fails with a clear message and installs nothing'
       h.removeRoot(root);
     }
   });
+});
+
+describe('a worker joins through the node-identity service in the control-plane root (ConfigServer, no store)', () => {
+  nodeIdentityInRootSuite(() => h);
 });

@@ -176,3 +176,97 @@ test('kops-controller refuses to start, naming the file, when the store has no k
   expect(bad.status).toBe(1);
   expect(bad.stderr).toContain('--listen: "nowhere" is not ADDRESS:PORT');
 });
+
+/** The worker's config as a ConfigServer cluster stores it: no ConfigBase, the service at its loopback address. */
+function storeServedWorkerConfig(nodeName: string): string {
+  const config: Record<string, unknown> = yaml.load(fs.readFileSync(workerConf(nodeName), 'utf8')) as Record<string, unknown>;
+  delete config.ConfigBase;
+  config.channels = [];
+  const text = yaml.dump(config);
+  fs.writeFileSync(path.join(store, StatePaths.nodeupConfig(NAME, 'Node', GROUP)), text);
+  return text;
+}
+
+/** A boot config as user-data writes it for a worker: a ConfigServer, no ConfigBase. */
+function workerBoot(hash: string): string {
+  const controllerCa = KeysetYaml.parse(fs.readFileSync(path.join(store, StatePaths.issuedKeyset(NAME, 'kops-controller-ca'))), 'kops-controller-ca', 'kops-controller-ca').primary().certificatePem;
+  const d = tempDir('kforge-ni-boot-');
+  dirs.push(d);
+  const file = path.join(d, 'kube_env.yaml');
+  fs.writeFileSync(
+    file,
+    yaml.dump({
+      CloudProvider: 'aws',
+      ClusterName: NAME,
+      ConfigServer: { CACertificates: controllerCa, Region: 'us-east-1', Servers: [`https://127.0.0.1:${port}`] },
+      InstanceGroupName: GROUP,
+      InstanceGroupRole: 'Node',
+      NodeupConfigHash: hash,
+    }),
+  );
+  return file;
+}
+
+test('a worker whose boot config names only the ConfigServer gets its nodeup config from the service (includeNodeConfig), checked against its hash, then its certificates', async () => {
+  const w = await worker();
+  const stored = storeServedWorkerConfig(w.privateDnsName);
+  const { createHash } = await import('node:crypto');
+  const conf = workerBoot(createHash('sha256').update(stored).digest('hex'));
+  expect(fs.readFileSync(conf, 'utf8')).not.toContain(store);
+  const root = tempDir('kforge-ni-root-');
+  dirs.push(root);
+  const r = runCli(['nodeup', '--conf', conf, '--root', root], { env: w.env });
+  expect({ status: r.status, stderr: r.stderr }).toMatchObject({ status: 0 });
+  expect(r.stderr).toContain('kforge-nodeup-stage: config-fetched');
+  expect(r.stderr).toContain('kforge-nodeup-stage: certificates-issued');
+  const kubelet = kubeconfigUser(path.join(root, 'var/lib/kubelet/kubeconfig'));
+  expect(opensslSubject(kubelet.cert)).toBe(`subject=CN=system:node:${w.privateDnsName},O=system:nodes`);
+  const log = await serviceLog(/ 200 sent the nodeup config of group /);
+  expect(log).toMatch(new RegExp(`POST /bootstrap 200 sent the nodeup config of group ${GROUP} for node ${w.privateDnsName.replace(/\./g, '\\.')} \\(instance ${w.id}`));
+});
+
+test("a config the service sends that is not the one the worker's user-data names (hash) installs nothing: INVALID_NODEUP_CONFIG, no files", async () => {
+  const w = await worker();
+  storeServedWorkerConfig(w.privateDnsName);
+  const root = tempDir('kforge-ni-root-');
+  dirs.push(root);
+  const r = runCli(['nodeup', '--conf', workerBoot('a'.repeat(64)), '--root', root], { env: w.env });
+  expect(r.status).toBe(1);
+  expect(r.stderr).toMatch(/the nodeup config from https:\/\/127\.0\.0\.1:\d+ has sha256 [0-9a-f]{64}, not the a{64} this machine was launched with/);
+  expect(r.stderr).toContain('kforge-nodeup-stage: failed: INVALID_NODEUP_CONFIG');
+  expect(listFiles(root).filter((f) => !f.startsWith('var/lib/kforge/'))).toEqual([]);
+});
+
+test('a request for the nodeup config without a valid identity is refused (403), and sends no config', async () => {
+  const controllerCa = KeysetYaml.parse(fs.readFileSync(path.join(store, StatePaths.issuedKeyset(NAME, 'kops-controller-ca'))), 'kops-controller-ca', 'kops-controller-ca').primary().certificatePem;
+  const body = JSON.stringify({ apiVersion: 'bootstrap.kops.k8s.io/v1alpha1', certs: {}, includeNodeConfig: true });
+  const r = await post(port, controllerCa, body, undefined, `kops-controller.internal.${NAME}`);
+  expect(r.status).toBe(403);
+  expect(r.body).not.toContain('nodeupConfig');
+});
+
+test('the nodeup bundle is served by its sha256 over TLS pinned to kops-controller-ca, without authentication; an unknown hash is 404', async () => {
+  const https = await import('node:https');
+  const { createHash } = await import('node:crypto');
+  const bundle = Buffer.from('#!/opt/kforge/node/bin/node\nconsole.log("nodeup");\n');
+  const sha = createHash('sha256').update(bundle).digest('hex');
+  fs.mkdirSync(path.dirname(path.join(store, StatePaths.nodeupArtifact(NAME, sha))), { recursive: true });
+  fs.writeFileSync(path.join(store, StatePaths.nodeupArtifact(NAME, sha)), bundle);
+  const ca = KeysetYaml.parse(fs.readFileSync(path.join(store, StatePaths.issuedKeyset(NAME, 'kops-controller-ca'))), 'kops-controller-ca', 'kops-controller-ca').primary().certificatePem;
+  const get = (p: string): Promise<{ status: number; body: Buffer }> =>
+    new Promise((resolve, reject) => {
+      https
+        .get({ host: '127.0.0.1', port, path: p, ca, servername: `kops-controller.internal.${NAME}`, agent: false }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        })
+        .on('error', reject);
+    });
+  const ok = await get(`/nodeup/${sha}`);
+  expect(ok.status).toBe(200);
+  expect(ok.body.equals(bundle)).toBe(true);
+  expect((await get(`/nodeup/${'b'.repeat(64)}`)).status).toBe(404);
+  expect((await get('/nodeup/../../pki/private/kubernetes-ca/keyset.yaml')).status).toBe(404);
+  expect(await serviceLog(/GET \/nodeup\/b{64} 404/)).toMatch(new RegExp(`GET /nodeup/${sha} 200 sent nodeup bundle ${sha}`));
+});

@@ -12,4 +12,6 @@ export interface AwsModelInputs {
    * a key ARN, key id, alias name or alias ARN); absent for SSE-S3. Nodes need it to read their config.
    */
   stateStoreKmsKey?: string;
+  /** The kops-controller-ca bundle (PEM, public): workers' user-data pins the node-identity service to it (src/model/config-server.ts). */
+  kopsControllerCa?: string;
 }

@@ -1,4 +1,5 @@
 import type { Cluster, InstanceGroup } from '../../api/types';
+import { usesConfigServer } from '../config-server';
 import { clusterTags, TagMap } from '../../cloud/aws/aws-tags';
 import type { IamPolicyDocument, IamStatement } from '../../cloud/aws/iam-policy-document';
 import { IamInstanceProfileRoleTask } from '../../cloud/aws/tasks/iam-instance-profile-role-task';
@@ -42,9 +43,11 @@ const ECR_READ = [
  * kops's IAM model (pkg/model/iam, strict policies), pure: a role, its one inline policy and an instance
  * profile holding it, for the control plane (`masters.<cluster>`) and for EACH node instance group
  * (`nodes-<group>.<cluster>`; kops shares one `nodes.<cluster>` role, kforge does not, so that a node can
- * read its own group's nodeup config and no other's). Nodes read only what nodeup needs from the state
- * store: the nodeup bundles, the completed spec, the certificate-only keysets, their group's nodeup config and, of
- * `pki/private`, only the kubelet-bootstrap and kube-proxy client keysets (never a CA's key); the control plane reads the cluster's whole prefix and may attach the cluster's volumes
+ * read its own group's nodeup config and no other's). On AWS with DNS, nodes read **nothing** from the state
+ * store: they get their nodeup config, bundle and certificates from the node-identity service
+ * (kops's ConfigServer, src/model/config-server.ts), as kops's nodes. Without DNS they still read what nodeup
+ * needs: the nodeup bundles, the completed spec, the certificate-only keysets, their group's nodeup config and, of
+ * `pki/private`, only the kubelet-bootstrap and kube-proxy client keysets (never a CA's key). The control plane reads the cluster's whole prefix and may attach the cluster's volumes
  * (protokube). Both may describe instances and regions; ECR read access only with
  * `spec.iam.allowContainerRegistry`. S3 statements exist only when `spec.configBase` is an `s3://` URL.
  * IAM is read with one call whatever the number of roles (AwsInventory), so a role per group costs nothing
@@ -107,7 +110,8 @@ export function buildIamPolicies(
   const nodeStatements = (group: string): IamStatement[] => {
     // Describe calls support no resource-level permissions: '*' is the only Resource AWS accepts.
     const statements: IamStatement[] = [{ Sid: 'kforgeNodesDescribe', Effect: 'Allow', Action: ['ec2:DescribeInstances', 'ec2:DescribeRegions'], Resource: '*' }];
-    const store = s3Location(spec.configBase);
+    // A worker served by the node-identity service may not read the store at all (not even list it).
+    const store = usesConfigServer(cluster) ? undefined : s3Location(spec.configBase);
     if (store) {
       const bucket = `arn:${partition}:s3:::${store.bucket}`;
       const object = (key: string): string => `${bucket}/${store.key}/${key}`;

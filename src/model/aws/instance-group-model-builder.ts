@@ -15,6 +15,7 @@ import type { AwsModelInputs } from './aws-model-inputs';
 import type { IamTasks } from './iam-model-builder';
 import { MissingModelInputError } from './missing-model-input-error';
 import { renderUserData } from './render-user-data';
+import { configServerUrl, groupUsesConfigServer } from '../config-server';
 import type { SecurityGroupTasks } from './security-group-model-builder';
 import { UnsupportedModelError } from './unsupported-model-error';
 import { goDurationNs } from '../../util/go-duration';
@@ -94,6 +95,10 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
     const role = normalizedRole(ig);
     const hash = inputs.nodeupConfigHashes[igName];
     if (!hash && !bastion) throw new MissingModelInputError(`the sha256 of ${object}'s nodeupconfig.yaml (AwsModelInputs.nodeupConfigHashes["${igName}"])`);
+    // A worker's user-data names the node-identity service, pinned to kops-controller-ca, not the store.
+    const viaService = groupUsesConfigServer(cluster, ig);
+    if (viaService && !inputs.kopsControllerCa) throw new MissingModelInputError(`the kops-controller-ca certificate for ${object}'s user-data (AwsModelInputs.kopsControllerCa)`);
+    const configServer = viaService ? { servers: [configServerUrl(c)], caCertificates: inputs.kopsControllerCa as string } : undefined;
     const subnets = (ig.spec.subnets ?? []).map((s, i) => {
       const task = subnetByName.get(`${s}.${c}`);
       if (!task) throw new UnsupportedModelError(`${object} spec.subnets[${i}]`, `a subnet (${s}) that is not in the cluster's spec.subnets`);
@@ -144,7 +149,7 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
         required(cp ? deps.iam.controlPlaneProfile : bastion ? deps.iam.bastionProfile : deps.iam.nodeProfiles[ig.metadata.name], `the instance profile of ${object}`),
       keyPair,
       existingKeyName,
-      userData: bastion ? undefined : renderUserData({ clusterName: c, configBase, region, instanceGroup: igName, role, nodeupConfigHash: hash as string, fileRepository: cluster.spec.assets?.fileRepository }),
+      userData: bastion ? undefined : renderUserData({ clusterName: c, configBase, region, instanceGroup: igName, role, nodeupConfigHash: hash as string, fileRepository: cluster.spec.assets?.fileRepository, configServer }),
       instanceTags: groupTags,
       tags: clusterTags(c, name, { ...nthLabels, ...labels }, { ...roleTags, 'kops.k8s.io/instancegroup': igName }),
     });

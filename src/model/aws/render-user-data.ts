@@ -19,6 +19,12 @@ export interface UserDataParams {
   fileRepository?: string;
   /** The runtime and nodeup downloads. Default: nodeupArtifacts(fileRepository, …, configBase), this build's. */
   artifacts?: NodeupArtifacts;
+  /**
+   * kops's ConfigServer (a worker of a cluster with one, src/model/config-server.ts): the boot config names the
+   * service instead of the store, and a nodeup bundle the store would deliver comes from the service
+   * (`GET <server>/nodeup/<sha256>`) over TLS pinned to `caCertificates` (kops-controller-ca, public).
+   */
+  configServer?: { servers: string[]; caCertificates: string };
 }
 
 /** A value that cannot be put into user-data safely (it would need quoting in shell or YAML). */
@@ -31,6 +37,8 @@ export class UserDataValueError extends KforgeError {
 // Every value goes unquoted into a shell assignment or a YAML line, so only characters that need no
 // quoting in either are accepted (DNS names, URLs, hex): nothing can inject a command.
 const SAFE = /^[A-Za-z0-9][A-Za-z0-9._:/@%+=,~-]*$/;
+// A certificate bundle goes into a quoted heredoc and a YAML block: PEM lines only.
+const PEM_BUNDLE = /^(-----BEGIN CERTIFICATE-----\n([A-Za-z0-9+/=]{1,76}\n)+-----END CERTIFICATE-----\n?)+$/;
 
 let template: string | undefined;
 
@@ -42,7 +50,9 @@ function userDataTemplate(): string {
 
 /** Renders an instance group's user-data from the template: same input, same bytes. */
 export function renderUserData(p: UserDataParams): string {
-  const a = p.artifacts ?? nodeupArtifacts(p.fileRepository, process.env, packageRoot(), p.configBase);
+  const a = withServedNodeup(p.artifacts ?? nodeupArtifacts(p.fileRepository, process.env, packageRoot(), p.configBase), p.configServer);
+  const server = p.configServer;
+  if (server && !PEM_BUNDLE.test(server.caCertificates)) throw new UserDataValueError('ConfigServer.CACertificates', server.caCertificates.slice(0, 40));
   const values: Record<string, string> = {
     NODE_HASH_AMD64: a.runtime.amd64.sha256,
     NODE_URLS_AMD64: a.runtime.amd64.urls.join(','),
@@ -59,9 +69,22 @@ export function renderUserData(p: UserDataParams): string {
     NODEUP_CONFIG_HASH: p.nodeupConfigHash,
   };
   for (const [k, v] of Object.entries(values)) if (!SAFE.test(v)) throw new UserDataValueError(k, v);
+  for (const s of server?.servers ?? []) if (!SAFE.test(s) || !s.startsWith('https://')) throw new UserDataValueError('ConfigServer.Servers', s);
+  const ca = server?.caCertificates.trimEnd() ?? '';
+  // The boot config names the service (kops's BootConfig.ConfigServer) or, on the control plane, the store.
+  values.BOOT_CONFIG_SOURCE = server
+    ? ['ConfigServer:', '  CACertificates: |', ...ca.split('\n').map((l) => `    ${l}`), `  Region: ${p.region}`, '  Servers:', ...server.servers.map((s) => `  - ${s}`)].join('\n')
+    : `ConfigBase: ${p.configBase}`;
+  values.CONFIG_SERVER_CA = ca;
   return userDataTemplate().replace(/\{\{([A-Z0-9_]+)\}\}/g, (m, key: string) => {
     const v = values[key];
     if (v === undefined) throw new Error(`templates/nodeup-user-data.sh: unknown placeholder ${m}`);
     return v;
   });
+}
+
+/** The downloads with nodeup taken from the service instead of the store (a worker cannot read the store), when the store would deliver it. */
+function withServedNodeup(a: NodeupArtifacts, server: UserDataParams['configServer']): NodeupArtifacts {
+  if (!server || !a.nodeup.urls.every((u) => u.startsWith('s3://'))) return a;
+  return { ...a, nodeup: { sha256: a.nodeup.sha256, urls: server.servers.map((s) => `${s.replace(/\/+$/, '')}/nodeup/${a.nodeup.sha256}`) } };
 }

@@ -1,4 +1,5 @@
 import { AutoScalingClient, DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
+import { KOPS_CONTROLLER_CA_FIXTURE } from '../../helpers/kops-controller-ca-fixture';
 import { DescribeListenersCommand, DescribeLoadBalancersCommand, DescribeTargetGroupsCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { DescribeSecurityGroupsCommand, EC2Client, IpPermission } from '@aws-sdk/client-ec2';
 import { createHash } from 'node:crypto';
@@ -36,7 +37,7 @@ describe('a bastion behind its load balancer, applied to moto', () => {
     const completed = completeCluster(cluster, instanceGroups, 's3://kforge-state/team');
     const hashes = Object.fromEntries(instanceGroups.map((ig: InstanceGroup) => [ig.metadata.name, createHash('sha256').update(ig.metadata.name).digest('hex')]));
     const awsCloud = (): AwsCloud => new AwsCloud({ clusterName: NAME, region: 'us-east-1', env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: CREDENTIALS, maxAttempts: 2, clusterUid: TEST_CLUSTER_UID });
-    const executor = awsTaskExecutor(awsCloud(), buildAwsTasks(completed, instanceGroups, { nodeupConfigHashes: hashes }), { backoffMs: 20 });
+    const executor = awsTaskExecutor(awsCloud(), buildAwsTasks(completed, instanceGroups, { kopsControllerCa: KOPS_CONTROLLER_CA_FIXTURE, nodeupConfigHashes: hashes }), { backoffMs: 20 });
     await applyPlan(executor, await executor.plan());
 
     const elb = new ElasticLoadBalancingV2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS });
@@ -72,7 +73,7 @@ describe('a bastion behind its load balancer, applied to moto', () => {
       expect(lbIn.filter((p) => p.IpProtocol === 'icmp' && p.FromPort === 3 && p.ToPort === 4).flatMap(sources)).toEqual(expect.arrayContaining([SSH_FROM, bastion?.GroupId]));
 
       // A second run finds it all as built: nothing to change.
-      const again = await awsTaskExecutor(awsCloud(), buildAwsTasks(completed, instanceGroups, { nodeupConfigHashes: hashes }), { backoffMs: 20 }).plan();
+      const again = await awsTaskExecutor(awsCloud(), buildAwsTasks(completed, instanceGroups, { kopsControllerCa: KOPS_CONTROLLER_CA_FIXTURE, nodeupConfigHashes: hashes }), { backoffMs: 20 }).plan();
       expect(again.hasChanges ? renderPlan(again) : '').toBe('');
     } finally {
       elb.destroy();

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { KOPS_CONTROLLER_CA_FIXTURE } from '../../helpers/kops-controller-ca-fixture';
 import * as path from 'node:path';
 import { AutoScalingClient, CreateAutoScalingGroupCommand } from '@aws-sdk/client-auto-scaling';
 import {
@@ -100,7 +101,7 @@ async function createCluster(store: string, name: string, zones: string, extra: 
   const instanceGroups = (await new ClusterRepository(openVfs(store)).get(name)).instanceGroups.map((v) => v.object);
   const hashes = Object.fromEntries(instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)]));
   // The node-termination-handler's queue and rules are made by the model too; its hooks go with the groups.
-  const tasks = buildAwsTasks(completed, instanceGroups, { nodeupConfigHashes: hashes }).filter((t) => !['EBSVolume', 'EC2KeyPair', 'LaunchTemplate', 'AutoScalingGroup', 'AutoScalingLifecycleHook'].includes(t.kind));
+  const tasks = buildAwsTasks(completed, instanceGroups, { kopsControllerCa: KOPS_CONTROLLER_CA_FIXTURE, nodeupConfigHashes: hashes }).filter((t) => !['EBSVolume', 'EC2KeyPair', 'LaunchTemplate', 'AutoScalingGroup', 'AutoScalingLifecycleHook'].includes(t.kind));
   const executor = awsTaskExecutor(cloud, tasks, { backoffMs: 20 });
   await applyPlan(executor, await executor.plan());
   return completed;

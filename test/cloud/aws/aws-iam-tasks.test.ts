@@ -1,4 +1,5 @@
 import { AddRoleToInstanceProfileCommand, CreateRoleCommand, GetInstanceProfileCommand, GetRoleCommand, GetRolePolicyCommand, IAMClient, ListRolePoliciesCommand, ListRolesCommand, RemoveRoleFromInstanceProfileCommand } from '@aws-sdk/client-iam';
+import { KOPS_CONTROLLER_CA_FIXTURE } from '../../helpers/kops-controller-ca-fixture';
 import type { Cluster, InstanceGroup } from '../../../src/api/types';
 import { AwsCloud } from '../../../src/cloud/aws/aws-cloud';
 import { awsTaskExecutor } from '../../../src/cloud/aws/aws-task-executor';
@@ -50,7 +51,7 @@ const nodesRole = (name: string): string => `nodes-nodes-us-east-1a.${name}`;
 const nodeRoles = (s: Spec): string[] => s.instanceGroups.filter((ig) => ig.spec.role === 'Node').map((ig) => `nodes-${ig.metadata.name}.${s.cluster.metadata.name}`);
 
 /** Inputs for the whole model (made-up nodeup config hashes); its compute tasks have their own test (aws-compute-tasks.test.ts). */
-const inputs = (s: Spec) => ({ nodeupConfigHashes: Object.fromEntries(s.instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)])) });
+const inputs = (s: Spec) => ({ kopsControllerCa: KOPS_CONTROLLER_CA_FIXTURE, nodeupConfigHashes: Object.fromEntries(s.instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)])) });
 // The machines, and the node-termination-handler's resources that go with them (its hooks are on the groups).
 const COMPUTE_KINDS = new Set(['EBSVolume', 'EC2KeyPair', 'LaunchTemplate', 'AutoScalingGroup', 'AutoScalingLifecycleHook', 'SQSQueue', 'EventBridgeRule', 'EventBridgeTarget']);
 

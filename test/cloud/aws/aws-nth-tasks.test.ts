@@ -1,4 +1,5 @@
 import { AutoScalingClient, DescribeAutoScalingGroupsCommand, DescribeLifecycleHooksCommand } from '@aws-sdk/client-auto-scaling';
+import { KOPS_CONTROLLER_CA_FIXTURE } from '../../helpers/kops-controller-ca-fixture';
 import type { Cluster, InstanceGroup } from '../../../src/api/types';
 import { AwsCloud } from '../../../src/cloud/aws/aws-cloud';
 import { classifyAwsError } from '../../../src/cloud/aws/aws-errors';
@@ -45,7 +46,7 @@ const cloudOf = () => new AwsCloud({ clusterName: NAME, region: 'us-east-1', env
 async function update(s: { cluster: Cluster; instanceGroups: InstanceGroup[] }, apply: boolean): Promise<{ cloud: AwsCloud; text: string; hasChanges: boolean }> {
   const cloud = cloudOf();
   const hashes = Object.fromEntries(s.instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)]));
-  const executor = awsTaskExecutor(cloud, buildAwsTasks(s.cluster, s.instanceGroups, { nodeupConfigHashes: hashes }), { backoffMs: 20 });
+  const executor = awsTaskExecutor(cloud, buildAwsTasks(s.cluster, s.instanceGroups, { kopsControllerCa: KOPS_CONTROLLER_CA_FIXTURE, nodeupConfigHashes: hashes }), { backoffMs: 20 });
   const plan = await executor.plan();
   if (apply) await applyPlan(executor, plan);
   return { cloud, text: renderPlan(plan), hasChanges: plan.hasChanges };

@@ -1,4 +1,5 @@
 import { AuthorizeSecurityGroupIngressCommand, DescribeSecurityGroupsCommand, EC2Client, IpPermission, SecurityGroup } from '@aws-sdk/client-ec2';
+import { KOPS_CONTROLLER_CA_FIXTURE } from '../../helpers/kops-controller-ca-fixture';
 import { createHash } from 'node:crypto';
 import type { Cluster, InstanceGroup } from '../../../src/api/types';
 import { AwsCloud } from '../../../src/cloud/aws/aws-cloud';
@@ -43,7 +44,7 @@ async function update(sshAccess: string[], apply: boolean): Promise<string> {
   const { cluster, instanceGroups } = objects(sshAccess);
   const hashes = Object.fromEntries(instanceGroups.map((ig) => [ig.metadata.name, createHash('sha256').update(ig.metadata.name).digest('hex')]));
   const cloud = new AwsCloud({ clusterName: NAME, region: 'us-east-1', env: { AWS_ENDPOINT_URL: moto.endpoint }, credentials: CREDENTIALS, maxAttempts: 2, clusterUid: TEST_CLUSTER_UID });
-  const executor = awsTaskExecutor(cloud, buildAwsTasks(cluster, instanceGroups, { nodeupConfigHashes: hashes }), { backoffMs: 20 });
+  const executor = awsTaskExecutor(cloud, buildAwsTasks(cluster, instanceGroups, { kopsControllerCa: KOPS_CONTROLLER_CA_FIXTURE, nodeupConfigHashes: hashes }), { backoffMs: 20 });
   const plan = await executor.plan();
   if (apply) await applyPlan(executor, plan);
   return plan.hasChanges ? renderPlan(plan) : '';

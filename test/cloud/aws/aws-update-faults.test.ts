@@ -1,4 +1,5 @@
 import { AutoScalingClient, DescribeAutoScalingGroupsCommand, DescribeLifecycleHooksCommand } from '@aws-sdk/client-auto-scaling';
+import { KOPS_CONTROLLER_CA_FIXTURE } from '../../helpers/kops-controller-ca-fixture';
 import {
   DescribeAddressesCommand,
   DescribeInternetGatewaysCommand,
@@ -154,7 +155,7 @@ async function counts(name: string): Promise<Record<string, number>> {
 function modelTasks(planned: { cluster: Cluster; instanceGroups: InstanceGroup[] }): Array<{ kind: string; name: string }> {
   const completed = completeCluster(planned.cluster, planned.instanceGroups, 'memfs://x');
   const hashes = Object.fromEntries(planned.instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)]));
-  return buildAwsTasks(completed, planned.instanceGroups, { nodeupConfigHashes: hashes });
+  return buildAwsTasks(completed, planned.instanceGroups, { kopsControllerCa: KOPS_CONTROLLER_CA_FIXTURE, nodeupConfigHashes: hashes });
 }
 
 const KINDS = ['VPC', 'Subnet', 'InternetGateway', 'RouteTable', 'SecurityGroup', 'ElasticIP', 'NatGateway', 'EBSVolume', 'LaunchTemplate', 'AutoScalingGroup', 'NetworkLoadBalancer', 'TargetGroup'];

@@ -1,4 +1,5 @@
 import type { Cluster, InstanceGroup } from '../../../src/api/types';
+import { KOPS_CONTROLLER_CA_FIXTURE } from '../../helpers/kops-controller-ca-fixture';
 import type { IamPolicyDocument, IamStatement } from '../../../src/cloud/aws/iam-policy-document';
 import { canonicalPolicy } from '../../../src/cloud/aws/iam-policy-document';
 import { newCluster } from '../../../src/create/new-cluster';
@@ -37,7 +38,7 @@ const ADDON_SID = /^kforge(CloudControllerManager|EbsCsiDriver|NodeTerminationHa
 describe('IAM model builder', () => {
   it('builds a role, inline policy, instance profile and attachment for the control plane and for each node group', () => {
     const { cluster, instanceGroups } = spec();
-    const graph = new TaskGraph(buildAwsTasks(cluster, instanceGroups, { nodeupConfigHashes: Object.fromEntries(instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)])) }));
+    const graph = new TaskGraph(buildAwsTasks(cluster, instanceGroups, { kopsControllerCa: KOPS_CONTROLLER_CA_FIXTURE, nodeupConfigHashes: Object.fromEntries(instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)])) }));
     const lines = graph
       .order()
       .filter((t) => t.kind.startsWith('IAM'))
@@ -116,6 +117,8 @@ describe('IAM model builder', () => {
       ['minimal', { name: 'minimal.example.com', zones: ['us-east-1a'] }],
       ['ha', { name: 'ha.example.com', zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'], controlPlaneCount: 3 }],
       ['private', { name: 'private.example.com', zones: ['us-east-1a', 'us-east-1b'], topology: 'private', networking: 'calico', bastion: false }],
+      // With DNS: workers boot from the node-identity service, and their roles have no S3 statement.
+      ['dns', { name: 'dns.example.com', zones: ['us-east-1a'], dnsZone: 'example.com' }],
     ];
     for (const [file, options] of cases) {
       const { cluster, instanceGroups } = newCluster(options);
@@ -218,9 +221,21 @@ describe('IAM model builder', () => {
       for (const doc of Object.values(nodeGroups)) expect(kms(doc)).toEqual([expect.objectContaining({ ...scope, Action: ['kms:Decrypt'] })]);
     }
     // The update pipeline hands the key to the builders through AwsModelInputs.
-    const tasks = buildAwsTasks(cluster, instanceGroups, { nodeupConfigHashes: Object.fromEntries(instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)])), stateStoreKmsKey: arn });
+    const tasks = buildAwsTasks(cluster, instanceGroups, { kopsControllerCa: KOPS_CONTROLLER_CA_FIXTURE, nodeupConfigHashes: Object.fromEntries(instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)])), stateStoreKmsKey: arn });
     const policy = tasks.find((t): t is IamRolePolicyTask => t instanceof IamRolePolicyTask && t.name === controlPlaneIamName(NAME)) as IamRolePolicyTask;
     expect(JSON.stringify(policy.desired.policy)).toContain(arn);
+  });
+
+  it('gives a worker of an AWS cluster with DNS (a ConfigServer) no access to the state store at all: no S3 and no KMS statement, while the control plane keeps reading it', () => {
+    const { cluster, instanceGroups } = newCluster({ name: NAME, zones: ['us-east-1a', 'us-east-1b'], dnsZone: 'example.com' });
+    const completed = completeCluster(cluster, instanceGroups, 's3://kforge-state/team');
+    const { controlPlane, nodeGroups } = buildIamPolicies(completed, instanceGroups, { stateStoreKmsKey: 'alias/kforge-state' });
+    expect(Object.keys(nodeGroups).sort()).toEqual(['nodes-us-east-1a', 'nodes-us-east-1b']);
+    for (const doc of Object.values(nodeGroups)) {
+      expect(doc.Statement.flatMap((st) => list(st.Action)).filter((a) => a.startsWith('s3:') || a.startsWith('kms:'))).toEqual([]);
+      expect(resources(doc).filter((r) => r.includes(':s3:') || r.includes(':kms:'))).toEqual([]);
+    }
+    expect(controlPlane.Statement.find((st) => list(st.Action).includes('s3:Get*'))?.Resource).toBe(`${BUCKET}/team/${NAME}/*`);
   });
 
   it('is pure: the same spec gives the same documents; tags are the cluster’s', () => {

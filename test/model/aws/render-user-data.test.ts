@@ -10,6 +10,9 @@ import { NodeupArtifacts, nodeupArtifacts, builtNodeupArtifact, nodeupInStateSto
 import { derivedFiles, completeCluster } from '../../../src/ops/expand-cluster';
 import { StatePaths } from '../../../src/state/state-paths';
 import { expectGolden } from '../../helpers/golden';
+import { KOPS_CONTROLLER_CA_FIXTURE } from '../../helpers/kops-controller-ca-fixture';
+import { configServerUrl } from '../../../src/model/config-server';
+import { isControlPlane } from '../../../src/expand/expand-context';
 
 /** shellcheck's path, installed with apt when missing (the test harness's rule for apt tools). */
 function shellcheck(): string {
@@ -23,6 +26,8 @@ function shellcheck(): string {
 
 const NAME = 'userdata.example.com';
 
+const CONTROLLER_CA = KOPS_CONTROLLER_CA_FIXTURE;
+
 /** Fixed downloads for the golden files: they pin the script, not this build's nodeup hash (which changes with every source change). */
 const FIXED: NodeupArtifacts = {
   runtime: {
@@ -34,7 +39,7 @@ const FIXED: NodeupArtifacts = {
 
 /** The user-data of every instance group of a new three-zone cluster, with the real nodeup config hashes or `fixedHash`. */
 function userData(fixedHash?: string, artifacts?: NodeupArtifacts): Map<string, string> {
-  const { cluster, instanceGroups } = newCluster({ name: NAME, zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'] });
+  const { cluster, instanceGroups } = newCluster({ name: NAME, zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'], dnsZone: 'example.com' });
   const completed = completeCluster(cluster, instanceGroups, 's3://kforge-state/team');
   const files = derivedFiles(completed, instanceGroups);
   const out = new Map<string, string>();
@@ -50,6 +55,8 @@ function userData(fixedHash?: string, artifacts?: NodeupArtifacts): Map<string, 
         role: normalizedRole(ig),
         nodeupConfigHash: fixedHash ?? createHash('sha256').update(config).digest('hex'),
         artifacts,
+        // As the instance-group builder: workers of an AWS cluster with DNS name the node-identity service.
+        ...(isControlPlane(ig) ? {} : { configServer: { servers: [configServerUrl(NAME)], caCertificates: CONTROLLER_CA } }),
       }),
     );
   }
@@ -84,7 +91,13 @@ describe('user-data', () => {
     }
     expect(controlPlane).toContain('InstanceGroupRole: ControlPlane\n');
     expect(node).toContain('InstanceGroupRole: Node\n');
-    expect(node).toContain(`ConfigBase: s3://kforge-state/team/${NAME}\n`);
+    expect(controlPlane).toContain(`ConfigBase: s3://kforge-state/team/${NAME}\n`);
+    // A worker's user-data names no state-store location: the service, pinned to kops-controller-ca (public).
+    expect(node).not.toMatch(/^ConfigBase:/m);
+    expect(node).not.toContain('s3://kforge-state');
+    expect(node).toContain(`ConfigServer:\n  CACertificates: |\n    -----BEGIN CERTIFICATE-----\n`);
+    expect(node).toContain(`  Region: us-east-1\n  Servers:\n  - https://kops-controller.internal.${NAME}:3988\n`);
+    expect(controlPlane).not.toContain('BEGIN CERTIFICATE');
     expect(node).toMatch(/^NodeupConfigHash: [0-9a-f]{64}$/m);
     expect(node).not.toMatch(/\{\{/);
   });
@@ -100,7 +113,9 @@ describe('user-data', () => {
     const built = builtNodeupArtifact();
     expect(createHash('sha256').update(fs.readFileSync(built.path)).digest('hex')).toBe(built.sha256);
     expect(node).toContain(`NODEUP_HASH=${built.sha256}\n`);
-    expect(node).toContain(`NODEUP_URLS=s3://kforge-state/team/${NAME}/assets/nodeup/${built.sha256}/nodeup\n`);
+    expect(controlPlane).toContain(`NODEUP_URLS=s3://kforge-state/team/${NAME}/assets/nodeup/${built.sha256}/nodeup\n`);
+    // A worker downloads the same bundle from the node-identity service (GET /nodeup/<sha256>).
+    expect(node).toContain(`NODEUP_URLS=https://kops-controller.internal.${NAME}:3988/nodeup/${built.sha256}\n`);
     expect(`team/${StatePaths.nodeupArtifact(NAME, built.sha256)}`).toBe(`team/${NAME}/assets/nodeup/${built.sha256}/nodeup`);
     expect(node).toContain('NODE_HASH_AMD64=472655581fb851559730c48763e0c9d3bc25975c59d518003fc0849d3e4ba0f6\n');
     expect(node).toContain(
@@ -129,7 +144,23 @@ describe('user-data', () => {
     expect(nodeupInStateStore('c.example.com', 's3://kforge-state/c.example.com', undefined, {})).toEqual(expect.objectContaining({ key: `c.example.com/assets/nodeup/${builtNodeupArtifact().sha256}/nodeup` }));
   });
 
+  it('parses back: the boot config a worker writes is one nodeup reads as a ConfigServer boot config', async () => {
+    const { parseBootConfig } = await import('../../../src/nodeup/boot-config');
+    const text = node.slice(node.indexOf("<< '__EOF_KUBE_ENV'\n") + 20, node.indexOf('__EOF_KUBE_ENV\n\n'));
+    expect(parseBootConfig(text)).toEqual({
+      CloudProvider: 'aws',
+      ClusterName: NAME,
+      ConfigServer: { CACertificates: `${CONTROLLER_CA.trimEnd()}\n`, Region: 'us-east-1', Servers: [configServerUrl(NAME)] },
+      InstanceGroupName: 'nodes-us-east-1a',
+      InstanceGroupRole: 'Node',
+      NodeupConfigHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+  });
+
   it('refuses a value that would need quoting in the script', () => {
+    expect(() =>
+      renderUserData({ clusterName: NAME, configBase: 's3://b/x', region: 'us-east-1', instanceGroup: 'a', role: 'Node', nodeupConfigHash: '0'.repeat(64), configServer: { servers: ['https://x:1'], caCertificates: "-----BEGIN CERTIFICATE-----\n'$(reboot)\n-----END CERTIFICATE-----\n" } }),
+    ).toThrow(expect.objectContaining({ code: 'INVALID_USER_DATA_VALUE' }));
     expect(() =>
       renderUserData({ clusterName: NAME, configBase: 's3://b/x; rm -rf /', region: 'us-east-1', instanceGroup: 'a', role: 'Node', nodeupConfigHash: '0'.repeat(64) }),
     ).toThrow(expect.objectContaining({ code: 'INVALID_USER_DATA_VALUE' }));

@@ -1,4 +1,5 @@
 import { newCluster } from '../../../src/create/new-cluster';
+import { KOPS_CONTROLLER_CA_FIXTURE } from '../../helpers/kops-controller-ca-fixture';
 import type { Cluster, InstanceGroup } from '../../../src/api/types';
 import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
 import { completeCluster } from '../../../src/ops/expand-cluster';
@@ -26,7 +27,7 @@ function planned(): { cluster: Cluster; instanceGroups: InstanceGroup[] } {
 function tasksOf(p: { cluster: Cluster; instanceGroups: InstanceGroup[] }) {
   const completed = completeCluster(p.cluster, p.instanceGroups, 'memfs://store');
   const hashes = Object.fromEntries(p.instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)]));
-  return buildAwsTasks(completed, p.instanceGroups, { nodeupConfigHashes: hashes });
+  return buildAwsTasks(completed, p.instanceGroups, { kopsControllerCa: KOPS_CONTROLLER_CA_FIXTURE, nodeupConfigHashes: hashes });
 }
 
 describe('AWS model with shared resources (kops Shared: true)', () => {

@@ -1,42 +1,50 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateRoleCommand, IAMClient, PutRolePolicyCommand } from '@aws-sdk/client-iam';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { newCluster } from '../../../src/create/new-cluster';
 import { buildIamPolicies } from '../../../src/model/aws/iam-model-builder';
+import { controlPlaneIamName, nodeGroupIamName } from '../../../src/model/aws/iam-names';
 import { renderUserData } from '../../../src/model/aws/render-user-data';
 import { completeCluster } from '../../../src/ops/expand-cluster';
 import { StatePaths } from '../../../src/state/state-paths';
 import { tempDir } from '../../helpers/cli';
 import { MotoServer, startMotoServer } from '../../helpers/moto-server';
-import { FakeImds, startFakeImds } from '../../fakes/fake-imds';
+import { FakeImds, RoleCredentials, startFakeImds } from '../../fakes/fake-imds';
 import { sha256 } from '../../e2e/bootstrap-harness';
 
 // user-data's s3-get (templates/nodeup-user-data.sh) against moto with IAM ENFORCED: the credentials come
-// from the instance-metadata service (IMDSv2), those of a role holding the node group's real inline
-// policy (buildIamPolicies), issued by moto's STS; curl signs the GET with --aws-sigv4 and moto checks the
-// signature with botocore's S3 SigV4 and the action against the policy. The node may read the nodeup
-// bundle and is refused (403, AccessDenied) a CA's private keyset.
+// from the instance-metadata service (IMDSv2), those of a role holding the real inline policy
+// (buildIamPolicies), issued by moto's STS; curl signs the GET with --aws-sigv4 and moto checks the
+// signature with botocore's S3 SigV4 and the action against the policy. The control plane (which still
+// boots from the store) may read the nodeup bundle and the nodes' configs; a worker's role (issue 19 §5:
+// workers get everything from the node-identity service) is refused (403, AccessDenied) every key of the
+// store, its own nodeup config and the nodeup bundle included, by curl and by the SDK alike.
 
 const BUCKET = 'kforge-sigv4';
 const NAME = 's3get.example.com';
 const GROUP = 'nodes-us-east-1a';
-const ROLE = `nodes-${GROUP}`;
+const CP_ROLE = controlPlaneIamName(NAME);
+const NODE_ROLE = nodeGroupIamName(GROUP, NAME);
 const BUNDLE = Buffer.from('#!/opt/kforge/node/bin/node\nconsole.log("nodeup");\n');
+const CONFIG = Buffer.from('ClusterName: s3get.example.com\n');
 const bundleKey = `team/${StatePaths.nodeupArtifact(NAME, sha256(BUNDLE))}`;
+const configKey = `team/${StatePaths.nodeupConfig(NAME, 'Node', GROUP)}`;
 const caKey = `team/${StatePaths.privateKeyset(NAME, 'kubernetes-ca')}`;
 
 let moto: MotoServer;
 let imds: FakeImds;
-let assumed: { accessKeyId: string; secretAccessKey: string; sessionToken: string; expiration: string };
+let nodeImds: FakeImds;
+let assumed: RoleCredentials;
+let nodeCredentials: RoleCredentials;
 let work: string;
 let script: string;
 
 beforeAll(async () => {
-  // Setup is the first six requests (bucket, two objects, role, its policy, AssumeRole); every later one needs a valid key.
-  moto = await startMotoServer({ env: { INITIAL_NO_AUTH_ACTION_COUNT: '6' } });
+  // Setup is the first ten requests (bucket, three objects, two roles and their policies, two AssumeRoles); every later one needs a valid key.
+  moto = await startMotoServer({ env: { INITIAL_NO_AUTH_ACTION_COUNT: '10' } });
   const client = { region: 'us-east-1', endpoint: moto.endpoint, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } };
   const s3 = new S3Client({ ...client, forcePathStyle: true });
   const iam = new IAMClient(client);
@@ -44,17 +52,29 @@ beforeAll(async () => {
   try {
     await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
     await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: bundleKey, Body: BUNDLE }));
+    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: configKey, Body: CONFIG }));
     await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: caKey, Body: 'a CA private key' }));
-    const { cluster, instanceGroups } = newCluster({ name: NAME, zones: ['us-east-1a'] });
+    // With DNS: the workers of such a cluster boot from the node-identity service (src/model/config-server.ts).
+    const { cluster, instanceGroups } = newCluster({ name: NAME, zones: ['us-east-1a'], dnsZone: 'example.com' });
     const completed = completeCluster(cluster, instanceGroups, `s3://${BUCKET}/team`);
-    const policy = buildIamPolicies(completed, instanceGroups).nodeGroups[GROUP];
+    const policies = buildIamPolicies(completed, instanceGroups);
     const trust = { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'ec2.amazonaws.com' }, Action: 'sts:AssumeRole' }] };
-    const role = await iam.send(new CreateRoleCommand({ RoleName: ROLE, AssumeRolePolicyDocument: JSON.stringify(trust) }));
-    await iam.send(new PutRolePolicyCommand({ RoleName: ROLE, PolicyName: ROLE, PolicyDocument: JSON.stringify(policy) }));
-    const c = (await sts.send(new AssumeRoleCommand({ RoleArn: role.Role?.Arn, RoleSessionName: 'i-0123456789abcdef0' }))).Credentials;
-    assumed = { accessKeyId: c?.AccessKeyId ?? '', secretAccessKey: c?.SecretAccessKey ?? '', sessionToken: c?.SessionToken ?? '', expiration: c?.Expiration?.toISOString() ?? '' };
-    imds = await startFakeImds(ROLE, assumed);
-    script = renderUserData({ clusterName: NAME, configBase: completed.spec.configBase as string, region: 'us-east-1', instanceGroup: GROUP, role: 'Node', nodeupConfigHash: '0'.repeat(64) });
+    const roleWith = async (name: string, policy: object): Promise<string> => {
+      const role = await iam.send(new CreateRoleCommand({ RoleName: name, AssumeRolePolicyDocument: JSON.stringify(trust) }));
+      await iam.send(new PutRolePolicyCommand({ RoleName: name, PolicyName: name, PolicyDocument: JSON.stringify(policy) }));
+      return role.Role?.Arn ?? '';
+    };
+    const cpArn = await roleWith(CP_ROLE, policies.controlPlane);
+    const nodeArn = await roleWith(NODE_ROLE, policies.nodeGroups[GROUP]);
+    const assume = async (arn: string): Promise<RoleCredentials> => {
+      const c = (await sts.send(new AssumeRoleCommand({ RoleArn: arn, RoleSessionName: 'i-0123456789abcdef0' }))).Credentials;
+      return { accessKeyId: c?.AccessKeyId ?? '', secretAccessKey: c?.SecretAccessKey ?? '', sessionToken: c?.SessionToken ?? '', expiration: c?.Expiration?.toISOString() ?? '' };
+    };
+    assumed = await assume(cpArn);
+    nodeCredentials = await assume(nodeArn);
+    imds = await startFakeImds(CP_ROLE, assumed);
+    nodeImds = await startFakeImds(NODE_ROLE, nodeCredentials);
+    script = renderUserData({ clusterName: NAME, configBase: completed.spec.configBase as string, region: 'us-east-1', instanceGroup: 'control-plane-us-east-1a', role: 'ControlPlane', nodeupConfigHash: '0'.repeat(64) });
   } finally {
     s3.destroy();
     iam.destroy();
@@ -65,6 +85,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await imds?.stop();
+  await nodeImds?.stop();
   await moto?.stop();
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
@@ -87,23 +108,50 @@ it("names the bundle's s3:// object, and reads it with the role's credentials fr
   const r = await download(file, sha256(BUNDLE), `s3://${BUCKET}/${bundleKey}`);
   expect([r.status, r.out]).toEqual([0, expect.not.stringContaining('Failed')]);
   expect(fs.readFileSync(file)).toEqual(BUNDLE);
-  expect(imds.requests).toEqual(expect.arrayContaining(['PUT /latest/api/token', 'GET /latest/meta-data/iam/security-credentials/', `GET /latest/meta-data/iam/security-credentials/${ROLE}`]));
+  expect(imds.requests).toEqual(expect.arrayContaining(['PUT /latest/api/token', 'GET /latest/meta-data/iam/security-credentials/', `GET /latest/meta-data/iam/security-credentials/${CP_ROLE}`]));
   // Nothing secret on the command line or in the output: the credentials went to curl on its stdin.
   expect(r.out).not.toMatch(/ASIA|AKIA|FQoG/);
 });
 
-it("is refused (403 AccessDenied) what the node's policy does not grant: a CA's private keyset", async () => {
-  const file = path.join(work, 'ca');
-  const r = await download(file, '0'.repeat(64), `s3://${BUCKET}/${caKey}`);
-  expect(r.status).toBe(1);
-  expect(r.out).toContain('The requested URL returned error: 403');
-  expect(r.out).toContain(`== Failed to read s3://${BUCKET}/${caKey} with this instance's role ==`);
-  expect(r.out).toContain('== kforge bootstrap FAILED: could not download');
-  expect(fs.existsSync(file)).toBe(false);
+it("reads a worker group's nodeup config with the control plane's role (the service serves it from there)", async () => {
+  const file = path.join(work, 'nodeupconfig.yaml');
+  const r = await download(file, sha256(CONFIG), `s3://${BUCKET}/${configKey}`);
+  expect([r.status, r.out]).toEqual([0, expect.not.stringContaining('Failed')]);
+  expect(fs.readFileSync(file)).toEqual(CONFIG);
+});
+
+it("refuses a worker's role (403 AccessDenied) every key of the state store: the bundle, its own nodeup config, a CA's keyset", async () => {
+  for (const key of [bundleKey, configKey, caKey]) {
+    const file = path.join(work, `node-${path.basename(key)}`);
+    const r = await download(file, '0'.repeat(64), `s3://${BUCKET}/${key}`, nodeImds);
+    expect(r.status).toBe(1);
+    expect(r.out).toContain('The requested URL returned error: 403');
+    expect(r.out).toContain(`== Failed to read s3://${BUCKET}/${key} with this instance's role ==`);
+    expect(fs.existsSync(file)).toBe(false);
+  }
+  expect(nodeImds.requests).toContain(`GET /latest/meta-data/iam/security-credentials/${NODE_ROLE}`);
+});
+
+it("refuses a worker's role through the SDK too: GetObject and ListObjectsV2 are AccessDenied, while the control plane's role may", async () => {
+  const as = (c: RoleCredentials): S3Client =>
+    new S3Client({ region: 'us-east-1', endpoint: moto.endpoint, forcePathStyle: true, credentials: { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey, sessionToken: c.sessionToken } });
+  const node = as(nodeCredentials);
+  const cp = as(assumed);
+  try {
+    await expect(node.send(new GetObjectCommand({ Bucket: BUCKET, Key: configKey }))).rejects.toMatchObject({ name: 'AccessDenied' });
+    // Listed at the bucket root: moto's SigV4 check rejects a '/' in a query parameter (Prefix=a/b) as SignatureDoesNotMatch.
+    await expect(node.send(new ListObjectsV2Command({ Bucket: BUCKET }))).rejects.toMatchObject({ name: 'AccessDenied' });
+    const got = await cp.send(new GetObjectCommand({ Bucket: BUCKET, Key: configKey }));
+    expect(Buffer.from(await (got.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray())).toEqual(CONFIG);
+    // The control plane may list only under its cluster's prefix (s3:prefix condition), which moto cannot sign here: not listed.
+  } finally {
+    node.destroy();
+    cp.destroy();
+  }
 });
 
 it('is refused (403) when the signature does not match: moto checks what curl signed', async () => {
-  const wrong = await startFakeImds(ROLE, { ...assumed, secretAccessKey: `${assumed.secretAccessKey.slice(0, -1)}${assumed.secretAccessKey.endsWith('A') ? 'B' : 'A'}` });
+  const wrong = await startFakeImds(CP_ROLE, { ...assumed, secretAccessKey: `${assumed.secretAccessKey.slice(0, -1)}${assumed.secretAccessKey.endsWith('A') ? 'B' : 'A'}` });
   try {
     const file = path.join(work, 'unsigned');
     const r = await download(file, sha256(BUNDLE), `s3://${BUCKET}/${bundleKey}`, wrong);

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { KOPS_CONTROLLER_CA_FIXTURE } from '../../helpers/kops-controller-ca-fixture';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadManifests } from '../../../src/api/load-manifests';
@@ -72,7 +73,7 @@ async function kforgeFacts(kase: string): Promise<TerraformFacts> {
   const completed = completeCluster(performAssignments(cluster), igs, 's3://clusters.example.com');
   const nodeupConfigHashes = Object.fromEntries(igs.map((ig, i) => [ig.metadata.name, String(i).repeat(64)]));
   const ssh = { fingerprint: 'c4:a6:ed:9a:a8:89:b9:e2:c3:9c:d6:63:eb:9c:71:57', publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeKeyForTerraformGoldenTests test@example.com' };
-  const tasks = buildAwsTasks(completed, igs, { nodeupConfigHashes, sshPublicKey: ssh });
+  const tasks = buildAwsTasks(completed, igs, { nodeupConfigHashes, sshPublicKey: ssh, kopsControllerCa: KOPS_CONTROLLER_CA_FIXTURE });
   for (const t of tasks) if (t instanceof LaunchTemplateTask) t.useImage({ id: 'ami-0123456789abcdef0', rootDevice: '/dev/xvda' });
   for (const t of tasks) if (t instanceof IamRolePolicyTask) t.useHostedZoneId('Z0123456789ABCDEFGHIJ');
   // update asks STS for the account the node-termination-handler's queue policy names; kops's test account stands for it.

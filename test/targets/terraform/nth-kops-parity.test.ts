@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { KOPS_CONTROLLER_CA_FIXTURE } from '../../helpers/kops-controller-ca-fixture';
 import * as path from 'node:path';
 import { parse } from '@cdktf/hcl2json';
 import { loadManifests } from '../../../src/api/load-manifests';
@@ -24,7 +25,7 @@ beforeAll(async () => {
   // kops finds the zone from the cluster name; kforge is told it (it changes nothing of the NTH resources).
   set.clusters[0].spec.dnsZone = 'example.com';
   const cluster = completeCluster(set.clusters[0], set.instanceGroups, 'memfs://tests');
-  const tasks = buildAwsTasks(cluster, set.instanceGroups, { nodeupConfigHashes: Object.fromEntries(set.instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)])) });
+  const tasks = buildAwsTasks(cluster, set.instanceGroups, { kopsControllerCa: KOPS_CONTROLLER_CA_FIXTURE, nodeupConfigHashes: Object.fromEntries(set.instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)])) });
   for (const t of tasks) if (t instanceof LaunchTemplateTask) t.useImage({ id: 'ami-0123456789abcdef0', rootDevice: '/dev/sda1' });
   for (const t of tasks) if (t instanceof SqsQueueTask) t.useAccount('123456789012');
   for (const t of tasks) if (t instanceof IamRolePolicyTask) t.useHostedZoneId('Z1AFAKE1ZON3YO');

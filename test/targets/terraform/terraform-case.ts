@@ -1,4 +1,5 @@
 import { IamRolePolicyTask } from '../../../src/cloud/aws/tasks/iam-role-policy-task';
+import { KOPS_CONTROLLER_CA_FIXTURE } from '../../helpers/kops-controller-ca-fixture';
 import { LaunchTemplateTask } from '../../../src/cloud/aws/tasks/launch-template-task';
 import { SqsQueueTask } from '../../../src/cloud/aws/tasks/sqs-queue-task';
 import { newCluster, NewCluster, NewClusterOptions } from '../../../src/create/new-cluster';
@@ -29,7 +30,7 @@ export function caseTasks(options: NewClusterOptions, edit: (objects: NewCluster
   const { cluster, instanceGroups } = objects;
   const completed = completeCluster(cluster, instanceGroups, 'memfs://store');
   const nodeupConfigHashes = Object.fromEntries(instanceGroups.map((ig, i) => [ig.metadata.name, String(i).repeat(64)]));
-  const tasks = buildAwsTasks(completed, instanceGroups, { nodeupConfigHashes, sshPublicKey: SSH });
+  const tasks = buildAwsTasks(completed, instanceGroups, { nodeupConfigHashes, sshPublicKey: SSH, kopsControllerCa: KOPS_CONTROLLER_CA_FIXTURE });
   for (const t of tasks) if (t instanceof LaunchTemplateTask) t.useImage({ id: 'ami-0123456789abcdef0', rootDevice: '/dev/sda1' });
   // update finds the zone in AWS; a fixed id stands for it here.
   for (const t of tasks) if (t instanceof IamRolePolicyTask) t.useHostedZoneId('Z0123456789ABCDEFGHIJ');

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { KOPS_CONTROLLER_CA_FIXTURE } from '../../helpers/kops-controller-ca-fixture';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ClusterSpec, InstanceGroup, InstanceGroupSpec } from '../../../src/api/types';
@@ -145,7 +146,7 @@ function render(edit: Edit = () => {}): Map<string, string> {
   const nodeupFiles = derivedFiles(completed, instanceGroups);
   // The nodeup config's hash is what the launch template carries: a change there shows in the user data.
   const nodeupConfigHashes = Object.fromEntries(instanceGroups.map((ig) => [ig.metadata.name, createHash('sha256').update([...nodeupFiles].filter(([f]) => f.includes(`/${ig.metadata.name}/`)).join()).digest('hex')]));
-  const tasks = buildAwsTasks(completed, instanceGroups, { nodeupConfigHashes });
+  const tasks = buildAwsTasks(completed, instanceGroups, { nodeupConfigHashes, kopsControllerCa: KOPS_CONTROLLER_CA_FIXTURE });
   // update resolves each image name to an AMI; a name's hash stands for it here.
   for (const t of tasks) if (t instanceof LaunchTemplateTask) t.useImage({ id: `ami-${createHash('sha256').update(String(t.desired.image)).digest('hex').slice(0, 17)}`, rootDevice: '/dev/sda1' });
   for (const t of tasks) if (t instanceof IamRolePolicyTask) t.useHostedZoneId('Z0123456789ABCDEFGHIJ');
