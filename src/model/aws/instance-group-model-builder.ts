@@ -78,6 +78,8 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
   }
   // The same list awsPreflight resolves, so both share the inventory's one image load.
   const imageRefs = [...new Set(instanceGroups.map((ig) => ig.spec.image ?? DEFAULT_IMAGE))].sort();
+  // The same list awsPreflight loads the instance types with: one DescribeInstanceTypes for every template.
+  const instanceTypes = [...new Set(instanceGroups.map((ig) => machineTypeOf(ig)))].sort();
 
   const overrides = sharedGroupResources(instanceGroups, deps);
   const launchTemplates: LaunchTemplateTask[] = [];
@@ -118,6 +120,7 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
       instanceGroup: igName,
       image: ig.spec.image ?? DEFAULT_IMAGE,
       imageRefs,
+      instanceTypes,
       instanceType: machineTypeOf(ig),
       rootVolume: {
         size: ig.spec.rootVolumeSize ?? DEFAULT_ROOT_VOLUME_GIB[kind],

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import type { InstanceTypeInfo } from '@aws-sdk/client-ec2';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadManifests } from '../../../src/api/load-manifests';
@@ -34,6 +35,8 @@ const CASES = [
   'mixed_instances', 'nth-imds-processor', 'private-shared-ip', 'private-shared-subnet', 'privatecilium-eni', 'privatecilium2', 'privateciliumadvanced', 'privatedns1', 'privatedns2',
   'privateflannel', 'privatekindnet', 'privatekopeio', 'unmanaged',
 ];
+/** kops's mock DescribeInstanceType answers for the types with an instance store (instance-types.json). */
+const KOPS_INSTANCE_TYPES = (JSON.parse(fs.readFileSync(path.join(FIXTURES, 'instance-types.json'), 'utf8')) as { instanceTypes: Record<string, InstanceTypeInfo> }).instanceTypes;
 const source = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'source.json'), 'utf8')) as { repo: string; commit: string };
 /** Actions kops grants only for addons (CCM, EBS CSI, NTH, CNIs, autoscaler, LB controller, karpenter): the addon issue's. */
 const ADDON_ACTIONS = new Set((JSON.parse(fs.readFileSync(path.join(FIXTURES, 'addon-actions.json'), 'utf8')) as { actions: string[] }).actions);
@@ -74,6 +77,8 @@ async function kforgeFacts(kase: string): Promise<TerraformFacts> {
   const ssh = { fingerprint: 'c4:a6:ed:9a:a8:89:b9:e2:c3:9c:d6:63:eb:9c:71:57', publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeKeyForTerraformGoldenTests test@example.com' };
   const tasks = buildAwsTasks(completed, igs, { nodeupConfigHashes, sshPublicKey: ssh });
   for (const t of tasks) if (t instanceof LaunchTemplateTask) t.useImage({ id: 'ami-0123456789abcdef0', rootDevice: '/dev/xvda' });
+  // kops's mock cloud describes the instance types (only m3.medium has an instance store): instance-types.json.
+  for (const t of tasks) if (t instanceof LaunchTemplateTask) t.useInstanceType(KOPS_INSTANCE_TYPES[t.desired.instanceType]);
   for (const t of tasks) if (t instanceof IamRolePolicyTask) t.useHostedZoneId('Z0123456789ABCDEFGHIJ');
   // update asks STS for the account the node-termination-handler's queue policy names; kops's test account stands for it.
   for (const t of tasks) if (t instanceof SqsQueueTask) t.useAccount('123456789012');
