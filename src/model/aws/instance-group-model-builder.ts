@@ -14,6 +14,7 @@ import type { AnyTask } from '../../tasks/task';
 import type { AwsModelInputs } from './aws-model-inputs';
 import type { IamTasks } from './iam-model-builder';
 import { MissingModelInputError } from './missing-model-input-error';
+import { multipartUserData } from './multipart-user-data';
 import { renderUserData } from './render-user-data';
 import type { SecurityGroupTasks } from './security-group-model-builder';
 import { UnsupportedModelError } from './unsupported-model-error';
@@ -147,7 +148,11 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
         required(cp ? deps.iam.controlPlaneProfile : bastion ? deps.iam.bastionProfile : deps.iam.nodeProfiles[ig.metadata.name], `the instance profile of ${object}`),
       keyPair,
       existingKeyName,
-      userData: bastion ? undefined : renderUserData({ clusterName: c, configBase, region, instanceGroup: igName, role, nodeupConfigHash: hash as string, fileRepository: cluster.spec.assets?.fileRepository }),
+      // kops's additionalUserData: the boot script and the group's parts as one MIME archive (a bastion's parts only).
+      userData: multipartUserData(
+        bastion ? undefined : renderUserData({ clusterName: c, configBase, region, instanceGroup: igName, role, nodeupConfigHash: hash as string, fileRepository: cluster.spec.assets?.fileRepository }),
+        ig.spec.additionalUserData,
+      ),
       instanceTags: groupTags,
       tags: clusterTags(c, name, { ...nthLabels, ...labels }, { ...roleTags, 'kops.k8s.io/instancegroup': igName }),
     });

@@ -3,7 +3,7 @@ import type { InstanceTypeInfo } from '@aws-sdk/client-ec2';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadManifests } from '../../../src/api/load-manifests';
-import type { Cluster } from '../../../src/api/types';
+import type { Cluster, InstanceGroup } from '../../../src/api/types';
 import { IamRolePolicyTask } from '../../../src/cloud/aws/tasks/iam-role-policy-task';
 import { SqsQueueTask } from '../../../src/cloud/aws/tasks/sqs-queue-task';
 import { LaunchTemplateTask } from '../../../src/cloud/aws/tasks/launch-template-task';
@@ -72,6 +72,7 @@ async function kforgeFacts(kase: string): Promise<TerraformFacts> {
     delete ig.spec.autoscale;
     delete ig.spec.autoscalePriority;
   }
+  dropRefusedNodeFields(cluster, igs);
   const completed = completeCluster(performAssignments(cluster), igs, 's3://clusters.example.com');
   const nodeupConfigHashes = Object.fromEntries(igs.map((ig, i) => [ig.metadata.name, String(i).repeat(64)]));
   const ssh = { fingerprint: 'c4:a6:ed:9a:a8:89:b9:e2:c3:9c:d6:63:eb:9c:71:57', publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeKeyForTerraformGoldenTests test@example.com' };
@@ -84,6 +85,21 @@ async function kforgeFacts(kase: string): Promise<TerraformFacts> {
   for (const t of tasks) if (t instanceof SqsQueueTask) t.useAccount('123456789012');
   const files = renderTerraformOutput(cluster.metadata.name, 'us-test-1', tasks).files;
   return terraformFacts(files.get('kubernetes.tf') as string, (f) => files.get(`data/${f}`) as string, ADDON_ACTIONS);
+}
+
+/**
+ * The fields kforge refuses that act only on the nodes (nodeup's side, or the user-data, which the comparison
+ * leaves out): dropped, as the refused addons are, so that the case's cloud side is still compared. The NVIDIA
+ * GPU support also adds kops's GPU node-template tags, which stay listed as differences.
+ */
+function dropRefusedNodeFields(cluster: Cluster, igs: InstanceGroup[]): void {
+  delete cluster.spec.packages;
+  const containerd = cluster.spec.containerd as Record<string, unknown> | undefined;
+  if (containerd) delete containerd.nvidiaGPU;
+  for (const ig of igs) {
+    delete ig.spec.packages;
+    delete ig.spec.compressUserData;
+  }
 }
 
 /**

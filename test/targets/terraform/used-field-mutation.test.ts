@@ -97,6 +97,7 @@ const CLUSTER: Record<string, Mutation> = {
 
 const INSTANCE_GROUP: Record<string, Mutation> = {
   'spec.additionalSecurityGroups': (_c, n) => (n.additionalSecurityGroups = ['sg-12345678']),
+  'spec.additionalUserData': (_c, n) => (n.additionalUserData = [{ name: 'mine.sh', type: 'text/x-shellscript', content: '#!/bin/sh\necho mine\n' }]),
   'spec.associatePublicIp': { notRendered: 'in a public subnet only `true` (the default) is built; `false` there is refused (instance-group-settings.test.ts)' },
   'spec.capacityRebalance': (_c, n) => (n.capacityRebalance = true),
   'spec.cloudLabels': (_c, n) => (n.cloudLabels = { team: 'blue' }),
