@@ -14,6 +14,7 @@ import type { AnyTask } from '../../tasks/task';
 import type { AwsModelInputs } from './aws-model-inputs';
 import type { IamTasks } from './iam-model-builder';
 import { MissingModelInputError } from './missing-model-input-error';
+import type { MixedInstancesSpec } from '../../cloud/aws/tasks/mixed-instances-policy';
 import { multipartUserData } from './multipart-user-data';
 import { renderUserData } from './render-user-data';
 import type { SecurityGroupTasks } from './security-group-model-builder';
@@ -92,7 +93,6 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
     if (ig.spec.role === 'APIServer') throw new UnsupportedModelError(`${object} spec.role`, `the ${ig.spec.role} role`);
     // A bastion is a bare SSH jump host, as in kops: no nodeup, so no user-data and no nodeup config hash.
     const bastion = ig.spec.role === 'Bastion';
-    if (ig.spec.mixedInstancesPolicy) throw new UnsupportedModelError(`${object} spec.mixedInstancesPolicy`, 'a mixed instances policy');
     const cp = isControlPlane(ig);
     const role = normalizedRole(ig);
     const hash = inputs.nodeupConfigHashes[igName];
@@ -168,6 +168,7 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
       capacityRebalance: ig.spec.capacityRebalance ?? false,
       protectFromScaleIn: ig.spec.instanceProtection ?? false,
       suspendedProcesses: [...new Set(ig.spec.suspendProcesses ?? [])].sort(),
+      mixedInstances: mixedInstances(ig),
     });
     launchTemplates.push(lt);
     autoScalingGroups.push(asg);
@@ -246,4 +247,12 @@ function autoscalerTemplateTags(cluster: Cluster, ig: InstanceGroup): TagMap {
     if (m) tags[`k8s.io/cluster-autoscaler/node-template/taint/${m[1]}`] = `${m[2] ?? ''}:${m[3]}`;
   }
   return tags;
+}
+
+/** The group's `mixedInstancesPolicy` as the Auto Scaling group takes it (instanceRequirements is refused at validation). */
+function mixedInstances(ig: InstanceGroup): MixedInstancesSpec | undefined {
+  const m = ig.spec.mixedInstancesPolicy;
+  if (!m) return undefined;
+  const { onDemandAllocationStrategy, onDemandBase, onDemandAboveBase, spotAllocationStrategy, spotInstancePools } = m;
+  return { instances: m.instances ?? [], onDemandAllocationStrategy, onDemandBase, onDemandAboveBase, spotAllocationStrategy, spotInstancePools };
 }

@@ -109,6 +109,7 @@ const INSTANCE_GROUP: Record<string, Mutation> = {
   'spec.instanceProtection': (_c, n) => (n.instanceProtection = true),
   'spec.kubelet': (_c, n) => (n.kubelet = { maxPods: 50 }),
   'spec.machineType': (_c, n) => (n.machineType = 'm5.large'),
+  'spec.mixedInstancesPolicy': (_c, n) => (n.mixedInstancesPolicy = { instances: ['m5.large', 'm5a.large'], onDemandBase: 1, onDemandAboveBase: 20 }),
   'spec.manager': { notRendered: '`CloudGroup` is the only manager built (Karpenter is refused); it is the default' },
   'spec.maxInstanceLifetime': (_c, n) => (n.maxInstanceLifetime = '168h'),
   'spec.maxSize': (_c, n) => (n.maxSize = 3),
