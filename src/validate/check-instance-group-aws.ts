@@ -12,7 +12,7 @@ const PROCESSES = ['Launch', 'Terminate', 'AddToLoadBalancer', 'AlarmNotificatio
 /**
  * The instance-group settings AWS refuses at CreateAutoScalingGroup, caught before any change:
  * `maxInstanceLifetime` out of AWS's range, unknown `suspendProcesses`, a malformed `additionalSecurityGroups` id;
- * and the APIServer role, which the AWS model does not build.
+ * and the APIServer role and Karpenter-managed groups, which the AWS model does not build.
  */
 export function checkInstanceGroupAws(cluster: Cluster, igs: readonly InstanceGroup[]): FieldError[] {
   if ((cluster.spec.cloudProvider ?? 'aws') !== 'aws') return [];
@@ -23,6 +23,9 @@ export function checkInstanceGroupAws(cluster: Cluster, igs: readonly InstanceGr
     // IAM role and load-balancer membership; kforge's AWS model builds none of them (the GCE model does).
     if (ig.spec.role === 'APIServer') {
       errors.push({ object, path: 'spec.role', message: 'is not supported yet: APIServer instance groups (API servers outside the control plane) need their own node role, security-group rules, IAM role and load-balancer membership, which the AWS model does not build; use a ControlPlane group' });
+    }
+    if (ig.spec.manager === 'Karpenter') {
+      errors.push({ object, path: 'spec.manager', message: 'is not supported yet: Karpenter-managed groups need the karpenter addon, which kforge does not render; use CloudGroup (the default)' });
     }
     const mixed = ig.spec.mixedInstancesPolicy;
     if (mixed && !mixed.instanceRequirements && (mixed.instances ?? []).length === 0) {
