@@ -27,6 +27,15 @@ export function checkInstanceGroupAws(cluster: Cluster, igs: readonly InstanceGr
     if (ig.spec.manager === 'Karpenter') {
       errors.push({ object, path: 'spec.manager', message: 'is not supported yet: Karpenter-managed groups need the karpenter addon, which kforge does not render; use CloudGroup (the default)' });
     }
+    // An existing subnet may come without its zone, but the control plane's etcd volumes are made in its zone.
+    if ((ig.spec.role === 'ControlPlane' || ig.spec.role === 'Master') && !(ig.spec.zones ?? []).length) {
+      (ig.spec.subnets ?? []).forEach((name, j) => {
+        const i = (cluster.spec.subnets ?? []).findIndex((s) => s.name === name);
+        if (i >= 0 && !(cluster.spec.subnets ?? [])[i].zone) {
+          errors.push({ object, path: `spec.subnets[${j}]`, message: `subnet "${name}" has no zone (Cluster spec.subnets[${i}].zone): the control plane's etcd volumes are made in its subnet's zone, so give it` });
+        }
+      });
+    }
     const mixed = ig.spec.mixedInstancesPolicy;
     if (mixed && !mixed.instanceRequirements && (mixed.instances ?? []).length === 0) {
       errors.push({ object, path: 'spec.mixedInstancesPolicy.instances', message: 'names no instance type; a mixed instances policy needs at least one' });

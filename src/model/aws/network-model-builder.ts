@@ -67,7 +67,8 @@ export function buildNetworkTasks(cluster: Cluster): NetworkTasks {
     }
     if (s.type === 'DualStack' || s.ipv6CIDR) throw new UnsupportedModelError(`spec.subnets[${i}]`, 'IPv6');
     if (s.id && !spec.networkID) throw new UnsupportedModelError(`spec.subnets[${i}].id`, 'an existing subnet without spec.networkID, the existing VPC it is in');
-    if (!s.cidr || !s.zone) throw new UnsupportedModelError(`spec.subnets[${i}]`, 'a subnet without cidr and zone');
+    // An existing subnet may come without its zone (kops reads it from AWS); one kforge makes needs both.
+    if (!s.cidr || (!s.zone && !s.id)) throw new UnsupportedModelError(`spec.subnets[${i}]`, 'a subnet without cidr and zone');
   });
 
   const vpc = spec.networkID
@@ -127,7 +128,7 @@ function subnetTask(cluster: string, s: ClusterSubnetSpec, vpc: VpcTask, labels:
   const type = s.type ?? 'Public';
   const name = `${s.name}.${cluster}`;
   // An existing subnet is only tagged as the cluster's shared one: its other tags and settings are its owner's.
-  if (shared) return new SubnetTask(name, { vpc, cidr: s.cidr as string, zone: s.zone as string, type, tags: sharedTags(cluster), shared });
+  if (shared) return new SubnetTask(name, { vpc, cidr: s.cidr as string, zone: s.zone, type, tags: sharedTags(cluster), shared });
   // Load balancers find their subnets by these role tags (kops sets them unless disableSubnetTags).
   const role: TagMap = type === 'Private' ? { 'kubernetes.io/role/internal-elb': '1' } : { 'kubernetes.io/role/elb': '1' };
   // Instances in public and utility subnets reach the internet through the gateway only: they need a public address.
