@@ -89,11 +89,16 @@ async function kforgeFacts(kase: string): Promise<TerraformFacts> {
 
 /**
  * The fields kforge refuses that act only on the nodes (nodeup's side, or the user-data, which the comparison
- * leaves out): dropped, as the refused addons are, so that the case's cloud side is still compared. The NVIDIA
+ * leaves out), and IRSA: dropped, as the refused addons are, so that the rest of the case is still compared. The NVIDIA
  * GPU support also adds kops's GPU node-template tags, which stay listed as differences.
  */
 function dropRefusedNodeFields(cluster: Cluster, igs: InstanceGroup[]): void {
   delete cluster.spec.packages;
+  // IRSA is refused too; its per-service-account roles are kops-only roles, which the comparison would list.
+  const iam = cluster.spec.iam as Record<string, unknown> | undefined;
+  if (iam) delete iam.serviceAccountExternalPermissions;
+  const discovery = cluster.spec.serviceAccountIssuerDiscovery as Record<string, unknown> | undefined;
+  if (discovery) delete discovery.enableAWSOIDCProvider;
   const containerd = cluster.spec.containerd as Record<string, unknown> | undefined;
   if (containerd) delete containerd.nvidiaGPU;
   for (const ig of igs) {

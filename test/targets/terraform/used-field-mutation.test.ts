@@ -86,7 +86,7 @@ const CLUSTER: Record<string, Mutation> = {
   'spec.nonMasqueradeCIDR': (c) => (c.nonMasqueradeCIDR = '100.64.0.0/11'),
   'spec.podCIDR': (c) => (c.podCIDR = '100.96.0.0/12'),
   'spec.rollingUpdate': ROLLING,
-  'spec.serviceAccountIssuerDiscovery': (c) => (c.serviceAccountIssuerDiscovery = { discoveryStore: 's3://discovery.example.com/mut', enableAWSOIDCProvider: true }),
+  'spec.serviceAccountIssuerDiscovery': (c) => (c.serviceAccountIssuerDiscovery = { discoveryStore: 's3://discovery.example.com/mut' }),
   'spec.serviceClusterIPRange': (c) => (c.serviceClusterIPRange = '100.64.0.0/14'),
   'spec.sshAccess': (c) => (c.sshAccess = ['10.0.0.0/8']),
   'spec.sshKeyName': (c) => (c.sshKeyName = 'my-key'),
