@@ -9,4 +9,5 @@ export type {
   InstanceGroupSpec,
   KubeletConfigSpec,
   RollingUpdate,
+  UserData,
 } from './generated/types';

@@ -70,7 +70,9 @@ function coerce(node: SchemaNode, base: SchemaNode, text: string): unknown {
   const t = types(node, base);
   if (t.includes('array')) {
     const items = node.items ? deref(node.items, base) : undefined;
-    return text === '' ? [] : text.split(',').map((x) => (items ? coerce(items.node, items.base, x.trim()) : x.trim()));
+    const values = text === '' ? [] : text.split(',').map((x) => (items ? coerce(items.node, items.base, x.trim()) : x.trim()));
+    // An item that does not fit its type fails the whole value (it must never be stored as an Error object).
+    return values.find((v) => v instanceof Error) ?? values;
   }
   if (t.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
   if ((t.includes('integer') || t.includes('number')) && /^-?\d+(\.\d+)?$/.test(text) && !t.includes('string')) return Number(text);

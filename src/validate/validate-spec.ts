@@ -196,7 +196,8 @@ function checkZones(cluster: Cluster, err: Report): void {
     }
     const region = s.region ?? (s.zone ? regionOfZone(s.zone, cloud) : undefined);
     if (!region) {
-      if (cloud !== 'gce') err(`spec.subnets[${i}].zone`, `subnet "${s.name}" needs a zone`);
+      // An existing AWS subnet (id) may leave its zone out, as in kops: AWS knows it (update checks the subnet by id).
+      if (cloud !== 'gce' && !s.id) err(`spec.subnets[${i}].zone`, `subnet "${s.name}" needs a zone`);
       return;
     }
     if (!regions.has(region)) regions.set(region, `spec.subnets[${i}]`);

@@ -64,6 +64,10 @@ describe('kforge set cluster / unset cluster', () => {
     const invalid = runCli(['set', 'cluster', CLUSTER, 'spec.networkCIDR=172.20.0.0/33', '--state', store]);
     expectCleanFailure(invalid);
     expect(invalid.stderr).toContain('spec.networkCIDR');
+    // A list item that does not fit its type is an error naming the field, not a crash of the YAML writer.
+    const item = runCli(['set', 'cluster', CLUSTER, 'spec.etcdClusters=[oops', '--state', store]);
+    expectCleanFailure(item);
+    expect(item.stderr).toContain('spec.etcdClusters: "[oops" is not a valid object value');
     const unknown = runCli(['unset', 'cluster', CLUSTER, 'spec.kubelet.noSuchField', '--state', store]);
     expectCleanFailure(unknown);
     expect(unknown.stderr).toContain('spec.kubelet.noSuchField: unknown field "noSuchField" at spec.kubelet');

@@ -65,7 +65,7 @@ it('writes kubernetes.tf and data/, and the state store, with read-only AWS call
   expect(r.stdout).toContain(`Terraform output written to ${out}: kubernetes.tf (`);
 
   const ops = operations(r);
-  // STS GetCallerIdentity, DescribeInstanceTypeOfferings, DescribeAvailabilityZones, DescribeImages: no find.
+  // STS GetCallerIdentity, DescribeInstanceTypes, DescribeAvailabilityZones, DescribeImages: no find.
   expect(Object.keys(ops).length).toBeGreaterThan(0);
   for (const op of Object.keys(ops)) expect(op).toMatch(/^(Describe|Get|List)/);
   expect((await ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: 'tag:KubernetesCluster', Values: [NAME] }] }))).Vpcs).toEqual([]);

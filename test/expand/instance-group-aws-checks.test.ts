@@ -36,4 +36,11 @@ it('fields not built yet are refused with the reason, never accepted and ignored
   expect(errorsOf((s) => (s.maxPrice = '0.05'))).toContain('spec.maxPrice: is not supported yet: Spot instances are not built yet');
   expect(errorsOf((s) => (s.warmPool = { minSize: 1 }))).toContain('spec.warmPool: is not supported yet: warm pools are not built yet');
   expect(errorsOf((s) => (s.externalLoadBalancers = [{ loadBalancerName: 'x' }]))).toContain('spec.externalLoadBalancers: is not supported yet');
+  expect(errorsOf((s) => (s.manager = 'Karpenter'))).toContain('spec.manager: is not supported yet: Karpenter-managed groups');
+  expect(errorsOf((s) => (s.role = 'APIServer'))).toContain('InstanceGroup/nodes-us-east-1a: spec.role: is not supported yet: APIServer instance groups');
+  expect(errorsOf((s) => (s.mixedInstancesPolicy = { instances: ['m5.large', 'm5a.large'] }))).toBe('');
+  expect(errorsOf((s) => (s.mixedInstancesPolicy = { instances: [] }))).toContain('spec.mixedInstancesPolicy.instances: names no instance type');
+  expect(errorsOf((s) => (s.mixedInstancesPolicy = { instanceRequirements: { cpu: { min: '2' } } }))).toContain('spec.mixedInstancesPolicy.instanceRequirements: is not supported yet');
+  expect(errorsOf((s) => (s.hooks = [{ name: 'x.service', manifest: '[Unit]' }]))).toContain('spec.hooks: is not supported yet');
+  expect(errorsOf((s) => (s.additionalUserData = [{ name: 'x.sh', type: 'text/x-shellscript', content: '#!/bin/sh' }]))).toBe('');
 });

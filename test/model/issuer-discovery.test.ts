@@ -7,7 +7,7 @@ import { newCluster } from '../../src/create/new-cluster';
 
 function withStore(store: string | undefined): Cluster {
   const { cluster, instanceGroups } = newCluster({ name: 'irsa.example.com', zones: ['eu-west-1a'] });
-  if (store) cluster.spec.serviceAccountIssuerDiscovery = { discoveryStore: store, enableAWSOIDCProvider: true };
+  if (store) cluster.spec.serviceAccountIssuerDiscovery = { discoveryStore: store };
   return completeCluster(cluster, instanceGroups, 'memfs://store');
 }
 

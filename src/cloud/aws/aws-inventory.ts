@@ -1,5 +1,5 @@
 import type { AutoScalingGroup } from '@aws-sdk/client-auto-scaling';
-import type { Address, Filter, Image, InternetGateway, KeyPairInfo, LaunchTemplate, LaunchTemplateVersion, NatGateway, RouteTable, SecurityGroup, Subnet, Volume, Vpc } from '@aws-sdk/client-ec2';
+import type { Address, Filter, Image, InstanceTypeInfo, InternetGateway, KeyPairInfo, LaunchTemplate, LaunchTemplateVersion, NatGateway, RouteTable, SecurityGroup, Subnet, Volume, Vpc } from '@aws-sdk/client-ec2';
 import type { InstanceProfile, Role, RoleDetail } from '@aws-sdk/client-iam';
 import type { DuplicateName } from '../../tasks/duplicate-name';
 import type { AwsCloud } from './aws-cloud';
@@ -226,6 +226,23 @@ export class AwsInventory {
         }));
       }
       return (await Promise.all(loads)).flat();
+    });
+  }
+
+  /**
+   * The instance types `types` names that the region offers, with their instance-store disks and GPUs: ONE
+   * paged DescribeInstanceTypes for every group's type (a type the region does not offer is not returned).
+   * The preflight and the launch templates (kops's ephemeral device mappings) share the load.
+   */
+  instanceTypes(types: readonly string[]): Promise<InstanceTypeInfo[]> {
+    const sorted = [...new Set(types)].sort();
+    return this.once(`instance-types/${sorted.join(',')}`, async () => {
+      if (sorted.length === 0) return [];
+      const { sdk, client } = await this.cloud.ec2();
+      return this.pages(async (NextToken) => {
+        const out = await client.send(new sdk.DescribeInstanceTypesCommand({ Filters: [{ Name: 'instance-type', Values: sorted }], NextToken }));
+        return [out.InstanceTypes ?? [], out.NextToken];
+      });
     });
   }
 

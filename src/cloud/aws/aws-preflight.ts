@@ -9,7 +9,7 @@ import { withAwsRetries } from './with-aws-retries';
 /**
  * Checks, before any mutating call, that the region offers every instance type the instance groups ask
  * for, has every zone the subnets and groups name, and has every image they name: ONE
- * DescribeInstanceTypeOfferings for all machine types, ONE DescribeAvailabilityZones, and the inventory's
+ * DescribeInstanceTypes for all machine types (the inventory's, which the launch templates reuse), ONE DescribeAvailabilityZones, and the inventory's
  * image load (shared with the launch templates' find, so a plan on the same AwsCloud pays nothing more),
  * whatever the number of groups; and the existing key pair and security groups the spec names. Throws AwsPreflightError naming each field (`InstanceGroup/<ig>
  * spec.machineType`, `InstanceGroup/<ig> spec.image`, `Cluster/<c> spec.subnets[i].zone`); all problems at once.
@@ -17,19 +17,8 @@ import { withAwsRetries } from './with-aws-retries';
 export async function awsPreflight(cloud: AwsCloud, cluster: Cluster, instanceGroups: readonly InstanceGroup[]): Promise<void> {
   const { sdk, client } = await cloud.ec2();
   const types = [...new Set(instanceGroups.map((ig) => machineTypeOf(ig)))].sort();
-  const offeredLoad = async (): Promise<Set<string>> => {
-    const offered = new Set<string>();
-    if (types.length === 0) return offered;
-    let NextToken: string | undefined;
-    do {
-      const out = await client.send(
-        new sdk.DescribeInstanceTypeOfferingsCommand({ LocationType: 'region', Filters: [{ Name: 'instance-type', Values: types }], NextToken }),
-      );
-      for (const o of out.InstanceTypeOfferings ?? []) if (o.InstanceType) offered.add(o.InstanceType);
-      NextToken = out.NextToken || undefined;
-    } while (NextToken);
-    return offered;
-  };
+  // The launch templates read the same load for their instance-store devices: no extra call.
+  const offeredLoad = async (): Promise<Set<string>> => new Set((await cloud.inventory.instanceTypes(types)).flatMap((t) => (t.InstanceType ? [t.InstanceType] : [])));
   const zonesLoad = async (): Promise<Set<string>> => {
     const out = await client.send(new sdk.DescribeAvailabilityZonesCommand({}));
     return new Set((out.AvailabilityZones ?? []).filter((z) => z.State === undefined || z.State === 'available').flatMap((z) => (z.ZoneName ? [z.ZoneName] : [])));

@@ -50,7 +50,7 @@ export function expandKubelet(spec: ClusterSpec, ctx: ExpandContext): void {
 export function instanceGroupKubelet(spec: ClusterSpec, ig: InstanceGroup): KubeletConfigSpec {
   const cp = isControlPlane(ig);
   const merged: KubeletConfigSpec = { ...(spec.kubelet ?? {}), ...(cp ? (spec.masterKubelet ?? {}) : {}), ...(ig.spec.kubelet ?? {}) };
-  const labels: Record<string, string> = { ...(merged.nodeLabels ?? {}), ...(ig.spec.nodeLabels ?? {}) };
+  const labels: Record<string, string> = { ...(merged.nodeLabels ?? {}) };
   labels['kops.k8s.io/instancegroup'] = ig.metadata.name;
   if (cp) {
     labels['node-role.kubernetes.io/control-plane'] = '';
@@ -58,6 +58,8 @@ export function instanceGroupKubelet(spec: ClusterSpec, ig: InstanceGroup): Kube
   } else if (ig.spec.role === 'Node') {
     labels['node-role.kubernetes.io/node'] = '';
   }
+  // The group's own nodeLabels come last and win, even over the labels above, as in kops's BuildNodeLabels.
+  Object.assign(labels, ig.spec.nodeLabels ?? {});
   merged.nodeLabels = Object.fromEntries(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)));
   const taints = [...(merged.taints ?? []), ...(ig.spec.taints ?? [])];
   if (cp && !taints.includes(CONTROL_PLANE_TAINT)) taints.push(CONTROL_PLANE_TAINT);

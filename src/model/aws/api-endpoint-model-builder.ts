@@ -161,8 +161,10 @@ function loadBalancerSubnets(cluster: Cluster, network: NetworkTasks, type: 'Pub
   const score = (s: SubnetTask): number => (s.desired.type === 'Utility' ? 3 : 0);
   const best = new Map<string, SubnetTask>();
   for (const s of network.subnets.filter(fits)) {
-    const cur = best.get(s.desired.zone);
-    if (!cur || score(s) > score(cur) || (score(s) === score(cur) && s.name < cur.name)) best.set(s.desired.zone, s);
+    // An existing subnet given without its zone stands on its own (AWS refuses two subnets of one zone).
+    const key = s.desired.zone ?? s.name;
+    const cur = best.get(key);
+    if (!cur || score(s) > score(cur) || (score(s) === score(cur) && s.name < cur.name)) best.set(key, s);
   }
   const chosen = [...best.keys()].sort().map((z) => best.get(z) as SubnetTask);
   if (chosen.length === 0) throw new UnsupportedModelError('spec.api.loadBalancer.type', `a ${type} load balancer without ${type === 'Public' ? 'public or utility' : 'private'} subnets`);

@@ -43,8 +43,10 @@ export function buildBastionLoadBalancerTasks(cluster: Cluster, network: Network
   const best = new Map<string, SubnetTask>();
   const score = (s: SubnetTask): number => (s.desired.type === 'Utility' ? 1 : 0);
   for (const s of candidates) {
-    const cur = best.get(s.desired.zone);
-    if (!cur || score(s) > score(cur) || (score(s) === score(cur) && s.name < cur.name)) best.set(s.desired.zone, s);
+    // An existing subnet given without its zone stands on its own (AWS refuses two subnets of one zone).
+    const key = s.desired.zone ?? s.name;
+    const cur = best.get(key);
+    if (!cur || score(s) > score(cur) || (score(s) === score(cur) && s.name < cur.name)) best.set(key, s);
   }
   const subnets = [...best.keys()].sort().map((z) => best.get(z) as SubnetTask);
 

@@ -14,6 +14,8 @@ import type { AnyTask } from '../../tasks/task';
 import type { AwsModelInputs } from './aws-model-inputs';
 import type { IamTasks } from './iam-model-builder';
 import { MissingModelInputError } from './missing-model-input-error';
+import type { MixedInstancesSpec } from '../../cloud/aws/tasks/mixed-instances-policy';
+import { multipartUserData } from './multipart-user-data';
 import { renderUserData } from './render-user-data';
 import { configServerUrl, groupUsesConfigServer } from '../config-server';
 import type { SecurityGroupTasks } from './security-group-model-builder';
@@ -79,6 +81,8 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
   }
   // The same list awsPreflight resolves, so both share the inventory's one image load.
   const imageRefs = [...new Set(instanceGroups.map((ig) => ig.spec.image ?? DEFAULT_IMAGE))].sort();
+  // The same list awsPreflight loads the instance types with: one DescribeInstanceTypes for every template.
+  const instanceTypes = [...new Set(instanceGroups.map((ig) => machineTypeOf(ig)))].sort();
 
   const overrides = sharedGroupResources(instanceGroups, deps);
   const launchTemplates: LaunchTemplateTask[] = [];
@@ -90,7 +94,6 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
     if (ig.spec.role === 'APIServer') throw new UnsupportedModelError(`${object} spec.role`, `the ${ig.spec.role} role`);
     // A bastion is a bare SSH jump host, as in kops: no nodeup, so no user-data and no nodeup config hash.
     const bastion = ig.spec.role === 'Bastion';
-    if (ig.spec.mixedInstancesPolicy) throw new UnsupportedModelError(`${object} spec.mixedInstancesPolicy`, 'a mixed instances policy');
     const cp = isControlPlane(ig);
     const role = normalizedRole(ig);
     const hash = inputs.nodeupConfigHashes[igName];
@@ -123,6 +126,7 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
       instanceGroup: igName,
       image: ig.spec.image ?? DEFAULT_IMAGE,
       imageRefs,
+      instanceTypes,
       instanceType: machineTypeOf(ig),
       rootVolume: {
         size: ig.spec.rootVolumeSize ?? DEFAULT_ROOT_VOLUME_GIB[kind],
@@ -149,7 +153,11 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
         required(cp ? deps.iam.controlPlaneProfile : bastion ? deps.iam.bastionProfile : deps.iam.nodeProfiles[ig.metadata.name], `the instance profile of ${object}`),
       keyPair,
       existingKeyName,
-      userData: bastion ? undefined : renderUserData({ clusterName: c, configBase, region, instanceGroup: igName, role, nodeupConfigHash: hash as string, fileRepository: cluster.spec.assets?.fileRepository, configServer }),
+      // kops's additionalUserData: the boot script and the group's parts as one MIME archive (a bastion's parts only).
+      userData: multipartUserData(
+        bastion ? undefined : renderUserData({ clusterName: c, configBase, region, instanceGroup: igName, role, nodeupConfigHash: hash as string, fileRepository: cluster.spec.assets?.fileRepository, configServer }),
+        ig.spec.additionalUserData,
+      ),
       instanceTags: groupTags,
       tags: clusterTags(c, name, { ...nthLabels, ...labels }, { ...roleTags, 'kops.k8s.io/instancegroup': igName }),
     });
@@ -165,6 +173,7 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
       capacityRebalance: ig.spec.capacityRebalance ?? false,
       protectFromScaleIn: ig.spec.instanceProtection ?? false,
       suspendedProcesses: [...new Set(ig.spec.suspendProcesses ?? [])].sort(),
+      mixedInstances: mixedInstances(ig),
     });
     launchTemplates.push(lt);
     autoScalingGroups.push(asg);
@@ -243,4 +252,12 @@ function autoscalerTemplateTags(cluster: Cluster, ig: InstanceGroup): TagMap {
     if (m) tags[`k8s.io/cluster-autoscaler/node-template/taint/${m[1]}`] = `${m[2] ?? ''}:${m[3]}`;
   }
   return tags;
+}
+
+/** The group's `mixedInstancesPolicy` as the Auto Scaling group takes it (instanceRequirements is refused at validation). */
+function mixedInstances(ig: InstanceGroup): MixedInstancesSpec | undefined {
+  const m = ig.spec.mixedInstancesPolicy;
+  if (!m) return undefined;
+  const { onDemandAllocationStrategy, onDemandBase, onDemandAboveBase, spotAllocationStrategy, spotInstancePools } = m;
+  return { instances: m.instances ?? [], onDemandAllocationStrategy, onDemandBase, onDemandAboveBase, spotAllocationStrategy, spotInstancePools };
 }

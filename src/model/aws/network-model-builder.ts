@@ -5,7 +5,7 @@ import { InternetGatewayTask } from '../../cloud/aws/tasks/internet-gateway-task
 import { NatGatewayTask } from '../../cloud/aws/tasks/nat-gateway-task';
 import { RouteTableAssociationTask } from '../../cloud/aws/tasks/route-table-association-task';
 import { RouteTableTask } from '../../cloud/aws/tasks/route-table-task';
-import { RouteTask } from '../../cloud/aws/tasks/route-task';
+import { RouteTask, TransitGatewayTarget } from '../../cloud/aws/tasks/route-task';
 import { sharedTags } from '../../cloud/aws/tasks/shared-resource';
 import { SubnetTask } from '../../cloud/aws/tasks/subnet-task';
 import { VpcTask } from '../../cloud/aws/tasks/vpc-task';
@@ -21,6 +21,8 @@ export interface NetworkTasks {
 
 /** `egress: External`: the subnet's traffic leaves by routes the cluster does not manage (kops's value). */
 const EGRESS_EXTERNAL = 'External';
+/** kops's egress targets: an existing NAT gateway, an existing Elastic IP for the zone's NAT gateway, a transit gateway. */
+const EGRESS_PREFIXES = ['nat-', 'eipalloc-', 'tgw-'];
 
 /**
  * kops's NetworkModelBuilder, pure: the VPC (DNS support and hostnames), a subnet per `spec.subnets`
@@ -32,7 +34,8 @@ const EGRESS_EXTERNAL = 'External';
  * Shared resources (kops's `Shared: true`, see docs/shared-vpc.md): `spec.networkID` makes the VPC an
  * existing one and its internet gateway the one attached to it; `spec.subnets[i].id` makes a subnet an
  * existing one, which gets no route table association (its routing is its owner's); `egress: nat-…` routes
- * the zone's private route table to an existing NAT gateway instead of one kforge makes, and `egress:
+ * the zone's private route table to an existing NAT gateway instead of one kforge makes, `egress: tgw-…` to an
+ * existing transit gateway, `egress: eipalloc-…` gives the zone's NAT gateway an existing Elastic IP, and `egress:
  * External` leaves the zone's private subnets to routes kforge does not manage. Shared VPCs and subnets
  * carry only `kubernetes.io/cluster/<c>=shared`. The public route table (and so the gateway) exists only
  * when a public or utility subnet kforge makes needs it (always without a shared VPC); a zone gets a
@@ -53,16 +56,19 @@ export function buildNetworkTasks(cluster: Cluster): NetworkTasks {
   const sharedIds = subnets.map((s) => s.id).filter((id): id is string => !!id);
   const natIds = subnets.map((s) => s.egress).filter((e): e is string => !!e && e.startsWith('nat-'));
   subnets.forEach((s, i) => {
-    if (s.egress && s.egress !== EGRESS_EXTERNAL && !s.egress.startsWith('nat-')) {
-      throw new UnsupportedModelError(`spec.subnets[${i}].egress`, `a subnet egress other than an existing NAT gateway (nat-…) or External ("${s.egress}")`);
+    if (s.egress && s.egress !== EGRESS_EXTERNAL && !EGRESS_PREFIXES.some((p) => s.egress?.startsWith(p))) {
+      throw new UnsupportedModelError(`spec.subnets[${i}].egress`, `a subnet egress other than an existing NAT gateway (nat-…), Elastic IP (eipalloc-…), transit gateway (tgw-…) or External ("${s.egress}")`);
     }
-    if (s.egress && s.type !== 'Private') throw new UnsupportedModelError(`spec.subnets[${i}].egress`, `egress on a ${s.type ?? 'Public'} subnet (only private subnets leave through a NAT gateway)`);
-    if (s.type === 'Private' && !s.id && !s.egress && !subnets.some((u) => u.type === 'Utility' && u.zone === s.zone)) {
+    // On a public or utility subnet only External (kops's unmanaged subnet: no route table association) means anything.
+    if (s.egress && s.egress !== EGRESS_EXTERNAL && s.type !== 'Private') throw new UnsupportedModelError(`spec.subnets[${i}].egress`, `egress ${s.egress} on a ${s.type ?? 'Public'} subnet (only private subnets leave through a NAT gateway or transit gateway; External is accepted)`);
+    // A NAT gateway kforge makes (none given, or on a given Elastic IP) sits in the zone's utility subnet.
+    if (s.type === 'Private' && !s.id && (!s.egress || s.egress.startsWith('eipalloc-')) && !subnets.some((u) => u.type === 'Utility' && u.zone === s.zone)) {
       throw new UnsupportedModelError(`spec.subnets[${i}]`, `a private subnet without a utility subnet in its zone (${s.zone}) for the NAT gateway`);
     }
     if (s.type === 'DualStack' || s.ipv6CIDR) throw new UnsupportedModelError(`spec.subnets[${i}]`, 'IPv6');
     if (s.id && !spec.networkID) throw new UnsupportedModelError(`spec.subnets[${i}].id`, 'an existing subnet without spec.networkID, the existing VPC it is in');
-    if (!s.cidr || !s.zone) throw new UnsupportedModelError(`spec.subnets[${i}]`, 'a subnet without cidr and zone');
+    // An existing subnet may come without its zone (kops reads it from AWS); one kforge makes needs both.
+    if (!s.cidr || (!s.zone && !s.id)) throw new UnsupportedModelError(`spec.subnets[${i}]`, 'a subnet without cidr and zone');
   });
 
   const vpc = spec.networkID
@@ -71,12 +77,14 @@ export function buildNetworkTasks(cluster: Cluster): NetworkTasks {
   const subnetTasks = subnets.map((s, i) => subnetTask(name, s, vpc, labels, s.id ? { id: s.id, allIds: sharedIds, field: `${object} spec.subnets[${i}]` } : undefined));
   const tasks: AnyTask[] = [vpc, ...subnetTasks];
   const made = subnetTasks.filter((t) => !t.desired.shared);
-  const madePublic = made.filter((t) => t.desired.type === 'Public' || t.desired.type === 'Utility');
-  if (!spec.networkID || madePublic.length > 0) {
+  // Subnets with `egress: External` are kops's unmanaged ones: their routing is their owner's, like a shared subnet's.
+  const managedPublic = subnetTasks.filter((t, i) => !t.desired.shared && subnets[i].egress !== EGRESS_EXTERNAL && (t.desired.type === 'Public' || t.desired.type === 'Utility'));
+  const allUnmanaged = subnets.every((s) => s.egress === EGRESS_EXTERNAL);
+  if ((!spec.networkID && !allUnmanaged) || managedPublic.length > 0) {
     const igw = new InternetGatewayTask(name, spec.networkID ? { vpc, tags: {}, shared: { field: `${object} spec.networkID` } } : { vpc, tags: clusterTags(name, name, labels) });
     const publicTable = new RouteTableTask(name, { vpc, tags: clusterTags(name, name, labels, { 'kubernetes.io/kops/role': 'public' }) });
     tasks.push(igw, publicTable, new RouteTask('0.0.0.0/0', { routeTable: publicTable, cidr: '0.0.0.0/0', target: igw }));
-    for (const subnet of madePublic) tasks.push(new RouteTableAssociationTask(subnet.name, { routeTable: publicTable, subnet }));
+    for (const subnet of managedPublic) tasks.push(new RouteTableAssociationTask(subnet.name, { routeTable: publicTable, subnet }));
   }
   // Private subnets kforge makes leave through their zone's NAT gateway: one per zone, as kops does.
   const privateZones = [...new Set(made.filter((t) => t.desired.type === 'Private').map((t) => t.desired.zone))];
@@ -91,15 +99,20 @@ export function buildNetworkTasks(cluster: Cluster): NetworkTasks {
     // External: the subnets keep the VPC's main route table; the cluster adds no route.
     if (egress === EGRESS_EXTERNAL) continue;
     const zoneName = `${zone}.${name}`;
-    let nat: NatGatewayTask;
-    if (egress) {
+    let nat: NatGatewayTask | TransitGatewayTarget;
+    if (egress.startsWith('tgw-')) {
+      // kops routes the zone to the transit gateway and makes no NAT gateway; the gateway is the user's.
+      nat = { kind: 'TransitGateway', transitGatewayId: egress };
+    } else if (egress.startsWith('nat-')) {
       nat = new NatGatewayTask(zoneName, { shared: { id: egress, allIds: natIds, vpc, field: `${object} spec.subnets[${zoneSubnets[0].i}].egress` } });
       tasks.push(nat);
     } else {
       const utility = subnetTasks.find((t) => t.desired.type === 'Utility' && t.desired.zone === zone) as SubnetTask;
-      const eip = new ElasticIpTask(zoneName, { tags: clusterTags(name, zoneName, labels) });
+      // eipalloc-…: the cluster's NAT gateway on the user's address (a stable egress IP), as kops does.
+      const eip = egress.startsWith('eipalloc-') ? egress : new ElasticIpTask(zoneName, { tags: clusterTags(name, zoneName, labels) });
       nat = new NatGatewayTask(zoneName, { subnet: utility, elasticIp: eip, tags: clusterTags(name, zoneName, labels) });
-      tasks.push(eip, nat);
+      if (typeof eip !== 'string') tasks.push(eip);
+      tasks.push(nat);
     }
     const tableName = `private-${zone}.${name}`;
     const table = new RouteTableTask(tableName, { vpc, tags: clusterTags(name, tableName, labels, { 'kubernetes.io/kops/role': `private-${zone}` }) });
@@ -115,7 +128,7 @@ function subnetTask(cluster: string, s: ClusterSubnetSpec, vpc: VpcTask, labels:
   const type = s.type ?? 'Public';
   const name = `${s.name}.${cluster}`;
   // An existing subnet is only tagged as the cluster's shared one: its other tags and settings are its owner's.
-  if (shared) return new SubnetTask(name, { vpc, cidr: s.cidr as string, zone: s.zone as string, type, tags: sharedTags(cluster), shared });
+  if (shared) return new SubnetTask(name, { vpc, cidr: s.cidr as string, zone: s.zone, type, tags: sharedTags(cluster), shared });
   // Load balancers find their subnets by these role tags (kops sets them unless disableSubnetTags).
   const role: TagMap = type === 'Private' ? { 'kubernetes.io/role/internal-elb': '1' } : { 'kubernetes.io/role/elb': '1' };
   // Instances in public and utility subnets reach the internet through the gateway only: they need a public address.

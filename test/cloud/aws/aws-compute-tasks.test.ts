@@ -204,6 +204,21 @@ describe('AWS compute tasks against moto', () => {
     expect(again.hasChanges).toBe(false);
   });
 
+  it('an instance type with an instance store maps its disks as kops does (/dev/sdc = ephemeral0), read from DescribeInstanceTypes; then no changes', async () => {
+    const withStore = spec(name, (s) => {
+      const ig = s.instanceGroups.find((g) => g.metadata.name === 'nodes-us-east-1a') as InstanceGroup;
+      ig.spec.machineType = 'm3.medium';
+    });
+    const plan = await run(withStore, true);
+    expect(plan.text).toContain(`~ update LaunchTemplate/nodes-us-east-1a.${name}:`);
+    expect(plan.text).toContain('ephemeralDevices');
+    const changed = ((await ec2.send(new DescribeLaunchTemplatesCommand({ Filters: tagFilter(name) }))).LaunchTemplates ?? []).find((t) => t.LaunchTemplateName === `nodes-us-east-1a.${name}`);
+    const data = (await ec2.send(new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateId: changed?.LaunchTemplateId, Versions: ['$Latest'] }))).LaunchTemplateVersions?.[0]?.LaunchTemplateData;
+    // moto's m3.medium has one 4 GB instance-store disk (AWS's description); the EBS root volume stays first.
+    expect(data?.BlockDeviceMappings?.map((m) => [m.DeviceName, m.VirtualName ?? 'ebs'])).toEqual([['/dev/sda1', 'ebs'], ['/dev/sdc', 'ephemeral0']]);
+    expect((await run(withStore, false)).hasChanges).toBe(false);
+  });
+
   it('changes sizes in place and leaves the desired capacity to AWS and the autoscaler', async () => {
     const grown = spec(name, (s) => {
       const ig = s.instanceGroups.find((g) => g.metadata.name === 'nodes-us-east-1b') as InstanceGroup;
@@ -275,7 +290,7 @@ describe('bad input', () => {
     expect(error?.message).toContain('Cluster/preflight.example.com: spec.subnets[2].zone: zone "us-east-1z" is not an available zone');
     expect(error?.message).toContain('InstanceGroup/nodes-us-east-1c: spec.image: no image "amazon/no-such-image" is visible to this account in region us-east-1');
     expect(error?.message).toMatch(/\(4 problems\)/);
-    expect(cloud.calls.snapshot()).toEqual({ DescribeAvailabilityZones: 1, DescribeImages: 1, DescribeInstanceTypeOfferings: 1 });
+    expect(cloud.calls.snapshot()).toEqual({ DescribeAvailabilityZones: 1, DescribeImages: 1, DescribeInstanceTypes: 1 });
     await expect(awsPreflight(awsCloud('preflight.example.com'), spec('preflight.example.com').cluster, spec('preflight.example.com').instanceGroups)).resolves.toBeUndefined();
   });
 
@@ -340,12 +355,12 @@ describe('API cost of a no-op plan of the whole model', () => {
     console.log(`no-op plan: ${counts[1].calls} calls for 1 instance group, ${counts[20].calls} for 20: ${JSON.stringify(counts[20].byOperation)}`);
     expect(counts[20].byOperation).toEqual(counts[1].byOperation);
     expect(counts[20].calls).toBe(counts[1].calls);
-    // The network's 7, the load balancer's 7 (--dns none), IAM's 1, one each for images, volumes, key pairs, templates,
-    // their versions and ASGs (21); the node-identity service's target group adds three (its DescribeTargetGroups,
+    // The network's 7, the load balancer's 7 (--dns none), IAM's 1, one each for images, instance types (the
+    // instance-store devices; in update both are the preflight's loads), volumes, key pairs, templates, their versions and ASGs (22); the node-identity service's target group adds three (its DescribeTargetGroups,
     // attributes and tags); the node-termination-handler's 12: the queue's 3 (GetQueueUrl,
     // GetQueueAttributes, ListQueueTags), one ListRules, and ListTagsForResource and ListTargetsByRule for each of
     // its 4 rules. The lifecycle hooks cost none (recorded on the groups, read with DescribeAutoScalingGroups).
-    expect(counts[1].calls).toBe(36);
+    expect(counts[1].calls).toBe(37);
   });
 });
 

@@ -214,6 +214,24 @@ describe('bad shared inputs fail before any change, naming the field', () => {
   }, 60_000);
 });
 
+it('an existing subnet given by id without its zone (as kops allows) is found in its own zone; a control-plane subnet without one is refused at validation', async () => {
+  const name = 'nozone.example.com';
+  await saveCluster(openVfs(store), sharedCluster(name, (c) => {
+    for (const s of c.spec.subnets ?? []) if (s.type === 'Utility') delete s.zone;
+  }));
+  const before = await snapshot();
+  const plan = await runCliAsync(['update', 'cluster', name, '--state', store], env);
+  expect(plan.stderr).not.toMatch(/Error/);
+  expect(plan.status).toBe(0);
+  expect(plan.stdout).not.toMatch(/Subnet\/utility/);
+  expect(await snapshot()).toEqual(before);
+
+  const cp = sharedCluster('nozone-cp.example.com', (c) => {
+    for (const s of c.spec.subnets ?? []) if (s.id) delete s.zone;
+  });
+  await expect(saveCluster(openVfs(store), cp)).rejects.toThrow(/spec\.subnets\[0\]: subnet "us-east-1a" has no zone \(Cluster spec\.subnets\[0\]\.zone\): the control plane's etcd volumes/);
+}, 60_000);
+
 it('create cluster --vpc --subnets --utility-subnets records the ids (no cloud call); --vpc without --network-cidr is refused', async () => {
   const args = ['create', 'cluster', 'flags.example.com', '--zones', 'us-east-1a,us-east-1b', '--topology', 'private', '--networking', 'calico', '--state', store, '--dry-run', '-o', 'json'];
   const shared = ['--vpc', 'vpc-0abc', '--subnets', 'subnet-0a1,subnet-0b1', '--utility-subnets', 'subnet-0a2,subnet-0b2'];

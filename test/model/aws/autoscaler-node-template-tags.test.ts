@@ -33,6 +33,17 @@ describe('cluster-autoscaler node-template tags', () => {
     expect(Object.keys(cp).filter((k) => k.startsWith(TAINT))).toEqual([]);
   });
 
+  it("the group's nodeLabels win over kops.k8s.io/instancegroup and the role label, as in kops's BuildNodeLabels", () => {
+    const tags = groupTags(({ instanceGroups }) => {
+      const nodes = instanceGroups.find((ig) => ig.spec.role === 'Node');
+      if (!nodes) throw new Error('no node group');
+      nodes.spec.nodeLabels = { 'kops.k8s.io/instancegroup': 'pool-a', 'node-role.kubernetes.io/node': 'worker' };
+    });
+    const node = tags.get('nodes-us-east-1a.minimal.example.com') as Record<string, string>;
+    expect(node[`${LABEL}kops.k8s.io/instancegroup`]).toBe('pool-a');
+    expect(node[`${LABEL}node-role.kubernetes.io/node`]).toBe('worker');
+  });
+
   it('change when the labels or taints change (a field that is used)', () => {
     const before = groupTags(() => {});
     const after = groupTags(({ instanceGroups }) => {

@@ -5,6 +5,7 @@ import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
 import { completeCluster } from '../../../src/ops/expand-cluster';
 import { IamInstanceProfileTask } from '../../../src/cloud/aws/tasks/iam-instance-profile-task';
 import { LaunchTemplateTask } from '../../../src/cloud/aws/tasks/launch-template-task';
+import { RouteTask } from '../../../src/cloud/aws/tasks/route-task';
 import { NatGatewayTask } from '../../../src/cloud/aws/tasks/nat-gateway-task';
 import { SecurityGroupTask } from '../../../src/cloud/aws/tasks/security-group-task';
 import { SqsQueueTask } from '../../../src/cloud/aws/tasks/sqs-queue-task';
@@ -102,13 +103,38 @@ describe('AWS model with shared resources (kops Shared: true)', () => {
     expect(tasks.filter((t) => t.kind === 'SecurityGroupRule' && JSON.stringify((t as unknown as { desired: { group: { name: string } } }).desired.group.name) === '"sg-0abc"')).toEqual([]);
   });
 
+  it('egress tgw-… routes the zone to the transit gateway (no NAT gateway); eipalloc-… gives the NAT gateway kforge makes that address (no Elastic IP made)', () => {
+    const tgw = newCluster({ name: C, zones: ['us-east-1a'], topology: 'private', networking: 'calico' });
+    (tgw.cluster.spec.subnets ?? [])[0].egress = 'tgw-0123';
+    const tasks = tasksOf(tgw);
+    expect(tasks.filter((t) => t.kind === 'NatGateway' || (t.kind === 'ElasticIP' && t.name.startsWith('us-east-1a')))).toEqual([]);
+    const route = tasks.find((t) => taskKey(t) === 'Route/private-us-east-1a-0.0.0.0/0') as RouteTask;
+    expect(route.desired.target).toEqual({ kind: 'TransitGateway', transitGatewayId: 'tgw-0123' });
+    const eip = newCluster({ name: C, zones: ['us-east-1a'], topology: 'private', networking: 'calico' });
+    (eip.cluster.spec.subnets ?? [])[0].egress = 'eipalloc-0123';
+    const eipTasks = tasksOf(eip);
+    expect(eipTasks.filter((t) => taskKey(t) === `ElasticIP/us-east-1a.${C}`)).toEqual([]);
+    const nat = eipTasks.find((t) => t instanceof NatGatewayTask) as NatGatewayTask;
+    expect(nat.desired).toMatchObject({ elasticIp: 'eipalloc-0123' });
+  });
+
+  it('egress External on every subnet (kops unmanaged): no internet gateway, route table, route or association', () => {
+    const p = planned();
+    for (const s of p.cluster.spec.subnets ?? []) {
+      delete s.id;
+      s.egress = 'External';
+    }
+    const kinds = new Set(tasksOf(p).map((t) => t.kind));
+    for (const k of ['InternetGateway', 'RouteTable', 'Route', 'RouteTableAssociation', 'NatGateway']) expect(kinds.has(k)).toBe(false);
+  });
+
   it('refuses, with the field, what it cannot build: an unknown egress, egress on a utility subnet, a subnet id without a VPC id, a malformed profile ARN', () => {
     const p1 = planned();
-    (p1.cluster.spec.subnets ?? [])[0].egress = 'tgw-0123';
-    expect(() => tasksOf(p1)).toThrow(/spec\.subnets\[0\]\.egress: .*tgw-0123/);
+    (p1.cluster.spec.subnets ?? [])[0].egress = 'i-0123';
+    expect(() => tasksOf(p1)).toThrow(/spec\.subnets\[0\]\.egress: .*i-0123/);
     const p2 = newCluster({ name: C, zones: ['us-east-1a'], topology: 'private', networking: 'calico' });
     (p2.cluster.spec.subnets ?? [])[1].egress = 'nat-0123';
-    expect(() => tasksOf(p2)).toThrow(/spec\.subnets\[1\]\.egress: egress on a Utility subnet/);
+    expect(() => tasksOf(p2)).toThrow(/spec\.subnets\[1\]\.egress: egress nat-0123 on a Utility subnet/);
     const p3 = newCluster({ name: C, zones: ['us-east-1a'] });
     (p3.cluster.spec.subnets ?? [])[0].id = 'subnet-0b1';
     expect(() => tasksOf(p3)).toThrow(/spec\.subnets\[0\]\.id: an existing subnet without spec\.networkID/);

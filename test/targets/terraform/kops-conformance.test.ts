@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { KOPS_CONTROLLER_CA_FIXTURE } from '../../helpers/kops-controller-ca-fixture';
+import type { InstanceTypeInfo } from '@aws-sdk/client-ec2';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadManifests } from '../../../src/api/load-manifests';
-import type { Cluster } from '../../../src/api/types';
+import type { Cluster, InstanceGroup } from '../../../src/api/types';
 import { IamRolePolicyTask } from '../../../src/cloud/aws/tasks/iam-role-policy-task';
 import { SqsQueueTask } from '../../../src/cloud/aws/tasks/sqs-queue-task';
 import { LaunchTemplateTask } from '../../../src/cloud/aws/tasks/launch-template-task';
@@ -35,6 +36,8 @@ const CASES = [
   'mixed_instances', 'nth-imds-processor', 'private-shared-ip', 'private-shared-subnet', 'privatecilium-eni', 'privatecilium2', 'privateciliumadvanced', 'privatedns1', 'privatedns2',
   'privateflannel', 'privatekindnet', 'privatekopeio', 'unmanaged',
 ];
+/** kops's mock DescribeInstanceType answers for the types with an instance store (instance-types.json). */
+const KOPS_INSTANCE_TYPES = (JSON.parse(fs.readFileSync(path.join(FIXTURES, 'instance-types.json'), 'utf8')) as { instanceTypes: Record<string, InstanceTypeInfo> }).instanceTypes;
 const source = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'source.json'), 'utf8')) as { repo: string; commit: string };
 /** Actions kops grants only for addons (CCM, EBS CSI, NTH, CNIs, autoscaler, LB controller, karpenter): the addon issue's. */
 const ADDON_ACTIONS = new Set((JSON.parse(fs.readFileSync(path.join(FIXTURES, 'addon-actions.json'), 'utf8')) as { actions: string[] }).actions);
@@ -70,16 +73,39 @@ async function kforgeFacts(kase: string): Promise<TerraformFacts> {
     delete ig.spec.autoscale;
     delete ig.spec.autoscalePriority;
   }
+  dropRefusedNodeFields(cluster, igs);
   const completed = completeCluster(performAssignments(cluster), igs, 's3://clusters.example.com');
   const nodeupConfigHashes = Object.fromEntries(igs.map((ig, i) => [ig.metadata.name, String(i).repeat(64)]));
   const ssh = { fingerprint: 'c4:a6:ed:9a:a8:89:b9:e2:c3:9c:d6:63:eb:9c:71:57', publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeKeyForTerraformGoldenTests test@example.com' };
   const tasks = buildAwsTasks(completed, igs, { nodeupConfigHashes, sshPublicKey: ssh, kopsControllerCa: KOPS_CONTROLLER_CA_FIXTURE });
   for (const t of tasks) if (t instanceof LaunchTemplateTask) t.useImage({ id: 'ami-0123456789abcdef0', rootDevice: '/dev/xvda' });
+  // kops's mock cloud describes the instance types (only m3.medium has an instance store): instance-types.json.
+  for (const t of tasks) if (t instanceof LaunchTemplateTask) t.useInstanceType(KOPS_INSTANCE_TYPES[t.desired.instanceType]);
   for (const t of tasks) if (t instanceof IamRolePolicyTask) t.useHostedZoneId('Z0123456789ABCDEFGHIJ');
   // update asks STS for the account the node-termination-handler's queue policy names; kops's test account stands for it.
   for (const t of tasks) if (t instanceof SqsQueueTask) t.useAccount('123456789012');
   const files = renderTerraformOutput(cluster.metadata.name, 'us-test-1', tasks).files;
   return terraformFacts(files.get('kubernetes.tf') as string, (f) => files.get(`data/${f}`) as string, ADDON_ACTIONS);
+}
+
+/**
+ * The fields kforge refuses that act only on the nodes (nodeup's side, or the user-data, which the comparison
+ * leaves out), and IRSA: dropped, as the refused addons are, so that the rest of the case is still compared. The NVIDIA
+ * GPU support also adds kops's GPU node-template tags, which stay listed as differences.
+ */
+function dropRefusedNodeFields(cluster: Cluster, igs: InstanceGroup[]): void {
+  delete cluster.spec.packages;
+  // IRSA is refused too; its per-service-account roles are kops-only roles, which the comparison would list.
+  const iam = cluster.spec.iam as Record<string, unknown> | undefined;
+  if (iam) delete iam.serviceAccountExternalPermissions;
+  const discovery = cluster.spec.serviceAccountIssuerDiscovery as Record<string, unknown> | undefined;
+  if (discovery) delete discovery.enableAWSOIDCProvider;
+  const containerd = cluster.spec.containerd as Record<string, unknown> | undefined;
+  if (containerd) delete containerd.nvidiaGPU;
+  for (const ig of igs) {
+    delete ig.spec.packages;
+    delete ig.spec.compressUserData;
+  }
 }
 
 /**

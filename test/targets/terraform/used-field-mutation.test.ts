@@ -89,7 +89,7 @@ const CLUSTER: Record<string, Mutation> = {
   'spec.nonMasqueradeCIDR': (c) => (c.nonMasqueradeCIDR = '100.64.0.0/11'),
   'spec.podCIDR': (c) => (c.podCIDR = '100.96.0.0/12'),
   'spec.rollingUpdate': ROLLING,
-  'spec.serviceAccountIssuerDiscovery': (c) => (c.serviceAccountIssuerDiscovery = { discoveryStore: 's3://discovery.example.com/mut', enableAWSOIDCProvider: true }),
+  'spec.serviceAccountIssuerDiscovery': (c) => (c.serviceAccountIssuerDiscovery = { discoveryStore: 's3://discovery.example.com/mut' }),
   'spec.serviceClusterIPRange': (c) => (c.serviceClusterIPRange = '100.64.0.0/14'),
   'spec.sshAccess': (c) => (c.sshAccess = ['10.0.0.0/8']),
   'spec.sshKeyName': (c) => (c.sshKeyName = 'my-key'),
@@ -100,6 +100,7 @@ const CLUSTER: Record<string, Mutation> = {
 
 const INSTANCE_GROUP: Record<string, Mutation> = {
   'spec.additionalSecurityGroups': (_c, n) => (n.additionalSecurityGroups = ['sg-12345678']),
+  'spec.additionalUserData': (_c, n) => (n.additionalUserData = [{ name: 'mine.sh', type: 'text/x-shellscript', content: '#!/bin/sh\necho mine\n' }]),
   'spec.associatePublicIp': { notRendered: 'in a public subnet only `true` (the default) is built; `false` there is refused (instance-group-settings.test.ts)' },
   'spec.capacityRebalance': (_c, n) => (n.capacityRebalance = true),
   'spec.cloudLabels': (_c, n) => (n.cloudLabels = { team: 'blue' }),
@@ -111,6 +112,7 @@ const INSTANCE_GROUP: Record<string, Mutation> = {
   'spec.instanceProtection': (_c, n) => (n.instanceProtection = true),
   'spec.kubelet': (_c, n) => (n.kubelet = { maxPods: 50 }),
   'spec.machineType': (_c, n) => (n.machineType = 'm5.large'),
+  'spec.mixedInstancesPolicy': (_c, n) => (n.mixedInstancesPolicy = { instances: ['m5.large', 'm5a.large'], onDemandBase: 1, onDemandAboveBase: 20 }),
   'spec.manager': { notRendered: '`CloudGroup` is the only manager built (Karpenter is refused); it is the default' },
   'spec.maxInstanceLifetime': (_c, n) => (n.maxInstanceLifetime = '168h'),
   'spec.maxSize': (_c, n) => (n.maxSize = 3),

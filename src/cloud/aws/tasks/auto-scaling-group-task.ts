@@ -6,6 +6,7 @@ import type { AwsCloud } from '../aws-cloud';
 import { tagMap, TagMap } from '../aws-tags';
 import { AwsTask } from './aws-task';
 import type { LaunchTemplateTask } from './launch-template-task';
+import { actualMixedKey, mixedInstancesPolicy, mixedInstancesPolicyHcl, MixedInstancesSpec, mixedKey } from './mixed-instances-policy';
 import type { SubnetTask } from './subnet-task';
 
 /** A task with an ARN output that an Auto Scaling group registers its instances with (a load balancer target group). */
@@ -33,6 +34,8 @@ export interface AutoScalingGroupSpec {
   protectFromScaleIn: boolean;
   /** Scaling processes suspended (`suspendProcesses`), sorted. */
   suspendedProcesses: readonly string[];
+  /** Several instance types and Spot in one group (`mixedInstancesPolicy`): the template is launched through it. */
+  mixedInstances?: MixedInstancesSpec;
 }
 
 // kops enables every group metric at one-minute granularity on every group (GroupMetrics in its ASG task).
@@ -66,6 +69,8 @@ export interface AutoScalingGroupActual {
   protectFromScaleIn: boolean;
   suspendedProcesses: string[];
   enabledMetrics: string[];
+  /** The mixed instances policy as compared (mixedKey); '' without one. */
+  mixedInstances: string;
 }
 
 // The version the group launches: the latest, so a new template version reaches new instances without
@@ -100,11 +105,12 @@ export class AutoScalingGroupTask extends AwsTask<AutoScalingGroupActual> {
       // reaches new instances, and after `terraform apply` the direct target finds the group unchanged.
       capacity_rebalance: d.capacityRebalance || undefined,
       enabled_metrics: GROUP_METRICS,
-      launch_template: new HclBlock({ id: t.reference(d.launchTemplate, 'id'), version: LAUNCH_VERSION }),
+      launch_template: d.mixedInstances ? undefined : new HclBlock({ id: t.reference(d.launchTemplate, 'id'), version: LAUNCH_VERSION }),
       max_instance_lifetime: d.maxInstanceLifetime,
       max_size: d.maxSize,
       metrics_granularity: METRICS_GRANULARITY,
       min_size: d.minSize,
+      mixed_instances_policy: d.mixedInstances ? mixedInstancesPolicyHcl(d.mixedInstances, t.reference(d.launchTemplate, 'id'), LAUNCH_VERSION) : undefined,
       name: this.name,
       protect_from_scale_in: d.protectFromScaleIn,
       suspended_processes: d.suspendedProcesses.length > 0 ? [...d.suspendedProcesses] : undefined,
@@ -134,6 +140,7 @@ export class AutoScalingGroupTask extends AwsTask<AutoScalingGroupActual> {
       protectFromScaleIn: g.NewInstancesProtectedFromScaleIn ?? false,
       suspendedProcesses: (g.SuspendedProcesses ?? []).flatMap((p) => (p.ProcessName ? [p.ProcessName] : [])).sort(),
       enabledMetrics: (g.EnabledMetrics ?? []).flatMap((m) => (m.Metric && m.Granularity === METRICS_GRANULARITY ? [m.Metric] : [])).sort(),
+      mixedInstances: actualMixedKey(g),
     };
   }
 
@@ -152,6 +159,7 @@ export class AutoScalingGroupTask extends AwsTask<AutoScalingGroupActual> {
       protectFromScaleIn: d.protectFromScaleIn,
       suspendedProcesses: [...d.suspendedProcesses].sort(),
       enabledMetrics: [...GROUP_METRICS].sort(),
+      mixedInstances: mixedKey(d.mixedInstances),
       tags: d.tags,
     });
     // A tag with the right value that does not propagate would leave new instances without it.
@@ -164,7 +172,9 @@ export class AutoScalingGroupTask extends AwsTask<AutoScalingGroupActual> {
   async apply(cloud: AwsCloud, actual: AutoScalingGroupActual | undefined, changes: readonly Change[]): Promise<void> {
     const { sdk, client } = await cloud.autoScaling();
     const d = this.desired;
-    const launchTemplate = { LaunchTemplateName: d.launchTemplate.name, Version: LAUNCH_VERSION };
+    const template = { LaunchTemplateName: d.launchTemplate.name, Version: LAUNCH_VERSION };
+    // A group launches its template directly or through its mixed instances policy, never both.
+    const launch = d.mixedInstances ? { MixedInstancesPolicy: mixedInstancesPolicy(d.mixedInstances, template) } : { LaunchTemplate: template };
     const subnets = d.subnets.map((s) => s.id.get()).join(',');
     if (!actual) {
       // CreateAutoScalingGroup takes no token; a resend after a lost answer meets AlreadyExists, and the
@@ -176,7 +186,7 @@ export class AutoScalingGroupTask extends AwsTask<AutoScalingGroupActual> {
           MaxSize: d.maxSize,
           DesiredCapacity: d.minSize,
           VPCZoneIdentifier: subnets,
-          LaunchTemplate: launchTemplate,
+          ...launch,
           TargetGroupARNs: d.targetGroups?.map((t) => t.arn.get()),
           Tags: this.asgTags(d.tags),
           MaxInstanceLifetime: d.maxInstanceLifetime,
@@ -189,7 +199,7 @@ export class AutoScalingGroupTask extends AwsTask<AutoScalingGroupActual> {
       return;
     }
     const changed = new Set(changes.map((c) => c.field));
-    if (['minSize', 'maxSize', 'subnetIds', 'launchTemplate', 'maxInstanceLifetime', 'capacityRebalance', 'protectFromScaleIn'].some((f) => changed.has(f))) {
+    if (['minSize', 'maxSize', 'subnetIds', 'launchTemplate', 'maxInstanceLifetime', 'capacityRebalance', 'protectFromScaleIn', 'mixedInstances'].some((f) => changed.has(f))) {
       // No DesiredCapacity: AWS raises it to a new MinSize (or lowers it to a new MaxSize) by itself.
       await client.send(
         new sdk.UpdateAutoScalingGroupCommand({
@@ -197,7 +207,7 @@ export class AutoScalingGroupTask extends AwsTask<AutoScalingGroupActual> {
           MinSize: d.minSize,
           MaxSize: d.maxSize,
           VPCZoneIdentifier: subnets,
-          LaunchTemplate: launchTemplate,
+          ...launch,
           MaxInstanceLifetime: d.maxInstanceLifetime,
           CapacityRebalance: d.capacityRebalance,
           NewInstancesProtectedFromScaleIn: d.protectFromScaleIn,

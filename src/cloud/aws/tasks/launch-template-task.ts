@@ -1,7 +1,7 @@
 import { HclBlock, type TerraformTarget } from '../../../tasks/terraform-target';
 import { ImageNotResolvedError } from '../image-not-resolved-error';
 import { createHash } from 'node:crypto';
-import type { LaunchTemplateVersion, RequestLaunchTemplateData } from '@aws-sdk/client-ec2';
+import type { InstanceTypeInfo, LaunchTemplateVersion, RequestLaunchTemplateData } from '@aws-sdk/client-ec2';
 import { diffFields } from '../../../tasks/diff-fields';
 import { taskKey } from '../../../tasks/task';
 import type { AnyTask, Change } from '../../../tasks/task';
@@ -36,6 +36,8 @@ export interface LaunchTemplateSpec {
   image: string;
   /** Every image the model needs, so that all templates resolve theirs with one load. */
   imageRefs: readonly string[];
+  /** Every instance type the model uses, so that all templates read the types' instance stores with one load. */
+  instanceTypes: readonly string[];
   instanceType: string;
   rootVolume: RootVolumeSpec;
   httpTokens: 'required' | 'optional';
@@ -69,6 +71,8 @@ export interface LaunchTemplateActual {
   imageId?: string;
   instanceType?: string;
   rootVolume?: Record<string, unknown>;
+  /** The instance-store devices, as `<device>=<ephemeralN>`. */
+  ephemeralDevices?: string[];
   metadataOptions?: Record<string, unknown>;
   securityGroupIds?: string[];
   instanceProfile?: string;
@@ -97,6 +101,8 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
   readonly id = new TaskOutput<string>(`LaunchTemplate/${this.name} id`);
   /** The image found for the group at find; its root device name places the root volume. */
   private image: { id: string; rootDevice: string } | undefined;
+  /** The instance type's instance-store disks as kops maps them (`/dev/sdc` = `ephemeral0`, …), found with the image. */
+  private ephemeral: EphemeralDevice[] = [];
 
   constructor(
     name: string,
@@ -115,11 +121,13 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
     // The AMI id is resolved before rendering (read-only), as kops writes it: a name would float to newer images.
     if (!this.image) throw new ImageNotResolvedError(taskKey(this));
     const r = d.rootVolume;
+    const root = new HclBlock({
+      device_name: this.image.rootDevice,
+      ebs: new HclBlock({ delete_on_termination: true, encrypted: r.encrypted, iops: r.iops, kms_key_id: r.kmsKeyId, throughput: r.throughput, volume_size: r.size, volume_type: r.volumeType }),
+    });
+    const ephemeral = this.ephemeral.map((e) => new HclBlock({ device_name: e.deviceName, virtual_name: e.virtualName }));
     t.addResource(this, 'aws_launch_template', {
-      block_device_mappings: new HclBlock({
-        device_name: this.image.rootDevice,
-        ebs: new HclBlock({ delete_on_termination: true, encrypted: r.encrypted, iops: r.iops, kms_key_id: r.kmsKeyId, throughput: r.throughput, volume_size: r.size, volume_type: r.volumeType }),
-      }),
+      block_device_mappings: ephemeral.length > 0 ? [root, ...ephemeral] : root,
       credit_specification: d.cpuCredits ? new HclBlock({ cpu_credits: d.cpuCredits }) : undefined,
       iam_instance_profile: new HclBlock({ name: t.reference(d.instanceProfile, 'id') }),
       image_id: this.image.id,
@@ -144,6 +152,12 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
     const image = pickImage(await cloud.inventory.images(d.imageRefs), d.image);
     if (!image?.ImageId) throw new ImageNotFoundError(d.instanceGroup, d.image);
     this.image = { id: image.ImageId, rootDevice: image.RootDeviceName ?? '/dev/sda1' };
+    this.useInstanceType((await cloud.inventory.instanceTypes(d.instanceTypes)).find((t) => t.InstanceType === d.instanceType));
+  }
+
+  /** Sets the instance type's description without asking a cloud (its instance-store disks; tests render with kops's). */
+  useInstanceType(info: InstanceTypeInfo | undefined): void {
+    this.ephemeral = ephemeralDevices(info);
   }
 
   /** Sets the resolved image without asking a cloud (rendering with a known image, tests). */
@@ -167,6 +181,7 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
       imageId: this.image?.id,
       instanceType: d.instanceType,
       rootVolume: this.rootVolume(),
+      ephemeralDevices: this.ephemeral.map((e) => `${e.deviceName}=${e.virtualName}`),
       metadataOptions: { httpPutResponseHopLimit: d.httpPutResponseHopLimit, httpTokens: d.httpTokens },
       securityGroupIds: sg ? [sg, ...d.additionalSecurityGroupIds] : undefined,
       instanceProfile: d.instanceProfile.name,
@@ -248,6 +263,7 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
           DeviceName: this.image.rootDevice,
           Ebs: { VolumeSize: r.size, VolumeType: r.volumeType as never, Encrypted: r.encrypted, Iops: r.iops, KmsKeyId: r.kmsKeyId, Throughput: r.throughput, DeleteOnTermination: true },
         },
+        ...this.ephemeral.map((e) => ({ DeviceName: e.deviceName, VirtualName: e.virtualName })),
       ],
       Monitoring: { Enabled: d.detailedMonitoring },
       CreditSpecification: d.cpuCredits ? { CpuCredits: d.cpuCredits } : undefined,
@@ -272,6 +288,7 @@ function flatten(v: LaunchTemplateVersion | undefined): Omit<LaunchTemplateActua
   return {
     imageId: data.ImageId,
     instanceType: data.InstanceType,
+    ephemeralDevices: (data.BlockDeviceMappings ?? []).flatMap((m) => (m.VirtualName ? [`${m.DeviceName}=${m.VirtualName}`] : [])),
     rootVolume: root
       ? { deviceName: root.DeviceName, encrypted: ebs?.Encrypted, iops: ebs?.Iops, kmsKeyId: ebs?.KmsKeyId, size: ebs?.VolumeSize, throughput: ebs?.Throughput, volumeType: ebs?.VolumeType }
       : undefined,
@@ -289,6 +306,21 @@ function flatten(v: LaunchTemplateVersion | undefined): Omit<LaunchTemplateActua
     cpuCredits: data.CreditSpecification?.CpuCredits ?? '',
     tenancy: data.Placement?.Tenancy === undefined || data.Placement.Tenancy === 'default' ? '' : data.Placement.Tenancy,
   };
+}
+
+/** An instance-store disk's block device mapping. */
+interface EphemeralDevice {
+  deviceName: string;
+  virtualName: string;
+}
+
+/**
+ * kops's EphemeralDevices (awsup/machine_types.go): every instance-store disk of the type, counted out of
+ * DescribeInstanceTypes, mapped as `/dev/sdc` = `ephemeral0`, `/dev/sdd` = `ephemeral1`, … (kops stops at 20).
+ */
+function ephemeralDevices(info: InstanceTypeInfo | undefined): EphemeralDevice[] {
+  const count = (info?.InstanceStorageInfo?.Disks ?? []).reduce((n, d) => n + (d.Count ?? 0), 0);
+  return Array.from({ length: Math.min(count, 20) }, (_, i) => ({ deviceName: `/dev/sd${String.fromCharCode('c'.charCodeAt(0) + i)}`, virtualName: `ephemeral${i}` }));
 }
 
 function sha256(text: string): string {

@@ -35,7 +35,9 @@ export interface SharedNatGatewaySpec {
 }
 
 /**
- * A zone's NAT gateway in its utility subnet, with the zone's Elastic IP (private topology). With `shared`
+ * A zone's NAT gateway in its utility subnet, with the zone's Elastic IP (private topology), or with an
+ * existing Elastic IP given by its allocation id (kops's `egress: eipalloc-…`: the address is the user's,
+ * never made, tagged or released; the gateway is the cluster's). With `shared`
  * it is an existing gateway (kops's `egress: nat-…`), found by id in the cluster's VPC and never created,
  * modified, tagged or deleted: the zone's private route table only points at it.
  */
@@ -50,14 +52,15 @@ export class NatGatewayTask extends AwsTask<NatGatewayActual> implements SharedT
 
   constructor(
     name: string,
-    readonly desired: { subnet: SubnetTask; elasticIp: ElasticIpTask; tags: TagMap } | { shared: SharedNatGatewaySpec },
+    readonly desired: { subnet: SubnetTask; elasticIp: ElasticIpTask | string; tags: TagMap } | { shared: SharedNatGatewaySpec },
   ) {
     super(name);
   }
 
   override dependencies(): readonly AnyTask<AwsCloud>[] {
     const d = this.desired;
-    return 'shared' in d ? [d.shared.vpc] : [d.subnet, d.elasticIp];
+    if ('shared' in d) return [d.shared.vpc];
+    return typeof d.elasticIp === 'string' ? [d.subnet] : [d.subnet, d.elasticIp];
   }
 
   terraformValue(attribute: string): HclExpression | undefined {
@@ -68,7 +71,8 @@ export class NatGatewayTask extends AwsTask<NatGatewayActual> implements SharedT
     const d = this.desired;
     // A shared gateway is no resource of the cluster: the route names its id.
     if ('shared' in d) return;
-    t.addResource(this, 'aws_nat_gateway', { allocation_id: t.reference(d.elasticIp, 'id'), subnet_id: t.reference(d.subnet, 'id'), tags: d.tags });
+    const allocationId = typeof d.elasticIp === 'string' ? d.elasticIp : t.reference(d.elasticIp, 'id');
+    t.addResource(this, 'aws_nat_gateway', { allocation_id: allocationId, subnet_id: t.reference(d.subnet, 'id'), tags: d.tags });
   }
 
   async find(cloud: AwsCloud): Promise<NatGatewayActual | undefined> {
@@ -97,7 +101,8 @@ export class NatGatewayTask extends AwsTask<NatGatewayActual> implements SharedT
     const d = this.desired;
     // A shared gateway is used as it is.
     if ('shared' in d) return [];
-    return diffFields(actual as unknown as Record<string, unknown>, { subnetId: d.subnet.id.peek(), allocationId: d.elasticIp.allocationId.peek(), tags: d.tags });
+    const allocationId = typeof d.elasticIp === 'string' ? d.elasticIp : d.elasticIp.allocationId.peek();
+    return diffFields(actual as unknown as Record<string, unknown>, { subnetId: d.subnet.id.peek(), allocationId, tags: d.tags });
   }
 
   async apply(cloud: AwsCloud, actual: NatGatewayActual | undefined, changes: readonly Change[]): Promise<void> {
@@ -112,7 +117,7 @@ export class NatGatewayTask extends AwsTask<NatGatewayActual> implements SharedT
     const out = await client.send(
       new sdk.CreateNatGatewayCommand({
         SubnetId: d.subnet.id.get(),
-        AllocationId: d.elasticIp.allocationId.get(),
+        AllocationId: typeof d.elasticIp === 'string' ? d.elasticIp : d.elasticIp.allocationId.get(),
         ClientToken: cloud.clientToken(taskKey(this)),
         TagSpecifications: this.tagSpec('natgateway', d.tags),
       }),

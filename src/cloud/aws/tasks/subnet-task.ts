@@ -49,7 +49,7 @@ export class SubnetTask extends AwsTask<SubnetActual> implements SharedTerraform
 
   constructor(
     name: string,
-    readonly desired: { vpc: VpcTask; cidr: string; zone: string; type: SubnetType; mapPublicIpOnLaunch?: boolean; tags: TagMap; shared?: SharedSubnetSpec },
+    readonly desired: { vpc: VpcTask; cidr: string; /** Absent only for an existing subnet given without one: its own zone, found at find. */ zone?: string; type: SubnetType; mapPublicIpOnLaunch?: boolean; tags: TagMap; shared?: SharedSubnetSpec },
   ) {
     super(name);
   }
@@ -94,7 +94,8 @@ export class SubnetTask extends AwsTask<SubnetActual> implements SharedTerraform
     if (!actual || !d.vpc.foundCidrs.some((c) => Cidr.tryParse(c)?.contains(actual))) {
       throw new SharedResourceError(`${shared.field}.id`, `subnet ${shared.id} (${s.CidrBlock}) is not inside the ranges of VPC ${vpcId} (${d.vpc.foundCidrs.join(', ')})`);
     }
-    if (s.AvailabilityZone !== d.zone) throw new SharedResourceError(`${shared.field}.zone`, `is ${d.zone}, but subnet ${shared.id} is in ${s.AvailabilityZone}`);
+    // A shared subnet given without a zone (kops allows it) is in whatever zone AWS says.
+    if (d.zone !== undefined && s.AvailabilityZone !== d.zone) throw new SharedResourceError(`${shared.field}.zone`, `is ${d.zone}, but subnet ${shared.id} is in ${s.AvailabilityZone}`);
     if (Cidr.tryParse(d.cidr)?.toString() !== actual.toString()) {
       throw new SharedResourceError(`${shared.field}.cidr`, `is ${d.cidr}, but subnet ${shared.id} has ${s.CidrBlock}: set spec.subnets[].cidr to the subnet's range`);
     }
