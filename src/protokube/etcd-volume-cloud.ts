@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import type { AwsCloud } from '../cloud/aws/aws-cloud';
 import { awsErrorMessage } from '../cloud/aws/aws-errors';
 import { claimVolume, ClaimResult, EtcdVolume, instanceAddresses, listEtcdVolumes } from './etcd-volumes';
-import { claimGceDisk, GceDiskScope, gceInstanceAddresses, listGceEtcdDisks } from './gce-etcd-disks';
+import { GceComputeRest } from './gce-compute-rest';
+import { claimGceDisk, gceInstanceAddresses, listGceEtcdDisks } from './gce-etcd-disks';
 import { ProtokubeError } from './protokube-error';
 
 /** The calls protokube makes for the etcd volumes, on whichever cloud the boot config names. */
@@ -32,20 +33,21 @@ export function awsEtcdVolumeCloud(cloud: AwsCloud): EtcdVolumeCloud {
 }
 
 /**
- * GCE: the zone's persistent disks by kops's labels, Instances.AttachDisk (gce-etcd-disks.ts). Instance ids
+ * GCE: the zone's persistent disks by kops's labels, Instances.AttachDisk (gce-etcd-disks.ts, over gce-compute-rest.ts). Instance ids
  * are instance names (what AttachDisk and a disk's `users` name); a disk's device is where GCE's udev rules
  * put it, `<deviceDir>/google-<device name>`.
  */
-export function gceEtcdVolumeCloud(scope: GceDiskScope, safeClusterName: string, deviceDir: string): EtcdVolumeCloud {
+export function gceEtcdVolumeCloud(project: string, zone: string, safeClusterName: string, deviceDir: string, env: NodeJS.ProcessEnv = process.env): EtcdVolumeCloud {
+  const compute = new GceComputeRest(project, zone, env);
   const devicePath = (name: string) => path.join(deviceDir, `google-${name}`);
   return {
     async list() {
-      return (await listGceEtcdDisks(scope, safeClusterName)).map((v) => (v.device ? { ...v, device: devicePath(v.device) } : v));
+      return (await listGceEtcdDisks(compute, safeClusterName)).map((v) => (v.device ? { ...v, device: devicePath(v.device) } : v));
     },
     async claim(volume, instanceId) {
-      const r = await claimGceDisk(scope, volume, instanceId);
+      const r = await claimGceDisk(compute, volume, instanceId);
       return r.won ? { won: true, device: devicePath(r.device) } : r;
     },
-    addresses: (names) => gceInstanceAddresses(scope, names),
+    addresses: (names) => gceInstanceAddresses(compute, names),
   };
 }

@@ -1,25 +1,23 @@
-import { classifyGceError, gceErrorMessage } from '../cloud/gce/gce-errors';
 import type { ClaimResult, EtcdVolume } from './etcd-volumes';
+import { GceApiError, type GceComputeRest } from './gce-compute-rest';
 import { ProtokubeError } from './protokube-error';
-
-/** Where protokube's Compute calls go: this instance's project and zone, and the client's options (tests: the fake's). */
-export interface GceDiskScope {
-  project: string;
-  zone: string;
-  /** Passed to every @google-cloud/compute client; empty on GCE (the metadata server's credentials). */
-  clientOptions?: ConstructorParameters<Compute['DisksClient']>[0];
-}
 
 // kops's labels on an etcd disk (MasterVolumeBuilder.addGCEVolume, etcd-disk-model-builder.ts).
 const ETCD_LABEL_PREFIX = 'k8s-io-etcd-';
 
-type Compute = typeof import('@google-cloud/compute');
+/** The fields of a Compute disk protokube reads. */
+interface Disk {
+  name?: string;
+  status?: string;
+  labels?: Record<string, string>;
+  users?: string[];
+}
 
-/** @google-cloud/compute, loaded on first use (it takes ~600 ms to require). */
-let compute: Promise<Compute> | undefined;
-function loadCompute(): Promise<Compute> {
-  compute ??= import('@google-cloud/compute');
-  return compute;
+/** The fields of a Compute operation protokube reads. */
+interface Operation {
+  name?: string;
+  status?: string;
+  error?: { errors?: Array<{ code?: string; message?: string }> };
 }
 
 /** A GCE label value back to its string (kops's DecodeGCELabel): every `-xx` is the byte xx. */
@@ -44,16 +42,18 @@ function lastSegment(url: string): string {
  * and `k8s-io-etcd-<etcd cluster>` = the encoded `<member>/<members>`), one Disks.List with a label filter (all
  * pages). The id is the disk's name; `attachedTo` the instance name of its first user; `device` its name.
  */
-export async function listGceEtcdDisks(scope: GceDiskScope, safeClusterName: string): Promise<EtcdVolume[]> {
-  const { DisksClient } = await loadCompute();
-  const disks = new DisksClient(scope.clientOptions);
-  let items;
+export async function listGceEtcdDisks(compute: GceComputeRest, safeClusterName: string): Promise<EtcdVolume[]> {
+  const filter = `labels.k8s-io-cluster-name = "${safeClusterName}" AND labels.k8s-io-role-master = "master"`;
+  const items: Disk[] = [];
+  let pageToken: string | undefined;
   try {
-    [items] = await disks.list({ project: scope.project, zone: scope.zone, filter: `labels.k8s-io-cluster-name = "${safeClusterName}" AND labels.k8s-io-role-master = "master"` });
+    do {
+      const page = await compute.call<{ items?: Disk[]; nextPageToken?: string }>('GET', `disks?filter=${encodeURIComponent(filter)}${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`);
+      items.push(...(page.items ?? []));
+      pageToken = page.nextPageToken;
+    } while (pageToken);
   } catch (e) {
-    throw new ProtokubeError(`listing the etcd disks of zone ${scope.zone} in project ${scope.project}: ${gceErrorMessage(e)}`);
-  } finally {
-    await disks.close();
+    throw new ProtokubeError(`listing the etcd disks of zone ${compute.zone} in project ${compute.project}: ${e instanceof Error ? e.message : String(e)}`);
   }
   const out: EtcdVolume[] = [];
   for (const d of items) {
@@ -63,7 +63,7 @@ export async function listGceEtcdDisks(scope: GceDiskScope, safeClusterName: str
     const user = (d.users ?? [])[0];
     out.push({
       id: d.name,
-      zone: scope.zone,
+      zone: compute.zone,
       etcdName: key.slice(ETCD_LABEL_PREFIX.length),
       memberName: decodeGceLabel(labels[key]).split('/')[0],
       attachedTo: user ? lastSegment(user) : undefined,
@@ -79,56 +79,37 @@ export async function listGceEtcdDisks(scope: GceDiskScope, safeClusterName: str
  * (the operation ends with resourceInUseByAnotherResource: lost), and after the operation the disk's `users` must
  * be this instance alone, or the claim is lost too. The device appears as /dev/disk/by-id/google-<device name>.
  */
-export async function claimGceDisk(scope: GceDiskScope, disk: EtcdVolume, instance: string): Promise<ClaimResult> {
-  const { InstancesClient, ZoneOperationsClient, DisksClient } = await loadCompute();
-  const instances = new InstancesClient(scope.clientOptions);
-  const operations = new ZoneOperationsClient(scope.clientOptions);
-  const disks = new DisksClient(scope.clientOptions);
-  const where = { project: scope.project, zone: scope.zone };
+export async function claimGceDisk(compute: GceComputeRest, disk: EtcdVolume, instance: string): Promise<ClaimResult> {
+  let op: Operation;
   try {
-    let op;
-    try {
-      [op] = await instances.attachDisk({ ...where, instance, attachedDiskResource: { source: `projects/${scope.project}/zones/${scope.zone}/disks/${disk.id}`, deviceName: disk.id, mode: 'READ_WRITE' } });
-    } catch (e) {
-      if (inUse(e)) return { won: false, reason: `${disk.id} is attached to another instance (${gceErrorMessage(e)})` };
-      throw new ProtokubeError(`attaching etcd disk ${disk.id} (${disk.etcdName} member ${disk.memberName}) to ${instance}: ${gceErrorMessage(e)}`);
-    }
-    // Wait answers when the operation is done or after about two minutes; ask again until it is done.
-    let latest = op.latestResponse as { name?: string; status?: string; error?: { errors?: Array<{ code?: string; message?: string }> } };
-    const name = String(latest.name ?? op.name);
-    for (let i = 0; i < 10 && latest.status !== 'DONE'; i++) [latest] = (await operations.wait({ ...where, operation: name })) as unknown as [typeof latest];
-    if (latest.status !== 'DONE') throw new ProtokubeError(`attaching etcd disk ${disk.id} to ${instance}: operation ${name} did not finish`);
-    const failure = latest.error?.errors?.[0];
-    if (failure && failure.code !== 'RESOURCE_IN_USE_BY_ANOTHER_RESOURCE') throw new ProtokubeError(`attaching etcd disk ${disk.id} to ${instance}: ${failure.code ?? 'error'}: ${failure.message ?? ''}`);
-    const [now] = await disks.get({ ...where, disk: disk.id });
-    const users = (now.users ?? []).map(lastSegment);
-    if (users.length !== 1 || users[0] !== instance) return { won: false, reason: `${disk.id} is attached to ${users.join(', ') || 'no instance'} after the attach` };
-    return { won: true, device: disk.id };
-  } finally {
-    await Promise.all([instances.close(), operations.close(), disks.close()]);
+    op = await compute.call<Operation>('POST', `instances/${encodeURIComponent(instance)}/attachDisk`, { source: `projects/${compute.project}/zones/${compute.zone}/disks/${disk.id}`, deviceName: disk.id, mode: 'READ_WRITE' });
+  } catch (e) {
+    if (inUse(e)) return { won: false, reason: `${disk.id} is attached to another instance (${(e as Error).message})` };
+    throw new ProtokubeError(`attaching etcd disk ${disk.id} (${disk.etcdName} member ${disk.memberName}) to ${instance}: ${e instanceof Error ? e.message : String(e)}`);
   }
+  // Wait answers when the operation is done or after about two minutes; ask again until it is done.
+  for (let i = 0; i < 10 && op.status !== 'DONE'; i++) op = await compute.call<Operation>('POST', `operations/${encodeURIComponent(String(op.name))}/wait`);
+  if (op.status !== 'DONE') throw new ProtokubeError(`attaching etcd disk ${disk.id} to ${instance}: operation ${String(op.name)} did not finish`);
+  const failure = op.error?.errors?.[0];
+  if (failure && failure.code !== 'RESOURCE_IN_USE_BY_ANOTHER_RESOURCE') throw new ProtokubeError(`attaching etcd disk ${disk.id} to ${instance}: ${failure.code ?? 'error'}: ${failure.message ?? ''}`);
+  const now = await compute.call<Disk>('GET', `disks/${encodeURIComponent(disk.id)}`);
+  const users = (now.users ?? []).map(lastSegment);
+  if (users.length !== 1 || users[0] !== instance) return { won: false, reason: `${disk.id} is attached to ${users.join(', ') || 'no instance'} after the attach` };
+  return { won: true, device: disk.id };
 }
 
 /** The internal address of each instance of this zone, by name (Instances.Get per instance); instances without one are left out. */
-export async function gceInstanceAddresses(scope: GceDiskScope, names: readonly string[]): Promise<Map<string, string>> {
+export async function gceInstanceAddresses(compute: GceComputeRest, names: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  if (names.length === 0) return out;
-  const { InstancesClient } = await loadCompute();
-  const instances = new InstancesClient(scope.clientOptions);
-  try {
-    for (const name of [...new Set(names)].sort()) {
-      const [i] = await instances.get({ project: scope.project, zone: scope.zone, instance: name });
-      const ip = i.networkInterfaces?.[0]?.networkIP;
-      if (ip) out.set(name, ip);
-    }
-  } finally {
-    await instances.close();
+  for (const name of [...new Set(names)].sort()) {
+    const i = await compute.call<{ networkInterfaces?: Array<{ networkIP?: string }> }>('GET', `instances/${encodeURIComponent(name)}`);
+    const ip = i.networkInterfaces?.[0]?.networkIP;
+    if (ip) out.set(name, ip);
   }
   return out;
 }
 
 /** A refused attach of a disk another instance holds (400 resourceInUseByAnotherResource), by the error's status and reason. */
 function inUse(e: unknown): boolean {
-  const reasons = ((e as { errors?: Array<{ reason?: string }> }).errors ?? []).map((x) => x.reason);
-  return classifyGceError(e) === 'unknown' && (e as { code?: unknown }).code === 400 && reasons.includes('resourceInUseByAnotherResource');
+  return e instanceof GceApiError && e.status === 400 && e.reason === 'resourceInUseByAnotherResource';
 }

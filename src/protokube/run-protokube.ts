@@ -14,7 +14,6 @@ import type { Vfs } from '../state/vfs/vfs';
 import { etcdMemberFiles, etcdMemberHost, etcdPkiDir } from './etcd-member-files';
 import type { EtcdVolume } from './etcd-volumes';
 import { awsEtcdVolumeCloud, EtcdVolumeCloud, gceEtcdVolumeCloud } from './etcd-volume-cloud';
-import type { GceDiskScope } from './gce-etcd-disks';
 import { NodeIdentity, resolveNodeIdentity } from './node-identity';
 import { AddonApplyError } from './addons/addon-apply-error';
 import { AddonsReport, applyBootstrapChannel } from './addons/apply-bootstrap-channel';
@@ -41,8 +40,6 @@ export interface ProtokubeOptions {
   apiWaitMs?: number;
   /** Opens the state store (tests pass their own). */
   open?: (url: string) => Vfs;
-  /** GCE: options for the @google-cloud/compute clients (tests: the fake's); default the metadata server's credentials. */
-  gceClientOptions?: GceDiskScope['clientOptions'];
   env?: NodeJS.ProcessEnv;
 }
 
@@ -114,7 +111,7 @@ async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport
     const metadata = await readGceInstanceIdentity(options.env);
     // A disk's `users` and AttachDisk name instances by name: the name is the id here.
     identity = { instanceId: metadata.instanceName, zone: metadata.zone, internalIp: options.identity.internalIp || metadata.internalIp };
-    volumeCloud = gceEtcdVolumeCloud({ project: metadata.project, zone: metadata.zone, clientOptions: options.gceClientOptions }, GceNames.safeClusterName(boot.ClusterName), deviceDir);
+    volumeCloud = gceEtcdVolumeCloud(metadata.project, metadata.zone, GceNames.safeClusterName(boot.ClusterName), deviceDir, options.env);
   } else {
     identity = await resolveNodeIdentity(options.identity, options.env);
     cloud = new AwsCloud({ clusterName: boot.ClusterName, region: identity.zone.replace(/[a-z]$/, ''), env: options.env });

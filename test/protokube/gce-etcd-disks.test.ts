@@ -3,11 +3,14 @@ import { newCluster } from '../../src/create/new-cluster';
 import { buildGceEtcdDiskTasks } from '../../src/model/gce/etcd-disk-model-builder';
 import { GceNames } from '../../src/model/gce/gce-names';
 import { completeCluster } from '../../src/ops/expand-cluster';
-import { claimGceDisk, decodeGceLabel, GceDiskScope, listGceEtcdDisks } from '../../src/protokube/gce-etcd-disks';
+import { GceComputeRest } from '../../src/protokube/gce-compute-rest';
+import { claimGceDisk, decodeGceLabel, listGceEtcdDisks } from '../../src/protokube/gce-etcd-disks';
 import { FakeCompute, startFakeCompute } from '../fakes/gce/compute-fake';
 import { fakeComputeClientOptions } from '../fakes/gce/fake-compute-client-options';
+import { FakeGceMetadata, startFakeGceMetadata } from '../fakes/gce/fake-gce-metadata';
 
-// protokube's GCE disk calls through the real @google-cloud/compute client against the fake Compute API:
+// protokube's GCE disk calls (its small REST client, with the fake metadata server's token) against the fake
+// Compute API, set up through the real @google-cloud/compute client:
 // the disks are the model's (kops's labels), two control-plane instances race for one disk, and the disk's
 // answer decides: exactly one wins, the other is told who holds it.
 
@@ -15,12 +18,14 @@ const NAME = 'disks.example.com';
 const PROJECT = 'p';
 const ZONE = 'us-central1-a';
 let fake: FakeCompute;
-let scope: GceDiskScope;
+let metadata: FakeGceMetadata;
+let scope: GceComputeRest;
 
 beforeAll(async () => {
   fake = await startFakeCompute();
   const options = fakeComputeClientOptions(fake.port) as ConstructorParameters<typeof DisksClient>[0];
-  scope = { project: PROJECT, zone: ZONE, clientOptions: options };
+  metadata = await startFakeGceMetadata({ id: '1', name: 'cp', zone: ZONE, internalIp: '10.0.16.2', attributes: {}, serviceAccountEmail: 'cp@p.iam.gserviceaccount.com', scopes: [] }, { id: PROJECT, numericId: '1' });
+  scope = new GceComputeRest(PROJECT, ZONE, { CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${fake.endpoint}/compute/v1/`, GCE_METADATA_HOST: metadata.host });
   const made = newCluster({ name: NAME, zones: [ZONE], cloud: 'gce' });
   const completed = completeCluster(made.cluster, made.instanceGroups, 'memfs://t');
   const disks = new DisksClient(options);
@@ -37,6 +42,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await metadata?.stop();
   await fake?.stop();
 });
 

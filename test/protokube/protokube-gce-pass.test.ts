@@ -16,8 +16,8 @@ import { FakeGceMetadata, startFakeGceMetadata } from '../fakes/gce/fake-gce-met
 import { releaseMounts } from './release-mounts';
 
 // A whole protokube pass on a GCE control-plane machine: the identity from the fake metadata server, the
-// cluster's etcd disks (the model's, with kops's labels) found and attached through @google-cloud/compute
-// against the fake Compute API, image files as the devices GCE's udev rules name (google-<device name>),
+// cluster's etcd disks (the model's, with kops's labels, made through @google-cloud/compute) found and
+// attached by protokube's REST calls against the fake Compute API, image files as the devices GCE's udev rules name (google-<device name>),
 // formatted and mounted, the members written and the names in the hosts file. A second machine in the same
 // zone finds every disk taken and claims nothing.
 
@@ -85,7 +85,7 @@ afterAll(async () => {
 });
 
 function pass(root: string) {
-  return runProtokube({ conf, root, identity: {}, deviceDir: path.join(work, 'dev'), deviceTimeoutMs: 5000, apiWaitMs: 1000, env: { GCE_METADATA_HOST: metadata.host }, gceClientOptions: options });
+  return runProtokube({ conf, root, identity: {}, deviceDir: path.join(work, 'dev'), deviceTimeoutMs: 5000, apiWaitMs: 1000, env: { GCE_METADATA_HOST: metadata.host, CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${compute.endpoint}/compute/v1/` } });
 }
 
 it('claims the zone\'s etcd disks by label, mounts them, writes the members, and publishes the names in the hosts file', async () => {
