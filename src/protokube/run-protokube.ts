@@ -94,6 +94,9 @@ export async function runProtokube(options: ProtokubeOptions): Promise<Protokube
 async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport> {
   const boot = readControlPlaneBootConfig(options.conf, 'protokube', 'protokube supports aws and gce only', ['aws', 'gce']);
   const gce = boot.CloudProvider === 'gce';
+  // On GCE the state store is read with the service account's token: Google's auth library is told the
+  // metadata server is there (as nodeup does), not left to guess from the firmware.
+  if (gce) process.env.METADATA_SERVER_DETECTION ||= 'assume-present';
   const vfs = (options.open ?? openVfs)(boot.ConfigBase);
   const cluster = await readCompletedSpec(vfs, boot);
   const spec = cluster.spec;
