@@ -1,17 +1,11 @@
 #!/bin/bash
-# kforge node bootstrap (EC2 user-data), modelled on kops's nodeup user-data: install the pinned Node.js
-# runtime and the nodeup bundle (each checked against its sha256), write the boot config, then run nodeup.
-# nodeup reads the rest (igconfig/<role>/<ig>/nodeupconfig.yaml) from the state store with this instance's
-# own IAM role (the control plane: ConfigBase), or from the node-identity service (a worker: ConfigServer,
-# which has no access to the store), and checks it against NodeupConfigHash below. No secret is in here:
-# user-data is readable by anyone who may describe the instance (the kops-controller-ca certificate is
-# public). See docs/node-bootstrap.md and docs/node-identity.md.
+{{> header}}
 set -o errexit
 set -o nounset
 set -o pipefail
 
 # Each download: its sha256, then the URLs to try in order (mirrors of the same bytes, comma-separated).
-# An s3:// URL (the nodeup bundle in the state store) is read with this instance's IAM role.
+{{> store-note}}
 NODE_HASH_AMD64={{NODE_HASH_AMD64}}
 NODE_URLS_AMD64={{NODE_URLS_AMD64}}
 NODE_HASH_ARM64={{NODE_HASH_ARM64}}
@@ -19,13 +13,9 @@ NODE_URLS_ARM64={{NODE_URLS_ARM64}}
 NODEUP_HASH={{NODEUP_HASH}}
 NODEUP_URLS={{NODEUP_URLS}}
 
-export AWS_REGION={{AWS_REGION}}
-
+{{> environment}}
 INSTALL_DIR=/opt/kforge
-# The instance-metadata service; AWS_EC2_METADATA_SERVICE_ENDPOINT (the AWS SDKs' variable) moves it, and
-# AWS_ENDPOINT_URL_S3 moves S3 (path-style), as for nodeup.
-IMDS="${AWS_EC2_METADATA_SERVICE_ENDPOINT:-http://169.254.169.254}"
-IMDS="${IMDS%/}"
+{{> metadata}}
 # Download rounds over all URLs, with waits of 2, 4, 8, ... seconds (at most 60) between them: bounded, so a
 # node that cannot download fails visibly (cloud-init reports it) instead of waiting forever. The
 # node-identity service gets more rounds (about 25 minutes): workers often boot before the control plane.
@@ -49,33 +39,7 @@ json-field() {
   sed -n "s/.*\"$1\" *: *\"\([^\"]*\)\".*/\1/p" | head -n 1
 }
 
-# Reads s3://BUCKET/KEY into FILE as this instance: an IMDSv2 token, the role's temporary credentials, and
-# a GET that curl signs (--aws-sigv4 needs curl 7.75 or later: Ubuntu 22.04 and 24.04, Debian 12). The
-# credentials reach curl as a config on its standard input, never on a command line, and are not written
-# anywhere. The bucket's region is the one S3 names (x-amz-bucket-region), else the cluster's.
-# Arguments: url, file.
-s3-get() {
-  local bucket="${1#s3://}"
-  local -r key="${bucket#*/}"
-  bucket="${bucket%%/*}"
-  local token role creds region endpoint
-  token=$(curl -fsS --connect-timeout 10 --max-time 30 -X PUT -H "X-aws-ec2-metadata-token-ttl-seconds: 300" "${IMDS}/latest/api/token") || return 1
-  role=$(curl -fsS --connect-timeout 10 --max-time 30 -H "X-aws-ec2-metadata-token: ${token}" "${IMDS}/latest/meta-data/iam/security-credentials/" | head -n 1) || return 1
-  creds=$(curl -fsS --connect-timeout 10 --max-time 30 -H "X-aws-ec2-metadata-token: ${token}" "${IMDS}/latest/meta-data/iam/security-credentials/${role}") || return 1
-  if [[ -n "${AWS_ENDPOINT_URL_S3:-}" ]]; then
-    region="${AWS_REGION}"
-    endpoint="${AWS_ENDPOINT_URL_S3%/}/${bucket}"
-  else
-    region=$(curl -sSI --connect-timeout 10 --max-time 30 "https://s3.amazonaws.com/${bucket}" | tr -d '\r' | sed -n 's/^x-amz-bucket-region: *//Ip' | head -n 1)
-    region="${region:-${AWS_REGION}}"
-    endpoint="https://s3.${region}.amazonaws.com/${bucket}"
-  fi
-  printf 'user = "%s:%s"\nheader = "x-amz-security-token: %s"\nheader = "x-amz-content-sha256: %s"\n' \
-    "$(json-field AccessKeyId <<< "${creds}")" "$(json-field SecretAccessKey <<< "${creds}")" "$(json-field Token <<< "${creds}")" \
-    e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 |
-    curl -fsS --connect-timeout 10 --max-time 600 --aws-sigv4 "aws:amz:${region}:s3" -K - -o "$2" "${endpoint}/${key}"
-}
-
+{{> store-get}}
 # Downloads to FILE from the first URL that answers, retrying with exponential backoff, and keeps it only
 # if its sha256 is HASH. A file with another hash fails closed at once: the URL served bytes that are not
 # the ones this cluster names (tampering or a wrong mirror), and trying again would not change that.
@@ -95,11 +59,7 @@ download() {
           echo "== Failed to download ${url} from the node-identity service ==" >&2
           continue
         }
-      elif [[ "${url}" == s3://* ]]; then
-        s3-get "${url}" "${file}.part" || {
-          echo "== Failed to read ${url} with this instance's role ==" >&2
-          continue
-        }
+{{> store-dispatch}}
       elif ! curl -fsSL --connect-timeout 10 --max-time 600 -o "${file}.part" "${url}"; then
         echo "== Failed to download ${url} ==" >&2
         continue

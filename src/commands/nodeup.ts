@@ -53,7 +53,16 @@ export default class Nodeup extends BaseCommand {
     const { fetchNodeKeysets } = await import('../nodeup/node-keysets');
     const { issueNodeCertificates } = await import('../nodeup/node-certificates');
     const { readEtcHosts } = await import('../nodeup/read-etc-hosts');
-    const config = await readNodeupConfigFile(flags.conf);
+    let gce: import('../cloud/gce/gce-instance-identity').GceInstanceIdentity | undefined;
+    const config = await readNodeupConfigFile(flags.conf, async (boot) => {
+      if (boot.CloudProvider !== 'gce') return;
+      // On GCE the instance's identity and the state store's token come from the metadata server.
+      const { readGceInstanceIdentity } = await import('../cloud/gce/gce-instance-identity');
+      const { checkGceNodeIdentity } = await import('../nodeup/gce-node');
+      process.env.METADATA_SERVER_DETECTION ||= 'assume-present';
+      gce = await readGceInstanceIdentity();
+      checkGceNodeIdentity(boot, gce, `--conf ${flags.conf}`);
+    });
     identify(config.ClusterName, config.InstanceGroupName);
     stage('config-fetched');
     const keysets = await fetchNodeKeysets(config, { state: flags.state });
@@ -70,7 +79,7 @@ export default class Nodeup extends BaseCommand {
     const { kubeletNodeName } = await import('../nodeup/kubelet-node-name');
     const os = await import('node:os');
     // The machine's hostname is read here, so the renderer and the certificate requests stay pure.
-    const nodeName = kubeletNodeName(config, os.hostname());
+    const nodeName = kubeletNodeName(config, gce ? (await import('../nodeup/gce-node')).gceNodeName(gce) : os.hostname());
     const { usesNodeIdentityService, obtainNodeIdentityCertificates } = await import('../nodeup/node-identity-certificates');
     let certificates;
     if (usesNodeIdentityService(config) && !flags['dry-run']) {
@@ -92,7 +101,7 @@ export default class Nodeup extends BaseCommand {
     const report = applyNodeFiles(files, flags.root, { dryRun: flags['dry-run'] });
     stage('files-written');
     stage('done');
-    const summary = { cluster: config.ClusterName, instanceGroup: config.InstanceGroupName, role: config.InstanceGroupRole, ...report, assets };
+    const summary = { cluster: config.ClusterName, instanceGroup: config.InstanceGroupName, role: config.InstanceGroupRole, ...(gce ? { node: { name: nodeName, zone: gce.zone, project: gce.project, internalIp: gce.internalIp } } : {}), ...report, assets };
     if (flags.output === 'json') {
       this.out(JSON.stringify(summary, null, 2));
       return;

@@ -91,9 +91,12 @@ function override(env: NodeJS.ProcessEnv, name: string): BootDownload | undefine
   return { sha256: m[1], urls: m[2].split(',') };
 }
 
-/** Whether the nodeup bundle is delivered through the state store: S3 stores only, unless KFORGE_NODEUP or a file repository names another place. */
-function deliveredByStateStore(configBase: string | undefined, fileRepository: string | undefined, env: NodeJS.ProcessEnv): configBase is string {
-  return !fileRepository && !override(env, 'KFORGE_NODEUP') && /^s3:\/\/[^/]+\/./.test(configBase ?? '');
+/** The state store a boot script can read with the instance's own identity: S3 on AWS (the role), GCS on GCE (the service account). */
+export type BootStoreScheme = 's3' | 'gs';
+
+/** Whether the nodeup bundle is delivered through the state store: the cloud's store only, unless KFORGE_NODEUP or a file repository names another place. */
+function deliveredByStateStore(configBase: string | undefined, fileRepository: string | undefined, env: NodeJS.ProcessEnv, scheme: BootStoreScheme): configBase is string {
+  return !fileRepository && !override(env, 'KFORGE_NODEUP') && new RegExp(`^${scheme}://[^/]+/.`).test(configBase ?? '');
 }
 
 /** The nodeup bundle `update cluster` uploads into the state store: its key there (relative to the store), its sha256 and its file in dist/. */
@@ -109,8 +112,8 @@ export interface StateStoreNodeup {
  * another place; otherwise undefined. The key is content-addressed (`<cluster>/assets/nodeup/<sha256>/nodeup`),
  * so it is written once and never changed, and every build's bundle has its own.
  */
-export function nodeupInStateStore(cluster: string, configBase: string | undefined, fileRepository: string | undefined, env: NodeJS.ProcessEnv = process.env, root: string = packageRoot()): StateStoreNodeup | undefined {
-  if (!deliveredByStateStore(configBase, fileRepository, env)) return undefined;
+export function nodeupInStateStore(cluster: string, configBase: string | undefined, fileRepository: string | undefined, env: NodeJS.ProcessEnv = process.env, root: string = packageRoot(), scheme: BootStoreScheme = 's3'): StateStoreNodeup | undefined {
+  if (!deliveredByStateStore(configBase, fileRepository, env, scheme)) return undefined;
   const built = builtNodeupArtifact(root);
   return { key: StatePaths.nodeupArtifact(cluster, built.sha256), sha256: built.sha256, file: built.path };
 }
@@ -124,9 +127,9 @@ export function nodeupInStateStore(cluster: string, configBase: string | undefin
  * KFORGE_NODE_RUNTIME_AMD64, KFORGE_NODE_RUNTIME_ARM64, each `<sha256>@<url>[,<mirror url>...]`; the
  * node checks whatever hash it is given. Otherwise, with an `s3://` configBase, nodeup's URL is its object
  * in the state store (`<configBase>/assets/nodeup/<sha256>/nodeup`, uploaded by update), which user-data
- * reads with the instance role.
+ * reads with the instance role (on GCE, `scheme` `gs`: a `gs://` configBase, read with the service account).
  */
-export function nodeupArtifacts(fileRepository: string | undefined, env: NodeJS.ProcessEnv = process.env, root: string = packageRoot(), configBase?: string): NodeupArtifacts {
+export function nodeupArtifacts(fileRepository: string | undefined, env: NodeJS.ProcessEnv = process.env, root: string = packageRoot(), configBase?: string, scheme: BootStoreScheme = 's3'): NodeupArtifacts {
   const runtime = (arch: BootArch): BootDownload => {
     const file = `v${NODE_RUNTIME_VERSION}/node-v${NODE_RUNTIME_VERSION}-linux-${arch === 'amd64' ? 'x64' : 'arm64'}.tar.xz`;
     const urls = NODE_MIRRORS.map((m) => `${m}/${file}`);
@@ -137,7 +140,7 @@ export function nodeupArtifacts(fileRepository: string | undefined, env: NodeJS.
     if (fromEnv) return fromEnv;
     const built = builtNodeupArtifact(root);
     // configBase is `<store>/<cluster>`, and StatePaths keys start with the cluster's name.
-    if (deliveredByStateStore(configBase, fileRepository, env)) return { sha256: built.sha256, urls: [`${configBase.replace(/\/+$/, '')}/${StatePaths.nodeupArtifact('', built.sha256).slice(1)}`] };
+    if (deliveredByStateStore(configBase, fileRepository, env, scheme)) return { sha256: built.sha256, urls: [`${configBase.replace(/\/+$/, '')}/${StatePaths.nodeupArtifact('', built.sha256).slice(1)}`] };
     return { sha256: built.sha256, urls: [remapFileUrl(`${NODEUP_BASE_URL}/kforge/${kforgeVersion(root)}/nodeup`, fileRepository)] };
   };
   return { runtime: { amd64: runtime('amd64'), arm64: runtime('arm64') }, nodeup: nodeup() };

@@ -2,7 +2,7 @@ import { INPUT_LIMITS, formatBytes } from '../api/input-limits';
 import type { NodeupConfig } from '../model/nodeup-config-builder';
 import { readLimited } from '../util/read-limited';
 import { NodeupConfigError } from './nodeup-config-error';
-import { parseBootConfig } from './boot-config';
+import { BootConfig, parseBootConfig } from './boot-config';
 import { etcHostsRecords } from './etc-hosts';
 import { checkFlagFilePaths } from './flag-file-path';
 import { UnsafeNodeValueError } from './unsafe-node-value-error';
@@ -12,9 +12,11 @@ import { parseNodeupConfig } from './parse-nodeup-config';
 /**
  * Reads `--conf FILE` and returns the node's nodeup config: the file itself when it is one (the bare-metal
  * path), or, when it is the boot config user-data writes (kube_env.yaml), the group's config fetched from
- * the node-identity service (ConfigServer) or the state store (ConfigBase) and checked against the boot config's hash. Errors name the file.
+ * the node-identity service (ConfigServer) or the state store (ConfigBase) and checked against the boot config's
+ * hash. Errors name the file. `onBoot` sees a boot config before anything is fetched (on GCE nodeup reads the
+ * instance's identity there).
  */
-export async function readNodeupConfigFile(file: string): Promise<NodeupConfig> {
+export async function readNodeupConfigFile(file: string, onBoot?: (boot: BootConfig) => Promise<void>): Promise<NodeupConfig> {
   let read;
   try {
     read = await readLimited(file, INPUT_LIMITS.fileBytes);
@@ -32,6 +34,7 @@ export async function readNodeupConfigFile(file: string): Promise<NodeupConfig> 
   }
   const boot = parseBootConfig(text);
   if (!boot) return checked(parseNodeupConfig(text, file), file);
+  await onBoot?.(boot);
   const where = nodeupConfigSource(boot);
   return checked(parseNodeupConfig(await fetchNodeupConfig(boot, `--conf ${file}`), where), where);
 }

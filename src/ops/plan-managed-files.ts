@@ -117,9 +117,10 @@ export async function planManagedFiles(vfs: Vfs, clusterName: string, loaded?: S
     own.contents.set(path, next);
     files.push({ path, action: 'update', diff: redact(unifiedDiff(before, next)) });
   });
-  // The nodeup bundle user-data fetches from the store (S3 stores): content-addressed, so an object at its
-  // key already holds these bytes (a node checks its hash anyway), and it is only ever created.
-  const nodeup = completed.spec.cloudProvider === 'aws' ? nodeupInStateStore(clusterName, completed.spec.configBase, completed.spec.assets?.fileRepository) : undefined;
+  // The nodeup bundle user-data fetches from the store (S3 stores on AWS, GCS on GCE): content-addressed, so an
+  // object at its key already holds these bytes (a node checks its hash anyway), and it is only ever created.
+  const cloud = completed.spec.cloudProvider;
+  const nodeup = cloud === 'aws' || cloud === 'gce' ? nodeupInStateStore(clusterName, completed.spec.configBase, completed.spec.assets?.fileRepository, undefined, undefined, cloud === 'gce' ? 'gs' : 's3') : undefined;
   if (nodeup) {
     const present = (await vfs.list(StatePaths.nodeupArtifactPrefix(clusterName))).includes(nodeup.key);
     if (!present) own.nodeup = nodeup;

@@ -12,7 +12,8 @@ import type { Keyset } from '../pki/keyset';
 import { openVfs } from '../state/vfs/open-vfs';
 import type { Vfs } from '../state/vfs/vfs';
 import { etcdMemberFiles, etcdMemberHost, etcdPkiDir } from './etcd-member-files';
-import { claimVolume, EtcdVolume, instanceAddresses, listEtcdVolumes } from './etcd-volumes';
+import type { EtcdVolume } from './etcd-volumes';
+import { awsEtcdVolumeCloud, EtcdVolumeCloud, gceEtcdVolumeCloud } from './etcd-volume-cloud';
 import { NodeIdentity, resolveNodeIdentity } from './node-identity';
 import { AddonApplyError } from './addons/addon-apply-error';
 import { AddonsReport, applyBootstrapChannel } from './addons/apply-bootstrap-channel';
@@ -91,22 +92,36 @@ export async function runProtokube(options: ProtokubeOptions): Promise<Protokube
 }
 
 async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport> {
-  const boot = readControlPlaneBootConfig(options.conf, 'protokube', 'protokube supports aws only');
+  const boot = readControlPlaneBootConfig(options.conf, 'protokube', 'protokube supports aws and gce only', ['aws', 'gce']);
+  const gce = boot.CloudProvider === 'gce';
+  // On GCE the state store is read with the service account's token: Google's auth library is told the
+  // metadata server is there (as nodeup does), not left to guess from the firmware.
+  if (gce) process.env.METADATA_SERVER_DETECTION ||= 'assume-present';
   const vfs = (options.open ?? openVfs)(boot.ConfigBase);
   const cluster = await readCompletedSpec(vfs, boot);
   const spec = cluster.spec;
-  const identity = await resolveNodeIdentity(options.identity, options.env);
-  const cloud = new AwsCloud({ clusterName: boot.ClusterName, region: identity.zone.replace(/[a-z]$/, ''), env: options.env });
   const dnsType = spec.topology?.dns?.type ?? 'None';
   const dns = options.dns ?? (dnsType === 'Public' ? 'public' : dnsType === 'Private' ? 'private' : 'none');
-
-  let volumes: EtcdVolume[];
-  try {
-    volumes = await listEtcdVolumes(cloud);
-  } catch (e) {
-    if (e instanceof ProtokubeError) throw e;
-    throw new ProtokubeError(`listing the etcd volumes of cluster ${boot.ClusterName}: ${awsErrorMessage(e)}`);
+  const deviceDir = options.deviceDir ?? '/dev/disk/by-id';
+  let identity: NodeIdentity;
+  let cloud: AwsCloud | undefined;
+  let volumeCloud: EtcdVolumeCloud;
+  if (gce) {
+    // Cloud DNS is not built: on GCE the names go to the hosts file.
+    if (dns !== 'none') throw new ProtokubeError(`--dns ${dns}: publishing names in Cloud DNS is not built; on GCE protokube writes the hosts file (--dns none)`);
+    const { readGceInstanceIdentity } = await import('../cloud/gce/gce-instance-identity');
+    const { GceNames } = await import('../model/gce/gce-names');
+    const metadata = await readGceInstanceIdentity(options.env);
+    // A disk's `users` and AttachDisk name instances by name: the name is the id here.
+    identity = { instanceId: metadata.instanceName, zone: metadata.zone, internalIp: options.identity.internalIp || metadata.internalIp };
+    volumeCloud = gceEtcdVolumeCloud(metadata.project, metadata.zone, GceNames.safeClusterName(boot.ClusterName), deviceDir, options.env);
+  } else {
+    identity = await resolveNodeIdentity(options.identity, options.env);
+    cloud = new AwsCloud({ clusterName: boot.ClusterName, region: identity.zone.replace(/[a-z]$/, ''), env: options.env });
+    volumeCloud = awsEtcdVolumeCloud(cloud);
   }
+
+  const volumes = await volumeCloud.list();
   const clientsCa = await readKeyset(vfs, boot, 'etcd-clients-ca');
   const members: EtcdMemberReport[] = [];
   const files: { path: string; action: string }[] = [];
@@ -116,13 +131,13 @@ async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport
     // A machine that could not get a member of the first etcd cluster (main) claims no other one, so the
     // members of one control-plane machine stay together, and a lost race leaves the loser nothing.
     const claimNew = index === 0 || members[0]?.member !== undefined;
-    const mine = await holdVolume(cloud, volumes, etcd.name, identity, attachDevice(index), claimNew ? members[0]?.member : false);
+    const mine = await holdVolume(volumeCloud, volumes, etcd.name, identity, attachDevice(index), claimNew ? members[0]?.member : false);
     if ('waiting' in mine) {
       members.push({ etcd: etcd.name, waiting: mine.waiting });
       continue;
     }
     const { volume, device: attached } = mine;
-    const device = await waitForDevice(volume.id, { deviceDir: options.deviceDir ?? '/dev/disk/by-id', attachDevice: attached, timeoutMs: options.deviceTimeoutMs ?? 120_000 });
+    const device = await waitForDevice(volume.id, { deviceDir, attachDevice: attached, timeoutMs: options.deviceTimeoutMs ?? 120_000 });
     const mountPath = `/mnt/master-${volume.id}`;
     // The mount point is made through the RootWriter: mount follows symlinks, so a planted one would put the volume outside the root.
     const mount = ensureMounted(device, writer.dir(mountPath) as string);
@@ -140,7 +155,7 @@ async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport
   }
 
   // Listed again: claims made just now, by this machine and by others, are in the names.
-  let names = await memberNames(cloud, boot.ClusterName, await listEtcdVolumes(cloud), identity);
+  let names = await memberNames(volumeCloud, boot.ClusterName, await volumeCloud.list(), identity);
   if (dns === 'none') {
     // Without DNS, api.internal is nodeup's line in /etc/hosts (127.0.0.1 on the control plane, as kops's
     // EtcHostsBuilder): a second line here would contradict it. Only the etcd names go in protokube's block.
@@ -149,7 +164,7 @@ async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport
     writeHostsFile(options.root, names);
   } else {
     if (!spec.dnsZone) throw new ProtokubeError(`--dns ${dns} needs spec.dnsZone in cluster ${boot.ClusterName}'s spec; use --dns none for the hosts file`);
-    await publishRoute53(cloud, spec.dnsZone, dns === 'private', names);
+    await publishRoute53(cloud as AwsCloud, spec.dnsZone, dns === 'private', names);
   }
   const addons = await applyBootstrapChannel({ vfs, configBase: boot.ConfigBase, writer, kubeconfig: options.kubeconfig, apiWaitMs: options.apiWaitMs ?? 30_000 });
   const report = { cluster: boot.ClusterName, instanceId: identity.instanceId, zone: identity.zone, members, files, dns, names, addons };
@@ -167,7 +182,7 @@ async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport
  * for protokube to guess, so it waits until the extra volumes are gone and says so.
  */
 async function holdVolume(
-  cloud: AwsCloud,
+  cloud: EtcdVolumeCloud,
   volumes: EtcdVolume[],
   etcdName: string,
   identity: NodeIdentity,
@@ -184,7 +199,7 @@ async function holdVolume(
     .sort((a, b) => Number(b.memberName === preferMember) - Number(a.memberName === preferMember));
   const lost: string[] = [];
   for (const v of free) {
-    const claim = await claimVolume(cloud, v, identity.instanceId, device);
+    const claim = await cloud.claim(v, identity.instanceId, device);
     if (claim.won) return { volume: v, device: claim.device };
     lost.push(claim.reason);
   }
@@ -208,10 +223,10 @@ function duplicateReason(etcdName: string, member: string, duplicated: Map<strin
 }
 
 /** Every attached member's stable name at its instance's address, and api.internal at every control-plane address. */
-async function memberNames(cloud: AwsCloud, clusterName: string, volumes: EtcdVolume[], identity: NodeIdentity): Promise<NameRecord[]> {
+async function memberNames(cloud: EtcdVolumeCloud, clusterName: string, volumes: EtcdVolume[], identity: NodeIdentity): Promise<NameRecord[]> {
   const attached = volumes.filter((v) => v.attachedTo);
   const others = attached.map((v) => v.attachedTo as string).filter((i) => i !== identity.instanceId);
-  const addresses = await instanceAddresses(cloud, others);
+  const addresses = await cloud.addresses(others);
   // This machine's own address is the one it was told (or metadata's), not a second lookup.
   addresses.set(identity.instanceId, identity.internalIp);
   const records: NameRecord[] = [];

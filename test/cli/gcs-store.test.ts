@@ -6,6 +6,7 @@ import { CliResult, expectCleanFailure, startCli, tempDir } from '../helpers/cli
 import { FakeGcs, startFakeGcs } from '../fakes/fake-gcs-server';
 import { CLUSTER_KEYSETS, singleZoneClusterObjects, singleZoneUserObjects } from '../helpers/cluster-layout';
 import { writeManagedFilesOf } from '../helpers/write-managed-files';
+import { builtNodeupArtifact } from '../../src/model/nodeup-artifacts';
 
 // The CLI as users run it (bin/run.js, built dist/) against the fake GCS JSON API. The fake runs in this
 // process, so every CLI run here is asynchronous: a synchronous spawn would block the fake's event loop.
@@ -85,7 +86,8 @@ describe(`create cluster ${DEMO} --cloud gce --state ${STORE}`, () => {
     expect(r.stdout).toContain(`Created cluster ${DEMO} in state store ${STORE}`);
     expect(objectNames(BUCKET)).toEqual(singleZoneUserObjects(`p/${DEMO}/`, ZONE));
     await writeManagedFilesOf(STORE, DEMO, env);
-    expect(objectNames(BUCKET)).toEqual(singleZoneClusterObjects(`p/${DEMO}/`, ZONE));
+    // A GCE cluster's nodes read the nodeup bundle from its gs:// store, as AWS nodes from an s3:// one.
+    expect(objectNames(BUCKET)).toEqual(singleZoneClusterObjects(`p/${DEMO}/`, ZONE, builtNodeupArtifact().sha256));
     const b = fake.bucket(BUCKET);
     expect(b?.objects.get(`p/${DEMO}/pki/private/kubernetes-ca/keyset.yaml`)?.data.toString()).toContain('privateMaterial');
     expect(b?.objects.get(`p/${DEMO}/pki/issued/kubernetes-ca/keyset.yaml`)?.data.toString()).not.toContain('privateMaterial');

@@ -50,6 +50,8 @@ export interface FakeGcs {
   bucket(name: string): FakeGcsBucket | undefined;
   /** Makes the next `times` requests fail with this status and reason, as a real outage or IAM denial would. */
   injectFault(fault: { status: number; reason: string; message?: string; times?: number }): void;
+  /** From now on every request needs `Authorization: Bearer <token>` with a token `check` accepts (401 otherwise, as GCS); undefined: none. */
+  requireBearer(check: ((token: string) => boolean) | undefined): void;
   reset(): void;
   stop(): Promise<void>;
 }
@@ -95,6 +97,7 @@ export async function startFakeGcs(options: FakeGcsOptions = {}): Promise<FakeGc
   const buckets = new Map<string, FakeGcsBucket>();
   const requests: FakeGcsRequest[] = [];
   let faults: Array<{ status: number; reason: string; message: string }> = [];
+  let bearer: ((token: string) => boolean) | undefined;
   // Real generations are microsecond timestamps; strictly increasing is the property that matters.
   let lastGeneration = Date.now() * 1000;
   const nextGeneration = () => String(++lastGeneration);
@@ -208,6 +211,11 @@ export async function startFakeGcs(options: FakeGcsOptions = {}): Promise<FakeGc
     const q = Object.fromEntries(url.searchParams.entries());
     const method = req.method ?? 'GET';
     requests.push({ method, path: url.pathname, query: q });
+    if (bearer) {
+      const auth = /^Bearer (\S+)$/.exec(String(req.headers.authorization ?? ''));
+      if (!auth) throw new ApiFailure(401, 'required', 'Anonymous caller does not have storage.objects.get access to the Google Cloud Storage object.');
+      if (!bearer(auth[1])) throw new ApiFailure(401, 'authError', 'Invalid Credentials');
+    }
     const fault = faults.shift();
     if (fault) throw new ApiFailure(fault.status, fault.reason, fault.message);
     // Raw segments, decoded one by one: object names arrive with `/` encoded as %2F.
@@ -272,7 +280,11 @@ export async function startFakeGcs(options: FakeGcsOptions = {}): Promise<FakeGc
     injectFault: ({ status, reason, message, times = 1 }) => {
       for (let i = 0; i < times; i++) faults.push({ status, reason, message: message ?? `fake-gcs: injected ${reason}` });
     },
+    requireBearer: (check) => {
+      bearer = check;
+    },
     reset: () => {
+      bearer = undefined;
       buckets.clear();
       requests.length = 0;
       faults = [];

@@ -28,7 +28,8 @@ export const gceCloudProvider: CloudProvider<GceCloud> = {
   },
   async buildTasks(completed, instanceGroups, inputs) {
     const { buildGceTasks } = await import('../../model/gce/gce-model-builder');
-    return buildGceTasks(completed, instanceGroups, { sshPublicKey: inputs.sshPublicKey });
+    const { gceStartupScript } = await import('../../model/gce/gce-startup-script');
+    return buildGceTasks(completed, instanceGroups, { sshPublicKey: inputs.sshPublicKey, userData: (ig) => gceStartupScript(completed, ig, inputs.nodeupConfigHashes) });
   },
   async executor() {
     throw notYet('direct apply (update cluster --yes, or a plan against the cloud)');

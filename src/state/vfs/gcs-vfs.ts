@@ -172,6 +172,9 @@ export class GcsVfs implements Vfs {
       apiEndpoint: emulator && (/^[a-z][a-z0-9+.-]*:\/\//i.test(emulator) ? emulator : `http://${emulator}`),
       projectId: this.project(),
       keyFilename: this.env.GOOGLE_APPLICATION_CREDENTIALS || undefined,
+      // A node pointed at a metadata server (GCE_METADATA_HOST) sends its service account's token even to
+      // an emulator endpoint: the node tests' fake GCS checks it. Elsewhere emulators take no credentials.
+      useAuthWithCustomEndpoint: !!(emulator && this.env.GCE_METADATA_HOST),
       // Unconditional writes are never retried by the client; preconditioned ones are idempotent and safe to repeat.
       retryOptions: { autoRetry: true, maxRetries: 3, maxRetryDelay: 8, totalTimeout: 60 },
       // The auth library waits for a token without limit; an endpoint that gives no answer in 3 s is not reachable.

@@ -1,0 +1,2 @@
+export AWS_REGION={{AWS_REGION}}
+

@@ -1,0 +1,1 @@
+# A gs:// URL (the nodeup bundle in the state store) is read with this instance's service account.

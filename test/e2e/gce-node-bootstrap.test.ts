@@ -1,0 +1,209 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import * as yaml from 'js-yaml';
+import { DisksClient, GlobalOperationsClient, InstanceGroupManagersClient, InstanceTemplatesClient, ZoneOperationsClient } from '@google-cloud/compute';
+import type { Cluster, InstanceGroup } from '../../src/api/types';
+import { remapFileUrl } from '../../src/expand/components/images';
+import { buildGceEtcdDiskTasks } from '../../src/model/gce/etcd-disk-model-builder';
+import { NODE_RUNTIME_VERSION } from '../../src/model/nodeup-artifacts';
+import { StatePaths } from '../../src/state/state-paths';
+import { GcsVfs } from '../../src/state/vfs/gcs-vfs';
+import { runCliAsync, tempDir } from '../helpers/cli';
+import { execCommands } from '../helpers/systemd-unit';
+import { FakeGcs, startFakeGcs } from '../fakes/fake-gcs-server';
+import { FakeCompute, startFakeCompute } from '../fakes/gce/compute-fake';
+import { fakeComputeClientOptions } from '../fakes/gce/fake-compute-client-options';
+import { FakeGceMetadata, startFakeGceMetadata } from '../fakes/gce/fake-gce-metadata';
+import { cachedDebianRoot, WritableRoot, writableRoot } from './debian-root';
+import { releaseFiles } from './release-files';
+
+// The GCE node bootstrap end to end, in a real Debian 12 root (the cached one of node-bootstrap.test.ts):
+// `create cluster --cloud gce` with a gs:// state store (the fake GCS) and `update cluster --target terraform`
+// (direct apply on GCE is gce-apply's), then the ACTUAL startup-script of each group's instance template
+// (the Terraform data file kops's layout names; cloudConfig.gceUseStartupScript so the key is startup-script)
+// runs in a fresh copy of the root with chroot, as Google's guest agent runs it. It reads the nodeup bundle
+// that update uploaded into the gs:// store with the service account's token from the fake metadata server
+// (the fake GCS accepts no other bearer), writes the boot config, and nodeup reads its identity from the
+// metadata server and its config and keysets from the store with that token, downloads and checks the
+// assets and installs the node's files. On the control plane, the command of the kforge-protokube.service
+// nodeup wrote then runs once (in a mount namespace with the host's /dev and a /proc): it finds the model's
+// etcd disks by kops's labels in the fake Compute API, attaches them to the instance the metadata server
+// names, and mounts them (blank sparse images named google-<disk> in --device-dir, on loop devices). Test-only
+// protokube flags: --once -o json, --device-dir, --device-timeout 10, --api-wait 0 (no API server runs).
+// The test-only asset table is node-bootstrap's (bootstrap-harness.ts):
+// the stored configs' amd64 assets are moved onto a local server, and the script's NodeupConfigHash follows.
+
+const CLUSTER = 'gce-e2e.example.com';
+const BUCKET = 'kforge-gce-e2e';
+const PROJECT = 'kforge-e2e';
+const ZONE = 'us-central1-a';
+const GROUPS = [
+  ['control-plane-us-central1-a', 'ControlPlane'],
+  ['nodes-us-central1-a', 'Node'],
+] as const;
+const STAND_IN = (name: string): Buffer => Buffer.from(`#!/bin/sh\n# stand-in ${name}\nexit 0\n`);
+const sha256 = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
+
+let work: string;
+let gcs: FakeGcs;
+let metadata: FakeGceMetadata;
+let server: http.Server;
+let compute: FakeCompute;
+const disks: string[] = [];
+const scripts = new Map<string, string>();
+const roots: WritableRoot[] = [];
+
+jest.setTimeout(900_000);
+
+beforeAll(async () => {
+  if (process.getuid?.() !== 0) throw new Error('the node bootstrap runs the startup-script with chroot, which needs root');
+  work = tempDir('kforge-gce-e2e-');
+  const files = releaseFiles();
+  const table: Array<[RegExp, Buffer]> = [
+    [/\/node-v[^/]*-linux-x64\.tar\.xz$/, fs.readFileSync(files.node)],
+    [/\/containerd-[^/]*\.tar\.gz$/, fs.readFileSync(files.containerd)],
+    [/\/runc\.amd64$/, fs.readFileSync(files.runc)],
+    [/\/cni-plugins-[^/]*\.tgz$/, fs.readFileSync(files.cni)],
+    [/\/kubelet$/, STAND_IN('kubelet')],
+    [/\/kubectl$/, STAND_IN('kubectl')],
+  ];
+  server = http.createServer((req, res) => {
+    const body = table.find(([re]) => re.test(req.url ?? ''))?.[1];
+    if (!body) res.writeHead(404).end();
+    else res.writeHead(200, { 'content-length': body.length }).end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const served = (url: string): Buffer => table.find(([re]) => re.test(new URL(url).pathname))?.[1] ?? Buffer.alloc(0);
+
+  gcs = await startFakeGcs();
+  const storeEnv = { STORAGE_EMULATOR_HOST: gcs.endpoint, GOOGLE_CLOUD_PROJECT: PROJECT };
+  await new GcsVfs(`gs://${BUCKET}`, storeEnv).createStore();
+  const runtimeUrl = `${base}/dist/v${NODE_RUNTIME_VERSION}/node-v${NODE_RUNTIME_VERSION}-linux-x64.tar.xz`;
+  const env = { ...storeEnv, HOME: work, KFORGE_NODE_RUNTIME_AMD64: `${sha256(served(runtimeUrl))}@${runtimeUrl}` };
+  const out = path.join(work, 'terraform');
+  for (const args of [
+    ['create', 'cluster', CLUSTER, '--cloud', 'gce', '--zones', ZONE, '--dns', 'none', '--set', `spec.project=${PROJECT}`, '--set', 'spec.cloudConfig.gceUseStartupScript=true'],
+    ['update', 'cluster', CLUSTER, '--target', 'terraform', '--out', out],
+  ]) {
+    const r = await runCliAsync([...args, '--state', `gs://${BUCKET}`], env);
+    if (r.status !== 0) throw new Error(`kforge ${args.join(' ')} failed (status ${r.status}):\n${r.stderr}`);
+  }
+  const store = new GcsVfs(`gs://${BUCKET}`, storeEnv);
+  for (const [group, role] of GROUPS) {
+    const file = path.join(out, 'data', `google_compute_instance_template_${group}-${CLUSTER.replace(/\./g, '-')}_metadata_startup-script`);
+    const script = fs.readFileSync(file, 'utf8');
+    const key = StatePaths.nodeupConfig(CLUSTER, role, group);
+    const stored = (await store.read(key))?.data.toString('utf8') ?? '';
+    if (!script.includes(`NodeupConfigHash: ${sha256(stored)}\n`)) throw new Error(`${group}: the startup-script does not carry the stored config's hash`);
+    const conf = yaml.load(stored) as { Assets: Record<string, string[]> };
+    conf.Assets.amd64 = conf.Assets.amd64.map((e) => {
+      const url = remapFileUrl(e.slice(e.indexOf('@') + 1), base);
+      return `${sha256(served(url))}@${url}`;
+    });
+    const rewritten = yaml.dump(conf, { sortKeys: true, lineWidth: -1 });
+    await store.write(key, rewritten);
+    scripts.set(group, script.replace(/^NodeupConfigHash: [0-9a-f]{64}$/m, `NodeupConfigHash: ${sha256(rewritten)}`));
+  }
+  metadata = await startFakeGceMetadata(
+    { id: '1001', name: 'x', zone: ZONE, internalIp: '10.0.16.2', attributes: { 'cluster-name': CLUSTER }, serviceAccountEmail: `sa@${PROJECT}.iam.gserviceaccount.com`, scopes: [] },
+    { id: PROJECT, numericId: '123456789012' },
+  );
+  // The cloud the control plane's protokube finds: the model's etcd disks, and a control-plane instance.
+  compute = await startFakeCompute();
+  const options = fakeComputeClientOptions(compute.port) as ConstructorParameters<typeof DisksClient>[0];
+  const completed = yaml.load((await store.read(`${CLUSTER}/cluster-completed.spec`))?.data.toString('utf8') ?? '') as Cluster;
+  const groups = [(yaml.load((await store.read(`${CLUSTER}/instancegroup/${GROUPS[0][0]}`))?.data.toString('utf8') ?? '') as InstanceGroup)];
+  const zoneOps = new ZoneOperationsClient(options);
+  for (const t of buildGceEtcdDiskTasks(completed, groups)) {
+    const [op] = await new DisksClient(options).insert({ project: PROJECT, zone: t.desired.zone, diskResource: { name: t.name, sizeGb: String(t.desired.sizeGb), labels: t.desired.labels } });
+    await zoneOps.wait({ project: PROJECT, zone: t.desired.zone, operation: op.name! });
+    disks.push(t.name);
+  }
+  const [tpl] = await new InstanceTemplatesClient(options).insert({ project: PROJECT, instanceTemplateResource: { name: 'cp', properties: { machineType: 'e2-medium' } } });
+  await new GlobalOperationsClient(options).wait({ project: PROJECT, operation: tpl.name! });
+  const [mig] = await new InstanceGroupManagersClient(options).insert({ project: PROJECT, zone: ZONE, instanceGroupManagerResource: { name: 'cp', baseInstanceName: 'control-plane', targetSize: 1, instanceTemplate: 'global/instanceTemplates/cp' } });
+  await zoneOps.wait({ project: PROJECT, zone: ZONE, operation: mig.name! });
+  // From here on, as on GCE: only the metadata server's tokens are accepted.
+  gcs.requireBearer((t) => metadata.issued(t));
+}, 900_000);
+
+afterAll(async () => {
+  for (const r of roots) r.remove();
+  await metadata?.stop();
+  await gcs?.stop();
+  await compute?.stop();
+  await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+/** Runs the group's startup-script in a fresh root with chroot, as the guest agent would (root, bash). */
+async function boot(group: string, instance: string): Promise<{ root: string; status: number; out: string }> {
+  const made = writableRoot(cachedDebianRoot(), path.join(work, group));
+  roots.push(made);
+  const root = made.path;
+  fs.mkdirSync(path.join(root, 'sys/class/dmi/id'), { recursive: true });
+  // What a GCE VM's firmware says (Google's auth library looks here before asking the metadata server).
+  fs.writeFileSync(path.join(root, 'sys/class/dmi/id/sys_vendor'), 'Google\n');
+  fs.writeFileSync(path.join(root, 'sys/class/dmi/id/bios_vendor'), 'Google\n');
+  fs.writeFileSync(path.join(root, 'startup-script'), scripts.get(group) ?? '', { mode: 0o700 });
+  Object.assign(metadata.instance, { name: instance, attributes: { 'cluster-name': CLUSTER, 'kops-k8s-io-instance-group-name': group, 'startup-script': scripts.get(group) ?? '' } });
+  return { root, ...(await inRoot(root, ['/bin/bash', '/startup-script'])) };
+}
+
+/** Runs argv in the root with chroot and only the endpoint overrides; with `devices`, in a mount namespace with the host's /dev and a /proc. */
+async function inRoot(root: string, argv: string[], devices = false): Promise<{ status: number; out: string }> {
+  const env = ['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', `GCE_METADATA_HOST=${metadata.host}`, `STORAGE_EMULATOR_HOST=${gcs.endpoint}`, `CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE=${compute.endpoint}/compute/v1/`];
+  const chroot = ['chroot', root, '/usr/bin/env', '-i', ...env, ...argv];
+  const command = devices ? ['unshare', '--mount', '--propagation', 'private', 'sh', '-c', 'mount -t proc proc "$1/proc" && mount --rbind /dev "$1/dev" && shift && exec "$@"', 'sh', root, ...chroot] : chroot;
+  const child = spawn(command[0] as string, command.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const status = await new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+  return { status, out };
+}
+
+describe.each(GROUPS)('the startup-script of %s in a Debian 12 root', (group, role) => {
+  it('installs the runtime and nodeup from the gs:// store with the metadata token, nodeup installs the node, and (control plane) protokube claims the etcd disks', async () => {
+    const instance = role === 'ControlPlane' ? controlPlaneInstance() : 'nodes-x1y2';
+    const r = await boot(group, instance);
+    expect([r.status, r.out.slice(-3000)]).toEqual([0, expect.stringContaining('== kforge node bootstrap done ==')]);
+    for (const f of ['opt/kforge/node/bin/node', 'opt/kforge/bin/nodeup', 'usr/local/bin/kubelet', 'usr/local/bin/containerd', 'etc/systemd/system/kubelet.service', 'etc/systemd/system/kforge-nodeup.service']) {
+      expect([f, fs.existsSync(path.join(r.root, f))]).toEqual([f, true]);
+    }
+    expect(fs.readFileSync(path.join(r.root, 'opt/kforge/conf/kube_env.yaml'), 'utf8')).toContain(`CloudProvider: gce\nClusterName: ${CLUSTER}\nConfigBase: gs://${BUCKET}/${CLUSTER}\nInstanceGroupName: ${group}\nInstanceGroupRole: ${role}\n`);
+    expect(metadata.requests).toContain('GET /computeMetadata/v1/instance/service-accounts/default/token');
+    expect(fs.existsSync(path.join(r.root, 'etc/kubernetes/manifests/kube-apiserver.manifest'))).toBe(role === 'ControlPlane');
+    expect(fs.existsSync(path.join(r.root, 'etc/systemd/system/kforge-protokube.service'))).toBe(role === 'ControlPlane');
+    if (role !== 'ControlPlane') return;
+
+    // protokube, as kforge-protokube.service runs it, once: the disks are claimed through the Compute API.
+    const unit = fs.readFileSync(path.join(r.root, 'etc/systemd/system/kforge-protokube.service'), 'utf8');
+    const [exec] = execCommands(unit) as [string[]];
+    const deviceDir = '/var/lib/kforge-e2e/devices';
+    fs.mkdirSync(path.join(r.root, deviceDir), { recursive: true });
+    for (const d of disks) {
+      const image = path.join(r.root, deviceDir, `google-${d}`);
+      fs.writeFileSync(image, '');
+      fs.truncateSync(image, 64 * 1024 * 1024);
+    }
+    const p = await inRoot(r.root, [...exec, '--once', '-o', 'json', '--device-dir', deviceDir, '--device-timeout', '10', '--api-wait', '0'], true);
+    expect([p.status, p.status === 0 ? '' : p.out]).toEqual([0, '']);
+    const report = JSON.parse(p.out.slice(p.out.indexOf('{'))) as { instanceId: string; zone: string; members: Array<{ etcd: string; volume: string; formatted: boolean }>; names: Array<{ name: string }> };
+    expect([report.instanceId, report.zone]).toEqual([instance, ZONE]);
+    expect(report.members.map((m) => [m.etcd, m.volume, m.formatted]).sort()).toEqual(disks.map((d) => [d.includes('etcd-events') ? 'events' : 'main', d, true]).sort());
+    for (const d of disks) expect((compute.store.get(`projects/${PROJECT}/zones/${ZONE}/disks`, d).users as string[]).map((u) => u.slice(u.lastIndexOf('/') + 1))).toEqual([instance]);
+    expect(fs.readFileSync(path.join(r.root, 'etc/hosts'), 'utf8')).toContain(`etcd-a.internal.${CLUSTER}`);
+  });
+});
+
+/** The control-plane MIG's one instance in the fake Compute API. */
+function controlPlaneInstance(): string {
+  const i = compute.inventory().find((x) => x.includes('/instances/')) ?? '';
+  return i.slice(i.lastIndexOf('/') + 1);
+}

@@ -1,0 +1,337 @@
+/**
+ * A stateful fake of the Compute Engine v1 REST API (and the few IAM service-account calls kforge makes),
+ * for tests driven through the real @google-cloud/compute client (REST transport). No GCE emulator exists.
+ *
+ * What keeps it honest:
+ * - Paths, verbs and request types come from the client library's own protos.json (every RPC's
+ *   `google.api.http` binding), and request bodies and query parameters are checked against those message
+ *   types: a field compute v1 does not have fails with 400 `invalid`, as GCE fails it.
+ * - Mutations answer with an Operation (`compute#operation`, PENDING) and take effect only when the
+ *   operation is polled to DONE (`operations/{name}` get, `/wait`); `pollsToFinish` sets how many gets.
+ * - 409 alreadyExists on a duplicate name (including one whose insert is still pending), 404 notFound in
+ *   GCE's error JSON, 412 conditionNotMet on a stale `fingerprint` / `labelFingerprint`, 400
+ *   resourceInUseByAnotherResource on deleting what another resource references (a network with
+ *   subnetworks or firewalls, a template a MIG uses, an attached disk).
+ * - Operations are found by name or numeric id, as GCE's are.
+ * - `requestId` must be a UUID; a repeated one returns the first operation instead of acting twice.
+ * - A configurable share of calls is throttled with 429 rateLimitExceeded; `loseAnswers(n)` performs the
+ *   next n mutating calls and drops the connection before answering.
+ * - Stored references are expanded to full URLs; references are compared by URL.
+ * Implemented methods: Insert, Get, List (filter `field = "value"` joined by AND, paging), Delete, Patch,
+ * Update, SetLabels, InstanceGroupManagers Resize / SetInstanceTemplate / SetTargetPools, Instances
+ * AttachDisk / DetachDisk, and the three operations services' Get and Wait. A MIG keeps its target size of
+ * RUNNING instances (`<baseInstanceName>-xxxx`). Any other RPC answers 501 rather than pretend.
+ */
+import { createHash } from 'node:crypto';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ComputeApiError, invalid, notFound } from './compute-errors';
+import { ComputeSchema } from './compute-schema';
+import { COMPUTE_BASE, ComputeStore, Resource } from './compute-store';
+import { IamFake } from './iam-fake';
+
+/** A request as the fake received it. */
+export interface FakeComputeRequest {
+  method: string;
+  path: string;
+  /** `Service.Method` of the matched RPC, e.g. `Networks.Insert`; `IAM.…` for the IAM calls. */
+  rpc: string;
+}
+
+/** Start options. */
+export interface FakeComputeOptions {
+  /** Share of calls (0..1) answered 429, spread evenly and deterministically. */
+  throttleShare?: number;
+  /** Operation gets before an operation is DONE (wait always finishes it); default 1. */
+  pollsToFinish?: number;
+}
+
+/** A running fake Compute API. */
+export interface FakeCompute {
+  /** `http://127.0.0.1:PORT`. */
+  endpoint: string;
+  port: number;
+  requests: FakeComputeRequest[];
+  store: ComputeStore;
+  iam: IamFake;
+  /** Changes the throttled share of calls. */
+  setThrottleShare(share: number): void;
+  /** Performs the next n mutating calls but drops the connection before the answer. */
+  loseAnswers(n: number): void;
+  /** Every resource of every collection, as `collection/name`, sorted. */
+  inventory(): string[];
+  stop(): Promise<void>;
+}
+
+interface Operation {
+  body: Resource;
+  polls: number;
+  effect: () => void;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Starts the fake on a free loopback port. */
+export async function startFakeCompute(options: FakeComputeOptions = {}): Promise<FakeCompute> {
+  const schema = new ComputeSchema();
+  const store = new ComputeStore((type, field) => schema.hasField(type, field));
+  const iam = new IamFake();
+  const requests: FakeComputeRequest[] = [];
+  const operations = new Map<string, Operation>();
+  const byRequestId = new Map<string, string>();
+  const pendingInserts = new Set<string>();
+  let throttleShare = options.throttleShare ?? 0;
+  let calls = 0;
+  let lose = 0;
+  let opSeq = 0;
+
+  const throttled = (): boolean => {
+    const n = calls++;
+    return Math.floor((n + 1) * throttleShare) > Math.floor(n * throttleShare);
+  };
+
+  function operation(scopePath: string, type: string, target: string, effect: () => void, requestId: string | undefined): Resource {
+    if (requestId !== undefined) {
+      if (!UUID.test(requestId) || /^0{8}-/.test(requestId)) throw invalid(`Invalid value for field 'requestId': '${requestId}'. The request ID must be a valid UUID with the exception that zero UUID is not supported.`);
+      const seen = byRequestId.get(requestId);
+      if (seen) return operations.get(seen)!.body;
+    }
+    const name = `operation-${String(++opSeq).padStart(6, '0')}-${createHash('sha256').update(target + opSeq).digest('hex').slice(0, 8)}`;
+    const scope = /^projects\/[^/]+\/(regions|zones)\/([^/]+)/.exec(scopePath);
+    const opsPath = scope ? `${scope[0]}/operations` : `${scopePath.split('/').slice(0, 2).join('/')}/global/operations`;
+    const body: Resource = { kind: 'compute#operation', id: String(opSeq), name, operationType: type, targetLink: COMPUTE_BASE + target, status: 'PENDING', progress: 0, insertTime: '2026-01-01T00:00:00.000-08:00', selfLink: `${COMPUTE_BASE}${opsPath}/${name}` };
+    if (scope) body[scope[1] === 'regions' ? 'region' : 'zone'] = `${COMPUTE_BASE}${scope[0]}`;
+    // GCE finds an operation by its name or its numeric id (the client's ExtendedOperation names it by id).
+    const op = { body, polls: 0, effect };
+    operations.set(`${opsPath}/${name}`, op);
+    operations.set(`${opsPath}/${String(body.id)}`, op);
+    if (requestId !== undefined) byRequestId.set(requestId, `${opsPath}/${name}`);
+    return body;
+  }
+
+  function finish(op: Operation): void {
+    if (op.body.status === 'DONE') return;
+    try {
+      op.effect();
+    } catch (e) {
+      if (!(e instanceof ComputeApiError)) throw e;
+      op.body.error = { errors: [{ code: e.reason.replace(/([A-Z])/g, '_$1').toUpperCase(), message: e.message }] };
+      op.body.httpErrorStatusCode = e.status;
+      op.body.httpErrorMessage = e.message;
+    }
+    Object.assign(op.body, { status: 'DONE', progress: 100, endTime: '2026-01-01T00:00:01.000-08:00' });
+  }
+
+  /** A MIG's instances follow its target size and template. */
+  function reconcile(zonePath: string, mig: Resource): void {
+    const instances = `${zonePath}/instances`;
+    const mine = store.list(instances).filter((i) => i['fakeCreatedBy'] === mig.selfLink);
+    const size = Number(mig.targetSize ?? 0);
+    for (const extra of mine.slice(size)) store.remove(instances, String(extra.name));
+    for (let i = mine.length; i < size; i++) {
+      const template = store.find(`${String(mig.instanceTemplate).slice(COMPUTE_BASE.length).split('/').slice(0, -1).join('/')}`, String(mig.instanceTemplate).split('/').pop()!);
+      const props = (template?.properties ?? {}) as Resource;
+      const suffix = createHash('sha256').update(`${String(mig.selfLink)}#${i}#${opSeq}`).digest('hex').slice(0, 4);
+      const inst = store.insert(instances, 'Instance', { name: `${String(mig.baseInstanceName)}-${suffix}`, machineType: `zones/${zonePath.split('/').pop()}/machineTypes/${String(props.machineType)}`, metadata: props.metadata, labels: props.labels, tags: props.tags, serviceAccounts: props.serviceAccounts, networkInterfaces: props.networkInterfaces, disks: [], status: 'RUNNING' });
+      // Not enumerable: neither in the JSON answers nor a reference that blocks deleting the MIG.
+      Object.defineProperty(inst, 'fakeCreatedBy', { value: mig.selfLink, enumerable: false });
+    }
+  }
+
+  function handle(rpc: string, service: string, method: string, path: string, body: Resource, query: URLSearchParams, bodyType: string | undefined): unknown {
+    const requestId = query.get('requestId') ?? undefined;
+    const segments = path.split('/');
+    if (service.endsWith('Operations') && (method === 'Get' || method === 'Wait')) {
+      const op = operations.get(path.replace(/\/wait$/, ''));
+      if (!op) throw notFound(path.replace(/\/wait$/, ''));
+      op.polls++;
+      if (method === 'Wait' || op.polls >= (options.pollsToFinish ?? 1)) finish(op);
+      else op.body.status = 'RUNNING';
+      return op.body;
+    }
+    if (method === 'Insert') {
+      const key = `${path}/${String(body.name)}`;
+      if (requestId && byRequestId.has(requestId)) return operation(path, 'insert', key, () => undefined, requestId);
+      store.checkInsert(path, body);
+      if (service === 'InstanceGroupManagers') checkTemplate(store, path, String(body.instanceTemplate ?? ''));
+      if (pendingInserts.has(key)) throw new ComputeApiError(409, 'alreadyExists', `The resource '${key}' already exists`);
+      pendingInserts.add(key);
+      return operation(path, 'insert', key, () => {
+        pendingInserts.delete(key);
+        const r = store.insert(path, bodyType!, body);
+        if (service === 'InstanceGroupManagers') reconcile(path.split('/').slice(0, -1).join('/'), r);
+      }, requestId);
+    }
+    if (method === 'Get') return store.get(segments.slice(0, -1).join('/'), segments[segments.length - 1]);
+    if (method === 'List') {
+      let items = store.list(path);
+      const filter = query.get('filter');
+      if (filter) items = items.filter(matcher(filter));
+      const max = Math.min(Number(query.get('maxResults') ?? 500), 500);
+      const start = Number(query.get('pageToken') ?? 0);
+      const page = items.slice(start, start + max);
+      return { kind: `compute#${service[0].toLowerCase()}${service.slice(1, -1)}List`, id: path, items: page, selfLink: COMPUTE_BASE + path, ...(start + max < items.length ? { nextPageToken: String(start + max) } : {}) };
+    }
+    const collection = segments.slice(0, method === 'Delete' || method === 'Patch' || method === 'Update' ? -1 : -2).join('/');
+    const name = segments[collection.split('/').length];
+    const target = `${collection}/${name}`;
+    const type = store.get(collection, name).kind as string;
+    const resourceType = type.replace('compute#', '').replace(/^./, (c) => c.toUpperCase());
+    if (requestId && byRequestId.has(requestId)) return operation(collection, method, target, () => undefined, requestId);
+    switch (method) {
+      case 'Delete': {
+        store.checkDelete(collection, name);
+        return operation(collection, 'delete', target, () => {
+          store.checkDelete(collection, name);
+          if (service === 'InstanceGroupManagers') {
+            const mig = store.get(collection, name);
+            store.remove(collection, name);
+            reconcile(collection.split('/').slice(0, -1).join('/'), { ...mig, targetSize: 0 });
+          } else store.remove(collection, name);
+        }, requestId);
+      }
+      case 'Patch':
+      case 'Update':
+        store.checkFingerprint(collection, name, body.fingerprint, 'fingerprint');
+        return operation(collection, method.toLowerCase(), target, () => {
+          store.checkFingerprint(collection, name, body.fingerprint, 'fingerprint');
+          const r = store.patch(collection, name, resourceType, body, method === 'Update');
+          if (service === 'InstanceGroupManagers') reconcile(collection.split('/').slice(0, -1).join('/'), r);
+        }, requestId);
+      case 'SetLabels':
+        store.checkFingerprint(collection, name, body.labelFingerprint, 'labelFingerprint');
+        return operation(collection, 'setLabels', target, () => store.setLabels(store.checkFingerprint(collection, name, body.labelFingerprint, 'labelFingerprint'), (body.labels ?? {}) as Record<string, string>), requestId);
+      case 'Resize': {
+        const size = Number(query.get('size'));
+        return operation(collection, 'compute.instanceGroupManagers.resize', target, () => reconcile(collection.split('/').slice(0, -1).join('/'), store.patch(collection, name, resourceType, { targetSize: size })), requestId);
+      }
+      case 'SetInstanceTemplate':
+        return operation(collection, 'compute.instanceGroupManagers.setInstanceTemplate', target, () => {
+          const ref = String(body.instanceTemplate ?? '');
+          checkTemplate(store, collection, ref);
+          store.patch(collection, name, resourceType, { instanceTemplate: ref });
+        }, requestId);
+      case 'SetTargetPools':
+        store.checkFingerprint(collection, name, body.fingerprint, 'fingerprint');
+        return operation(collection, 'compute.instanceGroupManagers.setTargetPools', target, () => store.patch(collection, name, resourceType, { targetPools: body.targetPools ?? [] }), requestId);
+      case 'AttachDisk':
+        return operation(collection, 'attachDisk', target, () => attach(store, collection, name, body), requestId);
+      case 'DetachDisk':
+        return operation(collection, 'detachDisk', target, () => detach(store, collection, name, query.get('deviceName') ?? ''), requestId);
+      default:
+        throw new ComputeApiError(501, 'notImplemented', `${rpc} is not implemented by the fake Compute API`);
+    }
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const answer = (status: number, json: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' });
+        res.end(JSON.stringify(json));
+      };
+      try {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        // The REST transport sends `""` as the body of an RPC that has none.
+        const parsed = raw.trim() ? (JSON.parse(raw) as unknown) : {};
+        const body = typeof parsed === 'object' && parsed !== null ? (parsed as Resource) : {};
+        if (url.pathname.startsWith('/v1/projects/')) {
+          requests.push({ method: req.method ?? '', path: url.pathname, rpc: 'IAM' });
+          if (throttled()) throw new ComputeApiError(429, 'rateLimitExceeded', 'Quota exceeded for quota metric \'Requests\'');
+          const out = iam.handle(req.method ?? '', url.pathname, body);
+          answer(out.status, out.body);
+          return;
+        }
+        const matched = schema.match(req.method ?? '', url.pathname);
+        if (!matched) throw new ComputeApiError(404, 'notFound', `No API route for ${req.method ?? ''} ${url.pathname}`);
+        const { route } = matched;
+        const rpc = `${route.service}.${route.method}`;
+        requests.push({ method: req.method ?? '', path: url.pathname, rpc });
+        if (throttled()) throw new ComputeApiError(429, 'rateLimitExceeded', 'Quota exceeded for quota metric \'Queries\' and limit \'Queries per minute\' of service \'compute.googleapis.com\'');
+        for (const k of url.searchParams.keys()) {
+          if (k === '$alt' || k === 'alt') continue;
+          if (!route.queryFields.has(k)) throw invalid(`Invalid JSON payload received. Unknown name "${k}": Cannot bind query parameter.`);
+        }
+        if (route.bodyType) {
+          const bad = schema.invalidField(route.bodyType, body);
+          if (bad) throw invalid(`Invalid JSON payload received. Unknown name "${bad}" at '${route.bodyField ?? ''}': Cannot find field.`);
+        } else if (!['', '{}', '""'].includes(raw.trim())) throw invalid('Invalid JSON payload received. This RPC takes no body.');
+        const path = url.pathname.slice('/compute/v1/'.length);
+        const out = handle(rpc, route.service, route.method, path, body, url.searchParams, route.bodyType);
+        const mutating = route.verb !== 'GET' && !route.service.endsWith('Operations');
+        if (mutating && lose > 0) {
+          lose--;
+          res.socket?.destroy();
+          return;
+        }
+        answer(200, out);
+      } catch (e) {
+        if (e instanceof ComputeApiError) answer(e.status, e.body());
+        else if (e instanceof SyntaxError) answer(400, invalid('Invalid JSON payload received.').body());
+        else answer(500, new ComputeApiError(500, 'backendError', e instanceof Error ? e.message : String(e)).body());
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    store,
+    iam,
+    setThrottleShare: (share) => void (throttleShare = share),
+    loseAnswers: (n) => void (lose = n),
+    inventory: () => [...store.collections].flatMap(([c, items]) => [...items.keys()].map((n) => `${c}/${n}`)).concat(iam.inventory()).sort(),
+    stop: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** A list filter: `expr AND expr`, each `field = "value"` / `field eq value` / `(…)`, `labels.k` reading a label. Others: 400. */
+function matcher(filter: string): (r: Resource) => boolean {
+  const parts = filter.split(/\s+AND\s+/i).map((p) => p.trim().replace(/^\((.*)\)$/, '$1').trim());
+  const tests = parts.map((p) => {
+    const m = /^([a-zA-Z][\w.-]*)\s*(=|eq)\s*"?([^"]*)"?$/.exec(p);
+    if (!m) throw invalid(`Invalid value for field 'filter': '${filter}'. Invalid list filter expression.`);
+    const [, field, op, value] = m;
+    return (r: Resource) => {
+      const v = field.startsWith('labels.') ? (r.labels as Record<string, string> | undefined)?.[field.slice(7)] : r[field];
+      return op === 'eq' ? new RegExp(`^${value}$`).test(String(v ?? '')) : String(v ?? '') === value;
+    };
+  });
+  return (r) => tests.every((t) => t(r));
+}
+
+/** 400 unless a MIG's template exists, as GCE checks on insert and setInstanceTemplate. */
+function checkTemplate(store: ComputeStore, collection: string, ref: string): void {
+  const project = collection.split('/')[1];
+  const rel = ref.startsWith(COMPUTE_BASE) ? ref.slice(COMPUTE_BASE.length) : ref.startsWith('projects/') ? ref : `projects/${project}/${ref}`;
+  if (!store.find(rel.split('/').slice(0, -1).join('/'), rel.split('/').pop()!)) throw invalid(`Invalid value for field 'resource.instanceTemplate': '${ref}'. The referenced instance template resource cannot be found.`);
+}
+
+function attach(store: ComputeStore, collection: string, name: string, body: Resource): void {
+  const instance = store.get(collection, name);
+  const source = String(body.source ?? '');
+  const rel = source.startsWith(COMPUTE_BASE) ? source.slice(COMPUTE_BASE.length) : source.startsWith('projects/') ? source : `${collection.split('/').slice(0, 2).join('/')}/${source}`;
+  const disk = store.get(rel.split('/').slice(0, -1).join('/'), rel.split('/').pop()!);
+  const users = (disk.users as string[] | undefined) ?? [];
+  if (users.length > 0 && body.mode !== 'READ_ONLY') throw new ComputeApiError(400, 'resourceInUseByAnotherResource', `The disk resource '${rel}' is already being used by '${users[0].slice(COMPUTE_BASE.length)}'`);
+  disk.users = [...users, instance.selfLink as string];
+  instance.disks = [...((instance.disks as Resource[] | undefined) ?? []), { kind: 'compute#attachedDisk', source: disk.selfLink, deviceName: body.deviceName ?? disk.name, mode: body.mode ?? 'READ_WRITE', type: 'PERSISTENT', boot: false, autoDelete: false }];
+}
+
+function detach(store: ComputeStore, collection: string, name: string, deviceName: string): void {
+  const instance = store.get(collection, name);
+  const disks = (instance.disks as Resource[] | undefined) ?? [];
+  const d = disks.find((x) => x.deviceName === deviceName);
+  if (!d) throw invalid(`Invalid value for field 'deviceName': '${deviceName}'. No attached disk found with device name '${deviceName}'`);
+  instance.disks = disks.filter((x) => x !== d);
+  const rel = String(d.source).slice(COMPUTE_BASE.length);
+  const disk = store.get(rel.split('/').slice(0, -1).join('/'), rel.split('/').pop()!);
+  disk.users = ((disk.users as string[] | undefined) ?? []).filter((u) => u !== instance.selfLink);
+}
