@@ -16,12 +16,15 @@ function notYet(what: string): NotSupportedError {
  */
 export const gceCloudProvider: CloudProvider<GceCloud> = {
   name: 'gce',
-  async connect(cluster) {
+  async connect(cluster, options) {
     const project = cluster.spec?.project;
     const regions = [...new Set((cluster.spec?.subnets ?? []).map((s) => s.region).filter((r): r is string => !!r))];
     if (!project) throw new UsageError(`cluster "${cluster.metadata.name}": spec.project is required on GCE (create cluster --project)`);
     if (regions.length !== 1) throw new UsageError(`cluster "${cluster.metadata.name}": cannot tell the GCE region: spec.subnets[].region name ${regions.length === 0 ? 'none' : regions.join(', ')}`);
-    return new GceCloud(cluster.metadata.name, project, regions[0]);
+    const zones = [...new Set((cluster.spec?.subnets ?? []).flatMap((s) => (s.zone ? [s.zone] : [])))].sort();
+    const cloud = new GceCloud(cluster.metadata.name, project, regions[0], zones, options.env ?? process.env);
+    cloud.clusterUid = options.clusterUid;
+    return cloud;
   },
   async preflight() {
     // Images, machine types and zones are checked by the Compute API on apply; the Terraform target needs nothing here.
@@ -30,8 +33,10 @@ export const gceCloudProvider: CloudProvider<GceCloud> = {
     const { buildGceTasks } = await import('../../model/gce/gce-model-builder');
     return buildGceTasks(completed, instanceGroups, { sshPublicKey: inputs.sshPublicKey });
   },
-  async executor() {
-    throw notYet('direct apply (update cluster --yes, or a plan against the cloud)');
+  async executor(cloud, tasks, options) {
+    await cloud.connectCompute();
+    const { gceTaskExecutor } = await import('./gce-task-executor');
+    return gceTaskExecutor(cloud, tasks, options);
   },
   duplicateNames() {
     return [];
@@ -49,11 +54,13 @@ export const gceCloudProvider: CloudProvider<GceCloud> = {
     writer.addOutput('region', cloud.region);
     return { files: writer.files(), resources: writer.addresses() };
   },
-  async findOrphans() {
-    return [];
+  async findOrphans(cloud, tasks) {
+    const { findGceOrphans } = await import('./gce-orphans');
+    return findGceOrphans(cloud, tasks);
   },
-  async deleteOrphans() {
-    throw notYet('deleting orphaned resources');
+  async deleteOrphans(cloud, orphans) {
+    const { deleteGceOrphans } = await import('./gce-orphans');
+    await deleteGceOrphans(cloud, orphans);
   },
   async deleteInstanceGroup() {
     throw notYet('deleting an instance group\'s cloud resources');

@@ -17,6 +17,7 @@
  * - A configurable share of calls is throttled with 429 rateLimitExceeded; `loseAnswers(n)` performs the
  *   next n mutating calls and drops the connection before answering.
  * - Stored references are expanded to full URLs; references are compared by URL.
+ * Legacy `global/httpHealthChecks` (absent from the client's protos) are described by hand from the API reference.
  * Implemented methods: Insert, Get, List (filter `field = "value"` joined by AND, paging), Delete, Patch,
  * Update, SetLabels, InstanceGroupManagers Resize / SetInstanceTemplate / SetTargetPools, Instances
  * AttachDisk / DetachDisk, and the three operations services' Get and Wait. A MIG keeps its target size of

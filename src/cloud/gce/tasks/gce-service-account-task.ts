@@ -1,4 +1,7 @@
 import { HclExpression, TerraformTarget } from '../../../tasks/terraform-target';
+import type { GceCloud } from '../gce-cloud';
+import type { GceResource } from '../gce-compute';
+import { classifyGceError } from '../gce-errors';
 import { GceTask } from './gce-task';
 
 /** The desired service account of a role (kops's gcetasks.ServiceAccount). */
@@ -30,6 +33,31 @@ export class GceServiceAccountTask extends GceTask<GceServiceAccountDesired> {
   /** None. */
   dependencies(): readonly never[] {
     return [];
+  }
+
+  /** The account's email, as IAM makes it from the account id. */
+  email(): string {
+    return `${this.desired.accountId}@${this.desired.project}.iam.gserviceaccount.com`;
+  }
+
+  /** The account by email in the project's list. */
+  protected override async read(cloud: GceCloud): Promise<GceResource | undefined> {
+    return (await cloud.inventory.serviceAccounts(this.desired.project)).find((a) => a.email === this.email());
+  }
+
+  /** Its id, project and texts. */
+  protected override actualOf(r: GceResource): GceServiceAccountDesired {
+    return { accountId: this.desired.accountId, project: this.desired.project, description: (r.description as string | undefined) ?? '', displayName: (r.displayName as string | undefined) ?? '' };
+  }
+
+  /** Creates the account (409: it exists, go on). Project role bindings are not applied yet (docs/gce.md). */
+  protected override async create(cloud: GceCloud): Promise<void> {
+    const d = this.desired;
+    try {
+      await cloud.compute.iam('serviceAccounts.create', 'POST', `projects/${d.project}/serviceAccounts`, { accountId: d.accountId, serviceAccount: { displayName: d.displayName, description: d.description } });
+    } catch (e) {
+      if (classifyGceError(e) !== 'already-exists') throw e;
+    }
   }
 
   /** `google_service_account`, and one `google_project_iam_binding` per project role, named as kops's. */
