@@ -51,7 +51,8 @@ export class ComputeSchema {
     const require = createRequire(__filename);
     const protos = require('@google-cloud/compute/build/protos/protos.json') as { nested: Record<string, { nested: Record<string, unknown> }> };
     const v1 = (((protos.nested.google.nested.cloud as { nested: Record<string, unknown> }).nested.compute as { nested: Record<string, unknown> }).nested.v1 as { nested: ComputeSchema['types'] }).nested;
-    this.types = v1;
+    // A shallow copy: the fake's own additions must not reach the protos object the client library shares.
+    this.types = { ...v1 };
     for (const [service, def] of Object.entries(v1)) {
       for (const [method, m] of Object.entries(def.methods ?? {})) {
         const http = m.parsedOptions?.find((o) => o['(google.api.http)'])?.['(google.api.http)'];
