@@ -84,4 +84,14 @@ it('creates the cluster, then finds it unchanged, then replaces a changed templa
   expect(templatesBefore).not.toContain(nodes?.name);
   const mig = fake.store.list('projects/p/zones/us-central1-a/instanceGroupManagers').find((m) => String(m.instanceTemplate).endsWith(`/${String(nodes?.name)}`));
   expect(mig).toBeDefined();
+
+  // A disk attached to a running instance (as protokube does) does not stop delete: the MIG goes first.
+  const instance = fake.store.list('projects/p/zones/us-central1-a/instances')[0];
+  const disk = fake.store.list('projects/p/zones/us-central1-a/disks')[0];
+  disk.users = [instance.selfLink];
+
+  const deleted = await kforge(['delete', 'cluster', NAME, '--yes']);
+  expect({ status: deleted.status, stderr: deleted.stderr }).toEqual({ status: 0, stderr: expect.not.stringContaining('Error') });
+  expect(fake.inventory()).toEqual([]);
+  expect(fs.readdirSync(path.join(home, 'store'))).not.toContain(NAME);
 });

@@ -2,6 +2,7 @@ import { NotSupportedError } from '../../errors/not-supported-error';
 import { UsageError } from '../../errors/usage-error';
 import type { CloudProvider } from '../cloud-provider';
 import { GceCloud } from './gce-cloud';
+import type { GceDeleteTarget } from './gce-cluster-resources';
 
 /** The refusal of what GCE does not do yet, naming the way that works. */
 function notYet(what: string): NotSupportedError {
@@ -14,7 +15,7 @@ function notYet(what: string): NotSupportedError {
  * through the Compute API, and so the preflight, orphans, delete and the machine readers, which refuse with
  * NOT_SUPPORTED. Connecting makes no call: the Terraform target needs no credentials.
  */
-export const gceCloudProvider: CloudProvider<GceCloud> = {
+export const gceCloudProvider: CloudProvider<GceCloud, GceDeleteTarget> = {
   name: 'gce',
   async connect(cluster, options) {
     const project = cluster.spec?.project;
@@ -65,20 +66,26 @@ export const gceCloudProvider: CloudProvider<GceCloud> = {
   async deleteInstanceGroup() {
     throw notYet('deleting an instance group\'s cloud resources');
   },
-  async deleteTarget() {
-    throw notYet('delete cluster (cloud resources)');
+  async deleteTarget(cluster, instanceGroups, env) {
+    const cloud = await gceCloudProvider.connect(cluster, { env });
+    await cloud.connectCompute();
+    const { gceDeleteTarget } = await import('./gce-cluster-resources');
+    return gceDeleteTarget(cloud, cluster, instanceGroups);
   },
-  async listClusterResources() {
-    throw notYet('listing cloud resources');
+  async listClusterResources(target) {
+    const { listGceClusterResources } = await import('./gce-cluster-resources');
+    return listGceClusterResources(target);
   },
   async listSharedResources() {
-    throw notYet('listing shared resources');
+    // GCE resources carry no cluster tag to remove: a shared network and subnetworks are simply left alone.
+    return [];
   },
-  async deleteResources() {
-    throw notYet('deleting cloud resources');
+  async deleteResources(resources, options) {
+    const { deleteInRounds } = await import('../aws/cluster-resources/delete-in-rounds');
+    await deleteInRounds(resources, options);
   },
   async untagShared() {
-    throw notYet('untagging shared resources');
+    return false;
   },
   machines() {
     throw notYet('reading instances');

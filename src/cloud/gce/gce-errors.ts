@@ -3,6 +3,7 @@ export type GceErrorKind =
   | 'not-found'
   | 'precondition-failed'
   | 'already-exists'
+  | 'in-use'
   | 'access-denied'
   | 'unauthenticated'
   | 'no-credentials'
@@ -50,6 +51,8 @@ export function classifyGceError(e: unknown): GceErrorKind {
   const reasons = new Set((errorBody(e)?.errors ?? []).map((x) => x.reason));
   if (status === 412 || reasons.has('conditionNotMet')) return 'precondition-failed';
   if (status === 404 || reasons.has('notFound')) return 'not-found';
+  // Compute refuses to delete what another resource still references (a subnetwork its instances use).
+  if (reasons.has('resourceInUseByAnotherResource')) return 'in-use';
   if (status === 409 || reasons.has('conflict')) return 'already-exists';
   if (status === 429 || [...reasons].some((r) => r !== undefined && THROTTLE_REASONS.has(r))) return 'throttled';
   if (status === 401) return 'unauthenticated';

@@ -128,7 +128,11 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
     const instances = `${zonePath}/instances`;
     const mine = store.list(instances).filter((i) => i['fakeCreatedBy'] === mig.selfLink);
     const size = Number(mig.targetSize ?? 0);
-    for (const extra of mine.slice(size)) store.remove(instances, String(extra.name));
+    for (const extra of mine.slice(size)) {
+      // A deleted instance's disks are detached, as GCE does.
+      for (const disk of store.list(`${zonePath}/disks`)) if (Array.isArray(disk.users)) disk.users = (disk.users as string[]).filter((u) => u !== extra.selfLink);
+      store.remove(instances, String(extra.name));
+    }
     for (let i = mine.length; i < size; i++) {
       const template = store.find(`${String(mig.instanceTemplate).slice(COMPUTE_BASE.length).split('/').slice(0, -1).join('/')}`, String(mig.instanceTemplate).split('/').pop()!);
       const props = (template?.properties ?? {}) as Resource;
