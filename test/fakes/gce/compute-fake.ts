@@ -59,6 +59,8 @@ export interface FakeCompute {
   setThrottleShare(share: number): void;
   /** Performs the next n mutating calls but drops the connection before the answer. */
   loseAnswers(n: number): void;
+  /** Answers dropped so far. */
+  lostAnswers(): number;
   /** Every resource of every collection, as `collection/name`, sorted. */
   inventory(): string[];
   stop(): Promise<void>;
@@ -84,6 +86,7 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
   let throttleShare = options.throttleShare ?? 0;
   let calls = 0;
   let lose = 0;
+  let lost = 0;
   let opSeq = 0;
 
   const throttled = (): boolean => {
@@ -268,6 +271,7 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
         const mutating = route.verb !== 'GET' && !route.service.endsWith('Operations');
         if (mutating && lose > 0) {
           lose--;
+          lost++;
           res.socket?.destroy();
           return;
         }
@@ -289,6 +293,7 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
     iam,
     setThrottleShare: (share) => void (throttleShare = share),
     loseAnswers: (n) => void (lose = n),
+    lostAnswers: () => lost,
     inventory: () => [...store.collections].flatMap(([c, items]) => [...items.keys()].map((n) => `${c}/${n}`)).concat(iam.inventory()).sort(),
     stop: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
