@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { newCluster } from '../../src/create/new-cluster';
+import { connectClusterCloud, deleteClusterCloudResources } from '../../src/ops/delete-cluster';
 import { saveCluster } from '../../src/ops/save-cluster';
 import { updateCluster } from '../../src/ops/update-cluster';
 import { openVfs } from '../../src/state/vfs/open-vfs';
@@ -9,7 +10,8 @@ import { FakeCompute, startFakeCompute } from '../fakes/gce/compute-fake';
 
 // `update --yes` of a three-zone HA private GCE cluster through the fake's faults: a fifth of all calls
 // throttled (429) and mutations whose answers are lost after they took effect. Every resource is made
-// once (inserts carry a requestId; a 409 is found and passed), and a second update finds nothing to do.
+// once (inserts carry a requestId; a 409 is found and passed), and a second update finds nothing to do, and
+// delete (throttled as well) leaves nothing.
 
 let fake: FakeCompute;
 let dir: string;
@@ -23,7 +25,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-it('an HA private cluster is made through 429s and lost answers, each resource once, and then left alone', async () => {
+it('an HA private cluster is made through 429s and lost answers, each resource once, then left alone, then deleted', async () => {
   const name = 'ha.example.com';
   const vfs = openVfs(dir);
   const zones = ['us-central1-a', 'us-central1-b', 'us-central1-c'];
@@ -55,4 +57,11 @@ it('an HA private cluster is made through 429s and lost answers, each resource o
   expect(again.cloudPlan.hasChanges).toBe(false);
   expect(fake.requests.slice(before).filter((r) => r.method !== 'GET' && !r.rpc.includes('Operations'))).toEqual([]);
   expect(fake.inventory()).toEqual(made);
+
+  // Delete through the throttling too: nothing of the cluster is left.
+  fake.setThrottleShare(0.2);
+  const { cloud } = await connectClusterCloud(vfs, name, env);
+  await deleteClusterCloudResources(cloud!, { backoffMs: 20, maxBackoffMs: 100 });
+  fake.setThrottleShare(0);
+  expect(fake.inventory()).toEqual([]);
 });
