@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CliResult, runCliAsync, tempDir } from '../helpers/cli';
+import { CliResult, runCliAsync, startCli, tempDir } from '../helpers/cli';
 import { FakeCompute, startFakeCompute } from '../fakes/gce/compute-fake';
 
 // `create cluster --cloud gce … --dns none` then `update cluster --yes` against the fake Compute API (driven
@@ -25,8 +25,7 @@ afterAll(async () => {
   if (home) fs.rmSync(home, { recursive: true, force: true });
 });
 
-const kforge = (args: string[]): Promise<CliResult> =>
-  runCliAsync([...args, '--state', store], {
+const env = (): NodeJS.ProcessEnv => ({
     HOME: home,
     KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only',
     KFORGE_STATE_STORE: '',
@@ -34,6 +33,7 @@ const kforge = (args: string[]): Promise<CliResult> =>
     CLOUDSDK_API_ENDPOINT_OVERRIDES_IAM: `${fake.endpoint}/`,
     CLOUDSDK_AUTH_ACCESS_TOKEN: 'fake-token',
   });
+const kforge = (args: string[]): Promise<CliResult> => runCliAsync([...args, '--state', store], env());
 
 /** Mutating requests the fake received since `from` (operations polls are reads). */
 const mutations = (from: number): string[] => fake.requests.slice(from).filter((r) => r.method !== 'GET' && !r.rpc.includes('Operations')).map((r) => `${r.rpc} ${r.path}`);
@@ -94,4 +94,28 @@ it('creates the cluster, then finds it unchanged, then replaces a changed templa
   expect({ status: deleted.status, stderr: deleted.stderr }).toEqual({ status: 0, stderr: expect.not.stringContaining('Error') });
   expect(fake.inventory()).toEqual([]);
   expect(fs.readdirSync(path.join(home, 'store'))).not.toContain(NAME);
+});
+
+it('update --yes killed (SIGKILL) at three points and run again makes each resource once, then nothing to do', async () => {
+  const name = 'kill.example.com';
+  const created = await kforge(['create', 'cluster', name, '--cloud', 'gce', '--set', 'spec.project=q', '--zones', 'us-central1-a', '--dns', 'none']);
+  expect(created.status).toBe(0);
+  const mutating = () => fake.requests.filter((r) => r.method !== 'GET' && !r.rpc.includes('Operations') && r.path.includes('/projects/q/')).length;
+  for (const after of [1, 12, 25]) {
+    const started = startCli(['update', 'cluster', name, '--yes', '--state', store], env());
+    // Killed once the fake has received that many mutations in all (the run may have more in flight).
+    while (!started.finished() && mutating() < after) await new Promise((r) => setTimeout(r, 5));
+    if (!started.finished()) process.kill(started.pid, 'SIGKILL');
+    const killed = await started.done;
+    expect(killed.status).not.toBe(0);
+  }
+  const finished = await kforge(['update', 'cluster', name, '--yes']);
+  expect({ status: finished.status, stderr: finished.stderr }).toEqual({ status: 0, stderr: expect.not.stringContaining('Error') });
+  const mine = fake.inventory().filter((r) => r.startsWith('projects/q/'));
+  const kindsOf = (rs: string[]) => rs.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.split('/').slice(-2, -1)[0]]: (acc[r.split('/').slice(-2, -1)[0]] ?? 0) + 1 }), {});
+  expect(kindsOf(mine)).toEqual(expect.objectContaining({ networks: 1, subnetworks: 1, instanceTemplates: 2, instanceGroupManagers: 2, disks: 2, addresses: 2, forwardingRules: 3, serviceAccounts: 2, instances: 2 }));
+  const before = mutating();
+  const again = await kforge(['update', 'cluster', name, '--yes']);
+  expect(again.status).toBe(0);
+  expect(mutating()).toBe(before);
 });

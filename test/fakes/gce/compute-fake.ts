@@ -12,7 +12,9 @@
  *   GCE's error JSON, 412 conditionNotMet on a stale `fingerprint` / `labelFingerprint`, 400
  *   resourceInUseByAnotherResource on deleting what another resource references (a network with
  *   subnetworks or firewalls, a template a MIG uses, an attached disk).
- * - Operations are found by name or numeric id, as GCE's are.
+ * - Operations are found by name or numeric id, as GCE's are; one nobody polls finishes after `settleAfter`
+ *   further requests (GCE works on when the caller is gone).
+ * - An insert naming a network, subnetwork, health check, pool or backend service that does not exist is 404.
  * - `requestId` must be a UUID; a repeated one returns the first operation instead of acting twice.
  * - A configurable share of calls is throttled with 429 rateLimitExceeded; `loseAnswers(n)` performs the
  *   next n mutating calls and drops the connection before answering.
@@ -47,6 +49,8 @@ export interface FakeComputeOptions {
   throttleShare?: number;
   /** Operation gets before an operation is DONE (wait always finishes it); default 1. */
   pollsToFinish?: number;
+  /** Requests to the fake after which an operation nobody polls finishes anyway (GCE works on without the caller); default 20. */
+  settleAfter?: number;
 }
 
 /** A running fake Compute API. */
@@ -71,6 +75,8 @@ export interface FakeCompute {
 interface Operation {
   body: Resource;
   polls: number;
+  /** The fake's request count when it was made. */
+  born: number;
   effect: () => void;
 }
 
@@ -91,6 +97,11 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
   let lost = 0;
   let opSeq = 0;
 
+  /** Operations no one polled finish once enough other requests went by, as GCE finishes them without the caller. */
+  const settle = (): void => {
+    for (const op of new Set(operations.values())) if (op.body.status !== 'DONE' && calls - op.born >= (options.settleAfter ?? 20)) finish(op);
+  };
+
   const throttled = (): boolean => {
     const n = calls++;
     return Math.floor((n + 1) * throttleShare) > Math.floor(n * throttleShare);
@@ -108,7 +119,7 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
     const body: Resource = { kind: 'compute#operation', id: String(opSeq), name, operationType: type, targetLink: COMPUTE_BASE + target, status: 'PENDING', progress: 0, insertTime: '2026-01-01T00:00:00.000-08:00', selfLink: `${COMPUTE_BASE}${opsPath}/${name}` };
     if (scope) body[scope[1] === 'regions' ? 'region' : 'zone'] = `${COMPUTE_BASE}${scope[0]}`;
     // GCE finds an operation by its name or its numeric id (the client's ExtendedOperation names it by id).
-    const op = { body, polls: 0, effect };
+    const op = { body, polls: 0, effect, born: calls };
     operations.set(`${opsPath}/${name}`, op);
     operations.set(`${opsPath}/${String(body.id)}`, op);
     if (requestId !== undefined) byRequestId.set(requestId, `${opsPath}/${name}`);
@@ -163,6 +174,7 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
       const key = `${path}/${String(body.name)}`;
       if (requestId && byRequestId.has(requestId)) return operation(path, 'insert', key, () => undefined, requestId);
       store.checkInsert(path, body);
+      checkReferences(store, path, body);
       if (service === 'InstanceGroupManagers') checkTemplate(store, path, String(body.instanceTemplate ?? ''));
       if (pendingInserts.has(key)) throw new ComputeApiError(409, 'alreadyExists', `The resource '${key}' already exists`);
       pendingInserts.add(key);
@@ -254,6 +266,7 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
           answer(out.status, out.body);
           return;
         }
+        settle();
         const matched = schema.match(req.method ?? '', url.pathname);
         if (!matched) throw new ComputeApiError(404, 'notFound', `No API route for ${req.method ?? ''} ${url.pathname}`);
         const { route } = matched;
@@ -317,6 +330,22 @@ function matcher(filter: string): (r: Resource) => boolean {
     };
   });
   return (r) => tests.every((t) => t(r));
+}
+
+/** 404 for a referenced network, subnetwork, health check, pool or backend service that does not exist, as GCE answers an insert. */
+function checkReferences(store: ComputeStore, collection: string, body: Resource): void {
+  const project = collection.split('/')[1];
+  const refs: string[] = [];
+  const walk = (v: unknown, key: string): void => {
+    if (typeof v === 'string' && /^(network|subnetwork|healthChecks|targetPools|target|backendService)$/.test(key)) refs.push(v);
+    else if (Array.isArray(v)) v.forEach((x) => walk(x, key));
+    else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) walk(x, k);
+  };
+  walk(body, '');
+  for (const ref of refs) {
+    const rel = ref.startsWith(COMPUTE_BASE) ? ref.slice(COMPUTE_BASE.length) : ref.startsWith('projects/') ? ref : /^(global|regions|zones)\//.test(ref) ? `projects/${project}/${ref}` : undefined;
+    if (rel && !store.find(rel.split('/').slice(0, -1).join('/'), rel.split('/').pop()!)) throw notFound(rel);
+  }
 }
 
 /** 400 unless a MIG's template exists, as GCE checks on insert and setInstanceTemplate. */

@@ -67,6 +67,14 @@ export abstract class GceTask<D extends Record<string, GceValue>> implements Tas
       await cloud.compute.insert(collection, where, body);
     } catch (e) {
       if (classifyGceError(e) !== 'already-exists') throw e;
+      // Taken: made by an earlier attempt (maybe a killed run, its operation still running). Find it before
+      // going on, so that what depends on it is not inserted before it exists.
+      for (let i = 0; ; i++) {
+        cloud.inventory.invalidate();
+        if ((await this.read(cloud)) !== undefined) break;
+        if (i >= 7) throw e;
+        await new Promise((r) => setTimeout(r, 250 * 2 ** i));
+      }
     }
     cloud.inventory.invalidate();
   }
