@@ -64,6 +64,7 @@ it('creates the cluster, then finds it unchanged, then replaces a changed templa
   const plan = await kforge(['update', 'cluster', NAME]);
   expect(plan.status).toBe(0);
   expect(plan.stdout).toContain('No changes');
+  expect(plan.stderr).toMatch(/GCE API: 13 calls/);
 
   const before = fake.requests.length;
   const again = await kforge(['update', 'cluster', NAME, '--yes']);
@@ -89,6 +90,12 @@ it('creates the cluster, then finds it unchanged, then replaces a changed templa
   const instance = fake.store.list('projects/p/zones/us-central1-a/instances')[0];
   const disk = fake.store.list('projects/p/zones/us-central1-a/disks')[0];
   disk.users = [instance.selfLink];
+
+  // Without --yes, delete lists what it would delete.
+  const listed = await kforge(['delete', 'cluster', NAME]);
+  expect(listed.status).toBe(0);
+  for (const type of ['network', 'subnetwork', 'firewall', 'instance-group-manager', 'instance-template', 'disk', 'forwarding-rule', 'target-pool', 'service-account']) expect(listed.stdout).toMatch(new RegExp(`^${type}\\s`, 'm'));
+  expect(fake.inventory().length).toBeGreaterThan(0);
 
   const deleted = await kforge(['delete', 'cluster', NAME, '--yes']);
   expect({ status: deleted.status, stderr: deleted.stderr }).toEqual({ status: 0, stderr: expect.not.stringContaining('Error') });
