@@ -31,7 +31,8 @@ async function measure(fake, groups) {
   const template = planned.instanceGroups.find((ig) => ig.spec.role === 'Node');
   for (let i = 1; i < groups; i++) planned.instanceGroups.push({ ...template, metadata: { ...template.metadata, name: `extra-${String(i).padStart(2, '0')}` } });
   await saveCluster(vfs, { cluster: planned.cluster, instanceGroups: planned.instanceGroups });
-  const env = { ...process.env, KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only', CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${fake.endpoint}/compute/v1/`, CLOUDSDK_API_ENDPOINT_OVERRIDES_IAM: `${fake.endpoint}/`, CLOUDSDK_AUTH_ACCESS_TOKEN: 'bench-token' };
+  const env = { ...process.env, KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only', CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${fake.endpoint}/compute/v1/`, CLOUDSDK_API_ENDPOINT_OVERRIDES_IAM: `${fake.endpoint}/`,
+    CLOUDSDK_API_ENDPOINT_OVERRIDES_CLOUDRESOURCEMANAGER: `${fake.endpoint}/`, CLOUDSDK_AUTH_ACCESS_TOKEN: 'bench-token' };
   const lock = { command: 'bench', forceUnlock: false, ttlSeconds: 300 };
   let t0 = Date.now();
   const first = await updateCluster(vfs, name, { yes: true, lock, env });

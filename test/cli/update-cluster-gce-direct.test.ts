@@ -31,12 +31,13 @@ const env = (): NodeJS.ProcessEnv => ({
     KFORGE_STATE_STORE: '',
     CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${fake.endpoint}/compute/v1/`,
     CLOUDSDK_API_ENDPOINT_OVERRIDES_IAM: `${fake.endpoint}/`,
+    CLOUDSDK_API_ENDPOINT_OVERRIDES_CLOUDRESOURCEMANAGER: `${fake.endpoint}/`,
     CLOUDSDK_AUTH_ACCESS_TOKEN: 'fake-token',
   });
 const kforge = (args: string[]): Promise<CliResult> => runCliAsync([...args, '--state', store], env());
 
 /** Mutating requests the fake received since `from` (operations polls are reads). */
-const mutations = (from: number): string[] => fake.requests.slice(from).filter((r) => r.method !== 'GET' && !r.rpc.includes('Operations')).map((r) => `${r.rpc} ${r.path}`);
+const mutations = (from: number): string[] => fake.requests.slice(from).filter((r) => r.mutating).map((r) => `${r.rpc} ${r.path}`);
 
 const kinds = (): Record<string, number> => {
   const counts: Record<string, number> = {};
@@ -58,13 +59,15 @@ it('creates the cluster, then finds it unchanged, then replaces a changed templa
   // load balancer (regional TCP check, backend service, address, API and kops-controller rules).
   expect(made).toEqual(expect.objectContaining({ networks: 1, subnetworks: 1, instanceTemplates: 2, instanceGroupManagers: 2, disks: 2, addresses: 2, forwardingRules: 3, targetPools: 1, httpHealthChecks: 1, healthChecks: 1, backendServices: 1, serviceAccounts: 2 }));
   expect(made.firewalls).toBeGreaterThanOrEqual(6);
+  // The control plane's account holds kops's one project role; the nodes' none.
+  expect(fake.iam.policies.get('p')?.bindings).toEqual([{ role: 'roles/container.serviceAgent', members: [expect.stringMatching(/^serviceAccount:control-plane-gce-example-com@p\.iam\.gserviceaccount\.com$/)] }]);
   // The MIGs run their target sizes (kops's defaults: one control plane, one node).
   expect(made.instances).toBe(2);
 
   const plan = await kforge(['update', 'cluster', NAME]);
   expect(plan.status).toBe(0);
   expect(plan.stdout).toContain('No changes');
-  expect(plan.stderr).toMatch(/GCE API: 13 calls/);
+  expect(plan.stderr).toMatch(/GCE API: 14 calls/);
 
   const before = fake.requests.length;
   const again = await kforge(['update', 'cluster', NAME, '--yes']);
@@ -100,6 +103,7 @@ it('creates the cluster, then finds it unchanged, then replaces a changed templa
   const deleted = await kforge(['delete', 'cluster', NAME, '--yes']);
   expect({ status: deleted.status, stderr: deleted.stderr }).toEqual({ status: 0, stderr: expect.not.stringContaining('Error') });
   expect(fake.inventory()).toEqual([]);
+  expect(fake.iam.policies.get('p')?.bindings).toEqual([]);
   expect(fs.readdirSync(path.join(home, 'store'))).not.toContain(NAME);
 });
 
@@ -107,7 +111,7 @@ it('update --yes killed (SIGKILL) at three points and run again makes each resou
   const name = 'kill.example.com';
   const created = await kforge(['create', 'cluster', name, '--cloud', 'gce', '--set', 'spec.project=q', '--zones', 'us-central1-a', '--dns', 'none']);
   expect(created.status).toBe(0);
-  const mutating = () => fake.requests.filter((r) => r.method !== 'GET' && !r.rpc.includes('Operations') && r.path.includes('/projects/q/')).length;
+  const mutating = () => fake.requests.filter((r) => r.mutating && r.path.includes('/projects/q')).length;
   for (const after of [1, 12, 25]) {
     const started = startCli(['update', 'cluster', name, '--yes', '--state', store], env());
     // Killed once the fake has received that many mutations in all (the run may have more in flight).

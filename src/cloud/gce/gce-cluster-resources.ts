@@ -83,6 +83,9 @@ async function listAccounts(cloud: GceCloud): Promise<ListedResource[]> {
       id: String(a.name),
       dependsOn: [],
       delete: async () => {
+        // Its project role bindings first: a deleted account's bindings would stay as `deleted:serviceAccount:…`.
+        const member = `serviceAccount:${String(a.email)}`;
+        await cloud.compute.updateProjectPolicy((bindings) => bindings.map((b) => ({ role: b.role, members: b.members.filter((m) => m !== member) })).filter((b) => b.members.length > 0));
         try {
           await cloud.compute.iam('serviceAccounts.delete', 'DELETE', String(a.name));
         } catch (e) {

@@ -57,6 +57,19 @@ export interface GceComputeOptions {
 type AnyClient = Record<string, (request: Record<string, unknown>, options?: unknown) => Promise<unknown[]>>;
 interface AuthClient { getRequestHeaders(url?: string): Promise<Headers | Record<string, string>>; request<T>(opts: Record<string, unknown>): Promise<{ data: T }> }
 
+/** One binding of a project IAM policy. */
+export interface GceIamBinding {
+  role: string;
+  members: string[];
+}
+
+/** A project IAM policy as Cloud Resource Manager returns it. */
+export interface GceIamPolicy {
+  version?: number;
+  etag?: string;
+  bindings?: GceIamBinding[];
+}
+
 /** A call failed in its operation (the operation's `error`), classified like an HTTP error by its status. */
 export class GceOperationError extends Error {
   constructor(readonly code: number, readonly errors: Array<{ reason?: string; message?: string }>, message: string) {
@@ -84,6 +97,7 @@ export class GceCompute {
     private readonly auth: AuthClient,
     private readonly iamBase: string,
     private readonly computeBase: string,
+    private readonly crmBase: string,
     private readonly options: GceComputeOptions,
   ) {}
 
@@ -114,7 +128,8 @@ export class GceCompute {
     }
     const iamBase = (env.CLOUDSDK_API_ENDPOINT_OVERRIDES_IAM || 'https://iam.googleapis.com/').replace(/\/?$/, '/');
     const computeBase = (override || 'https://compute.googleapis.com/compute/v1/').replace(/\/?$/, '/');
-    return new GceCompute(lib, clientOptions, auth, iamBase, computeBase, options);
+    const crmBase = (env.CLOUDSDK_API_ENDPOINT_OVERRIDES_CLOUDRESOURCEMANAGER || 'https://cloudresourcemanager.googleapis.com/').replace(/\/?$/, '/');
+    return new GceCompute(lib, clientOptions, auth, iamBase, computeBase, crmBase, options);
   }
 
   /** The project's (global), region's or zone's resources of a collection, every page. */
@@ -176,6 +191,32 @@ export class GceCompute {
       return this.rest<GceResource>(method, path, body);
     });
     await this.wait(op);
+  }
+
+  /** The project's IAM policy (Cloud Resource Manager v1). */
+  async projectPolicy(): Promise<GceIamPolicy> {
+    return this.call('projects.getIamPolicy', false, async () => (await this.auth.request<GceIamPolicy>({ url: `${this.crmBase}v1/projects/${this.options.project}:getIamPolicy`, method: 'POST', data: {}, responseType: 'json' })).data);
+  }
+
+  /**
+   * Read-modify-write of the project's policy: `change` edits the bindings of a fresh read, written with its
+   * etag; a concurrent change (409) reads again and retries. Nothing is written when `change` changes nothing.
+   */
+  async updateProjectPolicy(change: (bindings: GceIamBinding[]) => GceIamBinding[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const policy = await this.projectPolicy();
+      const bindings = change((policy.bindings ?? []).map((b) => ({ role: b.role, members: [...b.members] })));
+      if (JSON.stringify(bindings) === JSON.stringify(policy.bindings ?? [])) return;
+      try {
+        await this.call('projects.setIamPolicy', true, async () => {
+          await this.options.fence?.();
+          await this.auth.request({ url: `${this.crmBase}v1/projects/${this.options.project}:setIamPolicy`, method: 'POST', data: { policy: { ...policy, bindings } }, responseType: 'json' });
+        });
+        return;
+      } catch (e) {
+        if (attempt >= 5 || classifyGceError(e) !== 'already-exists') throw e;
+      }
+    }
   }
 
   /** Closes the clients' connections. */

@@ -1,4 +1,4 @@
-import type { GceCollection, GceCompute, GceResource } from './gce-compute';
+import type { GceCollection, GceCompute, GceIamPolicy, GceResource } from './gce-compute';
 
 /**
  * What find reads: each collection (per region or zone) listed once per run and cached, so a no-op update
@@ -35,6 +35,18 @@ export class GceInventory {
       this.lists.set(key, list);
     }
     return list;
+  }
+
+  /** The project's IAM policy, read once per run. */
+  projectPolicy(): Promise<GceIamPolicy> {
+    const key = 'crm/policy';
+    let policy = this.lists.get(key) as Promise<GceIamPolicy> | undefined;
+    if (!policy) {
+      policy = this.compute().projectPolicy();
+      policy.catch(() => this.lists.delete(key));
+      this.lists.set(key, policy as unknown as Promise<GceResource[]>);
+    }
+    return policy;
   }
 
   /** One resource by name, or undefined. */

@@ -18,7 +18,8 @@ afterEach(async () => {
 });
 
 async function connect(): Promise<GceCloud> {
-  const cloud = new GceCloud('c.example.com', 'p', 'us-central1', ['us-central1-a'], { CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${fake.endpoint}/compute/v1/`, CLOUDSDK_API_ENDPOINT_OVERRIDES_IAM: `${fake.endpoint}/`, CLOUDSDK_AUTH_ACCESS_TOKEN: 't' });
+  const cloud = new GceCloud('c.example.com', 'p', 'us-central1', ['us-central1-a'], { CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${fake.endpoint}/compute/v1/`, CLOUDSDK_API_ENDPOINT_OVERRIDES_IAM: `${fake.endpoint}/`,
+    CLOUDSDK_API_ENDPOINT_OVERRIDES_CLOUDRESOURCEMANAGER: `${fake.endpoint}/`, CLOUDSDK_AUTH_ACCESS_TOKEN: 't' });
   await cloud.connectCompute();
   return cloud;
 }

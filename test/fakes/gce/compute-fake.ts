@@ -39,6 +39,8 @@ export interface FakeComputeRequest {
   path: string;
   /** The query string (`requestId=…`). */
   query: string;
+  /** Whether the call changes something (operation polls and policy reads, though POSTs, do not). */
+  mutating: boolean;
   /** `Service.Method` of the matched RPC, e.g. `Networks.Insert`; `IAM.…` for the IAM calls. */
   rpc: string;
 }
@@ -260,7 +262,7 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
         const parsed = raw.trim() ? (JSON.parse(raw) as unknown) : {};
         const body = typeof parsed === 'object' && parsed !== null ? (parsed as Resource) : {};
         if (url.pathname.startsWith('/v1/projects/')) {
-          requests.push({ method: req.method ?? '', path: url.pathname, query: url.search, rpc: 'IAM' });
+          requests.push({ method: req.method ?? '', path: url.pathname, query: url.search, rpc: 'IAM', mutating: req.method !== 'GET' && !url.pathname.endsWith(':getIamPolicy') });
           if (throttled()) throw new ComputeApiError(429, 'rateLimitExceeded', 'Quota exceeded for quota metric \'Requests\'');
           const out = iam.handle(req.method ?? '', url.pathname, body);
           answer(out.status, out.body);
@@ -271,7 +273,7 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
         if (!matched) throw new ComputeApiError(404, 'notFound', `No API route for ${req.method ?? ''} ${url.pathname}`);
         const { route } = matched;
         const rpc = `${route.service}.${route.method}`;
-        requests.push({ method: req.method ?? '', path: url.pathname, query: url.search, rpc });
+        requests.push({ method: req.method ?? '', path: url.pathname, query: url.search, rpc, mutating: route.verb !== 'GET' && !route.service.endsWith('Operations') });
         if (throttled()) throw new ComputeApiError(429, 'rateLimitExceeded', 'Quota exceeded for quota metric \'Queries\' and limit \'Queries per minute\' of service \'compute.googleapis.com\'');
         for (const k of url.searchParams.keys()) {
           if (k === '$alt' || k === 'alt') continue;
