@@ -63,7 +63,7 @@ export interface ClusterCloud {
 export async function connectClusterCloud(vfs: Vfs, name: string, env: NodeJS.ProcessEnv = process.env): Promise<{ cloud?: ClusterCloud; note?: string }> {
   const { cluster, instanceGroups } = await new ClusterRepository(vfs).get(name);
   const providerName = cluster.object.spec?.cloudProvider ?? 'aws';
-  if (providerName !== 'aws') return { note: `kforge does not delete cloud resources on ${providerName} yet, only the state: delete the cluster's ${providerName} resources yourself` };
+  if (providerName !== 'aws' && providerName !== 'gce') return { note: `kforge does not delete cloud resources on ${providerName} yet, only the state: delete the cluster's ${providerName} resources yourself` };
   const provider = await loadCloudProvider(providerName, 'delete cluster');
   const target = await provider.deleteTarget(cluster.object, instanceGroups.map((ig) => ig.object), env);
   return { cloud: { provider, target, cloud: target.cloud } };

@@ -6,7 +6,7 @@ import { CliResult, runCli, tempDir } from '../helpers/cli';
 
 // `create cluster --cloud gce` then `update cluster --target terraform`, as users run them, with a local
 // store: the Google provider's resources are written, formatted as `terraform fmt` wants, every reference
-// resolves, and direct apply (not built for GCE yet) is refused with NOT_SUPPORTED and writes nothing.
+// resolves (direct apply: update-cluster-gce-direct.test.ts).
 
 const NAME = 'gce.example.com';
 let home: string;
@@ -50,11 +50,4 @@ it('renders a GCE cluster as Terraform with the Google provider: network, NAT-le
   expect(spawnSync('terraform', ['version']).status).toBe(0);
   const fmt = spawnSync('terraform', ['fmt', '-check', '-recursive', out], { encoding: 'utf8' });
   expect({ status: fmt.status, stdout: fmt.stdout }).toEqual({ status: 0, stdout: '' });
-});
-
-it('refuses direct apply on GCE with NOT_SUPPORTED, naming the Terraform target, and creates nothing', () => {
-  const r = kforge(['update', 'cluster', NAME, '--yes']);
-  expect(r.status).not.toBe(0);
-  expect(r.stderr).toContain('--target terraform');
-  expect(r.stderr).not.toMatch(/\n\s+at /);
 });

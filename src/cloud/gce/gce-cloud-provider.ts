@@ -2,6 +2,7 @@ import { NotSupportedError } from '../../errors/not-supported-error';
 import { UsageError } from '../../errors/usage-error';
 import type { CloudProvider } from '../cloud-provider';
 import { GceCloud } from './gce-cloud';
+import type { GceDeleteTarget } from './gce-cluster-resources';
 
 /** The refusal of what GCE does not do yet, naming the way that works. */
 function notYet(what: string): NotSupportedError {
@@ -14,14 +15,17 @@ function notYet(what: string): NotSupportedError {
  * through the Compute API, and so the preflight, orphans, delete and the machine readers, which refuse with
  * NOT_SUPPORTED. Connecting makes no call: the Terraform target needs no credentials.
  */
-export const gceCloudProvider: CloudProvider<GceCloud> = {
+export const gceCloudProvider: CloudProvider<GceCloud, GceDeleteTarget> = {
   name: 'gce',
-  async connect(cluster) {
+  async connect(cluster, options) {
     const project = cluster.spec?.project;
     const regions = [...new Set((cluster.spec?.subnets ?? []).map((s) => s.region).filter((r): r is string => !!r))];
     if (!project) throw new UsageError(`cluster "${cluster.metadata.name}": spec.project is required on GCE (create cluster --project)`);
     if (regions.length !== 1) throw new UsageError(`cluster "${cluster.metadata.name}": cannot tell the GCE region: spec.subnets[].region name ${regions.length === 0 ? 'none' : regions.join(', ')}`);
-    return new GceCloud(cluster.metadata.name, project, regions[0]);
+    const zones = [...new Set((cluster.spec?.subnets ?? []).flatMap((s) => (s.zone ? [s.zone] : [])))].sort();
+    const cloud = new GceCloud(cluster.metadata.name, project, regions[0], zones, options.env ?? process.env);
+    cloud.clusterUid = options.clusterUid;
+    return cloud;
   },
   async preflight() {
     // Images, machine types and zones are checked by the Compute API on apply; the Terraform target needs nothing here.
@@ -31,8 +35,10 @@ export const gceCloudProvider: CloudProvider<GceCloud> = {
     const { gceStartupScript } = await import('../../model/gce/gce-startup-script');
     return buildGceTasks(completed, instanceGroups, { sshPublicKey: inputs.sshPublicKey, userData: (ig) => gceStartupScript(completed, ig, inputs.nodeupConfigHashes) });
   },
-  async executor() {
-    throw notYet('direct apply (update cluster --yes, or a plan against the cloud)');
+  async executor(cloud, tasks, options) {
+    await cloud.connectCompute();
+    const { gceTaskExecutor } = await import('./gce-task-executor');
+    return gceTaskExecutor(cloud, tasks, options);
   },
   duplicateNames() {
     return [];
@@ -50,29 +56,37 @@ export const gceCloudProvider: CloudProvider<GceCloud> = {
     writer.addOutput('region', cloud.region);
     return { files: writer.files(), resources: writer.addresses() };
   },
-  async findOrphans() {
-    return [];
+  async findOrphans(cloud, tasks) {
+    const { findGceOrphans } = await import('./gce-orphans');
+    return findGceOrphans(cloud, tasks);
   },
-  async deleteOrphans() {
-    throw notYet('deleting orphaned resources');
+  async deleteOrphans(cloud, orphans) {
+    const { deleteGceOrphans } = await import('./gce-orphans');
+    await deleteGceOrphans(cloud, orphans);
   },
   async deleteInstanceGroup() {
     throw notYet('deleting an instance group\'s cloud resources');
   },
-  async deleteTarget() {
-    throw notYet('delete cluster (cloud resources)');
+  async deleteTarget(cluster, instanceGroups, env) {
+    const cloud = await gceCloudProvider.connect(cluster, { env });
+    await cloud.connectCompute();
+    const { gceDeleteTarget } = await import('./gce-cluster-resources');
+    return gceDeleteTarget(cloud, cluster, instanceGroups);
   },
-  async listClusterResources() {
-    throw notYet('listing cloud resources');
+  async listClusterResources(target) {
+    const { listGceClusterResources } = await import('./gce-cluster-resources');
+    return listGceClusterResources(target);
   },
   async listSharedResources() {
-    throw notYet('listing shared resources');
+    // GCE resources carry no cluster tag to remove: a shared network and subnetworks are simply left alone.
+    return [];
   },
-  async deleteResources() {
-    throw notYet('deleting cloud resources');
+  async deleteResources(resources, options) {
+    const { deleteInRounds } = await import('../aws/cluster-resources/delete-in-rounds');
+    await deleteInRounds(resources, options);
   },
   async untagShared() {
-    throw notYet('untagging shared resources');
+    return false;
   },
   machines() {
     throw notYet('reading instances');

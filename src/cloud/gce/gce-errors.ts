@@ -3,6 +3,7 @@ export type GceErrorKind =
   | 'not-found'
   | 'precondition-failed'
   | 'already-exists'
+  | 'in-use'
   | 'access-denied'
   | 'unauthenticated'
   | 'no-credentials'
@@ -39,7 +40,16 @@ export async function requireGceCredentials(auth: { getClient(): Promise<unknown
   }
 }
 
-const NETWORK_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
+// Node's socket errors, and undici's (Node's fetch, which the auth library's gaxios may use) for a connection closed before the answer.
+const NETWORK_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Whether the error or one of its causes (gaxios wraps fetch's, which wraps the socket's) has a network error code. */
+function networkFailure(e: unknown, depth = 0): boolean {
+  if (typeof e !== 'object' || e === null || depth > 4) return false;
+  const code = (e as { code?: unknown }).code;
+  if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+  return networkFailure((e as { cause?: unknown }).cause, depth + 1);
+}
 const THROTTLE_REASONS = new Set(['rateLimitExceeded', 'userRateLimitExceeded', 'quotaExceeded']);
 
 /** Classifies an error thrown by a Google Cloud client by HTTP status, `errors[].reason` and class, never by message text. */
@@ -50,6 +60,8 @@ export function classifyGceError(e: unknown): GceErrorKind {
   const reasons = new Set((errorBody(e)?.errors ?? []).map((x) => x.reason));
   if (status === 412 || reasons.has('conditionNotMet')) return 'precondition-failed';
   if (status === 404 || reasons.has('notFound')) return 'not-found';
+  // Compute refuses to delete what another resource still references (a subnetwork its instances use).
+  if (reasons.has('resourceInUseByAnotherResource')) return 'in-use';
   if (status === 409 || reasons.has('conflict')) return 'already-exists';
   if (status === 429 || [...reasons].some((r) => r !== undefined && THROTTLE_REASONS.has(r))) return 'throttled';
   if (status === 401) return 'unauthenticated';
@@ -57,8 +69,7 @@ export function classifyGceError(e: unknown): GceErrorKind {
   if (status === 400 && errorName(e) === 'GaxiosError') return 'unauthenticated';
   if (status === 403) return 'access-denied';
   if (status !== undefined && status >= 500) return 'unavailable';
-  const code = (e as { code?: unknown }).code;
-  if (typeof code === 'string' && NETWORK_CODES.has(code)) return 'unreachable';
+  if (networkFailure(e)) return 'unreachable';
   // node-fetch's (and so gaxios's) error when a request's timeout ran out before any answer.
   const timedOut = (x: unknown) => typeof x === 'object' && x !== null && (x as { type?: unknown }).type === 'request-timeout';
   if (timedOut(e) || timedOut((e as { error?: unknown }).error) || timedOut((e as { cause?: unknown }).cause)) return 'unreachable';

@@ -121,8 +121,8 @@ export default class CreateCluster extends BaseCommand {
     this.out(`  ${result.written.length} objects written under ${vfs.url.replace(/\/+$/, '')}/${name}/`);
     this.out(`  instance groups: ${result.instanceGroups.map((ig) => `${ig.metadata.name} (${ig.spec.role}, ${ig.spec.minSize}..${ig.spec.maxSize})`).join(', ')}`);
     if (result.cluster.spec.cloudProvider !== 'aws') {
-      // Said at create, not first discovered at update: the spec is complete and usable, the cloud side is not built yet.
-      this.status(`Note: kforge creates and deletes cloud resources on AWS only so far; for a ${String(result.cluster.spec.cloudProvider)} cluster "update cluster" refuses, and "delete cluster" deletes only the state. Its spec can be reviewed, edited and expanded.`);
+      // Said at create, not first discovered at update: the cloud resources are made, the instances' bootstrap is not built yet.
+      this.status(`Note: on ${String(result.cluster.spec.cloudProvider)}, "update cluster --yes" creates and "delete cluster" deletes the cloud resources, but the instances' startup-script is not built yet: they will not join the cluster (docs/gce.md).`);
     }
     const terraform = flags.target === 'terraform';
     if (flags.yes || terraform) {

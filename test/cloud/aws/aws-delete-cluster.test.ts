@@ -354,16 +354,6 @@ describe('delete cluster on AWS (moto)', () => {
     expect(fs.existsSync(path.join(s, priv))).toBe(false);
   });
 
-  it('a GCE cluster: the state only, with a note that its cloud resources stay', () => {
-    const s = tempDir();
-    expect(runCli(['create', 'cluster', 'g.k8s.local', '--cloud', 'gce', '--zones', 'us-central1-a', '--state', s]).status).toBe(0);
-    const r = cli(['delete', 'cluster', 'g.k8s.local', '--yes', '--state', s]);
-    expect(r.status).toBe(0);
-    expect(r.stderr).toBe("kforge does not delete cloud resources on gce yet, only the state: delete the cluster's gce resources yourself\n");
-    expect(r.stdout).toMatch(/^Deleted cluster: "g\.k8s\.local" \(\d+ state objects\)\n$/);
-    expect(fs.existsSync(path.join(s, 'g.k8s.local'))).toBe(false);
-  });
-
   it('lists the two api records of the cluster with zone-qualified ids; a record already gone counts as deleted', async () => {
     const c = 'dns.example.com';
     await addRecord(`api.${c}`, '203.0.113.20');

@@ -1,6 +1,5 @@
 import { GceCloud } from '../../../src/cloud/gce/gce-cloud';
 import { GceNetworkTask } from '../../../src/cloud/gce/tasks/gce-network-task';
-import { NotSupportedError } from '../../../src/errors/not-supported-error';
 import { newCluster } from '../../../src/create/new-cluster';
 import { buildGceTasks } from '../../../src/model/gce/gce-model-builder';
 import { GceInstanceTemplateTask } from '../../../src/cloud/gce/tasks/gce-instance-template-task';
@@ -44,10 +43,10 @@ describe('GCE tasks', () => {
     expect(() => net.check(undefined, net.diff(undefined))).not.toThrow();
   });
 
-  it('direct find and apply refuse with NOT_SUPPORTED (the Compute API tasks are not built yet)', async () => {
+  it('a connection made for the Terraform target has no Compute client: find fails before any call', async () => {
     const net = new GceNetworkTask('n', { mode: 'custom', shared: false });
-    await expect(net.find()).rejects.toBeInstanceOf(NotSupportedError);
-    await expect(net.apply()).rejects.toBeInstanceOf(NotSupportedError);
-    expect(new GceCloud('c', 'p', 'r').calls.calls).toBe(0);
+    const cloud = new GceCloud('c', 'p', 'r');
+    await expect(net.find(cloud)).rejects.toThrow(/no Compute client/);
+    expect(cloud.calls.calls).toBe(0);
   });
 });

@@ -12,11 +12,14 @@
  *   GCE's error JSON, 412 conditionNotMet on a stale `fingerprint` / `labelFingerprint`, 400
  *   resourceInUseByAnotherResource on deleting what another resource references (a network with
  *   subnetworks or firewalls, a template a MIG uses, an attached disk).
- * - Operations are found by name or numeric id, as GCE's are.
+ * - Operations are found by name or numeric id, as GCE's are; one nobody polls finishes after `settleAfter`
+ *   further requests (GCE works on when the caller is gone).
+ * - An insert naming a network, subnetwork, health check, pool or backend service that does not exist is 404.
  * - `requestId` must be a UUID; a repeated one returns the first operation instead of acting twice.
  * - A configurable share of calls is throttled with 429 rateLimitExceeded; `loseAnswers(n)` performs the
  *   next n mutating calls and drops the connection before answering.
  * - Stored references are expanded to full URLs; references are compared by URL.
+ * Legacy `global/httpHealthChecks` (absent from the client's protos) are described by hand from the API reference.
  * Implemented methods: Insert, Get, List (filter `field = "value"` joined by AND, paging), Delete, Patch,
  * Update, SetLabels, InstanceGroupManagers Resize / SetInstanceTemplate / SetTargetPools, Instances
  * AttachDisk / DetachDisk, and the three operations services' Get and Wait. A MIG keeps its target size of
@@ -34,6 +37,10 @@ import { IamFake } from './iam-fake';
 export interface FakeComputeRequest {
   method: string;
   path: string;
+  /** The query string (`requestId=…`). */
+  query: string;
+  /** Whether the call changes something (operation polls and policy reads, though POSTs, do not). */
+  mutating: boolean;
   /** `Service.Method` of the matched RPC, e.g. `Networks.Insert`; `IAM.…` for the IAM calls. */
   rpc: string;
 }
@@ -44,6 +51,8 @@ export interface FakeComputeOptions {
   throttleShare?: number;
   /** Operation gets before an operation is DONE (wait always finishes it); default 1. */
   pollsToFinish?: number;
+  /** Requests to the fake after which an operation nobody polls finishes anyway (GCE works on without the caller); default 20. */
+  settleAfter?: number;
 }
 
 /** A running fake Compute API. */
@@ -58,6 +67,8 @@ export interface FakeCompute {
   setThrottleShare(share: number): void;
   /** Performs the next n mutating calls but drops the connection before the answer. */
   loseAnswers(n: number): void;
+  /** Answers dropped so far. */
+  lostAnswers(): number;
   /** Every resource of every collection, as `collection/name`, sorted. */
   inventory(): string[];
   stop(): Promise<void>;
@@ -66,6 +77,8 @@ export interface FakeCompute {
 interface Operation {
   body: Resource;
   polls: number;
+  /** The fake's request count when it was made. */
+  born: number;
   effect: () => void;
 }
 
@@ -83,7 +96,13 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
   let throttleShare = options.throttleShare ?? 0;
   let calls = 0;
   let lose = 0;
+  let lost = 0;
   let opSeq = 0;
+
+  /** Operations no one polled finish once enough other requests went by, as GCE finishes them without the caller. */
+  const settle = (): void => {
+    for (const op of new Set(operations.values())) if (op.body.status !== 'DONE' && calls - op.born >= (options.settleAfter ?? 20)) finish(op);
+  };
 
   const throttled = (): boolean => {
     const n = calls++;
@@ -102,7 +121,7 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
     const body: Resource = { kind: 'compute#operation', id: String(opSeq), name, operationType: type, targetLink: COMPUTE_BASE + target, status: 'PENDING', progress: 0, insertTime: '2026-01-01T00:00:00.000-08:00', selfLink: `${COMPUTE_BASE}${opsPath}/${name}` };
     if (scope) body[scope[1] === 'regions' ? 'region' : 'zone'] = `${COMPUTE_BASE}${scope[0]}`;
     // GCE finds an operation by its name or its numeric id (the client's ExtendedOperation names it by id).
-    const op = { body, polls: 0, effect };
+    const op = { body, polls: 0, effect, born: calls };
     operations.set(`${opsPath}/${name}`, op);
     operations.set(`${opsPath}/${String(body.id)}`, op);
     if (requestId !== undefined) byRequestId.set(requestId, `${opsPath}/${name}`);
@@ -127,7 +146,11 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
     const instances = `${zonePath}/instances`;
     const mine = store.list(instances).filter((i) => i['fakeCreatedBy'] === mig.selfLink);
     const size = Number(mig.targetSize ?? 0);
-    for (const extra of mine.slice(size)) store.remove(instances, String(extra.name));
+    for (const extra of mine.slice(size)) {
+      // A deleted instance's disks are detached, as GCE does.
+      for (const disk of store.list(`${zonePath}/disks`)) if (Array.isArray(disk.users)) disk.users = (disk.users as string[]).filter((u) => u !== extra.selfLink);
+      store.remove(instances, String(extra.name));
+    }
     for (let i = mine.length; i < size; i++) {
       const template = store.find(`${String(mig.instanceTemplate).slice(COMPUTE_BASE.length).split('/').slice(0, -1).join('/')}`, String(mig.instanceTemplate).split('/').pop()!);
       const props = (template?.properties ?? {}) as Resource;
@@ -153,6 +176,7 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
       const key = `${path}/${String(body.name)}`;
       if (requestId && byRequestId.has(requestId)) return operation(path, 'insert', key, () => undefined, requestId);
       store.checkInsert(path, body);
+      checkReferences(store, path, body);
       if (service === 'InstanceGroupManagers') checkTemplate(store, path, String(body.instanceTemplate ?? ''));
       if (pendingInserts.has(key)) throw new ComputeApiError(409, 'alreadyExists', `The resource '${key}' already exists`);
       pendingInserts.add(key);
@@ -238,17 +262,18 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
         const parsed = raw.trim() ? (JSON.parse(raw) as unknown) : {};
         const body = typeof parsed === 'object' && parsed !== null ? (parsed as Resource) : {};
         if (url.pathname.startsWith('/v1/projects/')) {
-          requests.push({ method: req.method ?? '', path: url.pathname, rpc: 'IAM' });
+          requests.push({ method: req.method ?? '', path: url.pathname, query: url.search, rpc: 'IAM', mutating: req.method !== 'GET' && !url.pathname.endsWith(':getIamPolicy') });
           if (throttled()) throw new ComputeApiError(429, 'rateLimitExceeded', 'Quota exceeded for quota metric \'Requests\'');
           const out = iam.handle(req.method ?? '', url.pathname, body);
           answer(out.status, out.body);
           return;
         }
+        settle();
         const matched = schema.match(req.method ?? '', url.pathname);
         if (!matched) throw new ComputeApiError(404, 'notFound', `No API route for ${req.method ?? ''} ${url.pathname}`);
         const { route } = matched;
         const rpc = `${route.service}.${route.method}`;
-        requests.push({ method: req.method ?? '', path: url.pathname, rpc });
+        requests.push({ method: req.method ?? '', path: url.pathname, query: url.search, rpc, mutating: route.verb !== 'GET' && !route.service.endsWith('Operations') });
         if (throttled()) throw new ComputeApiError(429, 'rateLimitExceeded', 'Quota exceeded for quota metric \'Queries\' and limit \'Queries per minute\' of service \'compute.googleapis.com\'');
         for (const k of url.searchParams.keys()) {
           if (k === '$alt' || k === 'alt') continue;
@@ -263,6 +288,7 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
         const mutating = route.verb !== 'GET' && !route.service.endsWith('Operations');
         if (mutating && lose > 0) {
           lose--;
+          lost++;
           res.socket?.destroy();
           return;
         }
@@ -284,6 +310,7 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
     iam,
     setThrottleShare: (share) => void (throttleShare = share),
     loseAnswers: (n) => void (lose = n),
+    lostAnswers: () => lost,
     inventory: () => [...store.collections].flatMap(([c, items]) => [...items.keys()].map((n) => `${c}/${n}`)).concat(iam.inventory()).sort(),
     stop: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
@@ -305,6 +332,22 @@ function matcher(filter: string): (r: Resource) => boolean {
     };
   });
   return (r) => tests.every((t) => t(r));
+}
+
+/** 404 for a referenced network, subnetwork, health check, pool or backend service that does not exist, as GCE answers an insert. */
+function checkReferences(store: ComputeStore, collection: string, body: Resource): void {
+  const project = collection.split('/')[1];
+  const refs: string[] = [];
+  const walk = (v: unknown, key: string): void => {
+    if (typeof v === 'string' && /^(network|subnetwork|healthChecks|targetPools|target|backendService)$/.test(key)) refs.push(v);
+    else if (Array.isArray(v)) v.forEach((x) => walk(x, key));
+    else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) walk(x, k);
+  };
+  walk(body, '');
+  for (const ref of refs) {
+    const rel = ref.startsWith(COMPUTE_BASE) ? ref.slice(COMPUTE_BASE.length) : ref.startsWith('projects/') ? ref : /^(global|regions|zones)\//.test(ref) ? `projects/${project}/${ref}` : undefined;
+    if (rel && !store.find(rel.split('/').slice(0, -1).join('/'), rel.split('/').pop()!)) throw notFound(rel);
+  }
 }
 
 /** 400 unless a MIG's template exists, as GCE checks on insert and setInstanceTemplate. */

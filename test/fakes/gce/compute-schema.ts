@@ -51,7 +51,8 @@ export class ComputeSchema {
     const require = createRequire(__filename);
     const protos = require('@google-cloud/compute/build/protos/protos.json') as { nested: Record<string, { nested: Record<string, unknown> }> };
     const v1 = (((protos.nested.google.nested.cloud as { nested: Record<string, unknown> }).nested.compute as { nested: Record<string, unknown> }).nested.v1 as { nested: ComputeSchema['types'] }).nested;
-    this.types = v1;
+    // A shallow copy: the fake's own additions must not reach the protos object the client library shares.
+    this.types = { ...v1 };
     for (const [service, def] of Object.entries(v1)) {
       for (const [method, m] of Object.entries(def.methods ?? {})) {
         const http = m.parsedOptions?.find((o) => o['(google.api.http)'])?.['(google.api.http)'];
@@ -67,8 +68,32 @@ export class ComputeSchema {
         this.routes.push({ service, method, verb: verb.toUpperCase(), template, regex, params, requestType: m.requestType, bodyField, bodyType: bodyField ? fields[bodyField]?.type : undefined, queryFields });
       }
     }
+    this.addLegacyHttpHealthChecks();
     // Literal segments beat variables: `.../instanceGroupManagers/{igm}/resize` before a longer variable match.
     this.routes.sort((a, b) => a.params.length - b.params.length);
+  }
+
+  /**
+   * Legacy HTTP health checks (`global/httpHealthChecks`, what a target pool takes): compute v1 serves them,
+   * but @google-cloud/compute 6.15's protos no longer describe them. Their fields are copied from the API's
+   * reference (compute/docs/reference/rest/v1/httpHealthChecks).
+   */
+  private addLegacyHttpHealthChecks(): void {
+    const str = { type: 'string' };
+    const int = { type: 'int32' };
+    this.types.HttpHealthCheck = { fields: { checkIntervalSec: int, creationTimestamp: str, description: str, healthyThreshold: int, host: str, id: { type: 'uint64' }, kind: str, name: str, port: int, requestPath: str, selfLink: str, timeoutSec: int, unhealthyThreshold: int } };
+    const base = '/compute/v1/projects/{project}/global/httpHealthChecks';
+    const route = (method: string, verb: string, template: string, queryFields: string[], bodyType?: string): ComputeRoute => {
+      const params: string[] = [];
+      const regex = new RegExp(`^${template.replace(/\{([a-z_0-9]+)\}/g, (_, p: string) => (params.push(camel(p)), '([^/]+)'))}$`);
+      return { service: 'HttpHealthChecks', method, verb, template, regex, params, requestType: `${method}HttpHealthCheckRequest`, ...(bodyType ? { bodyField: 'httpHealthCheckResource', bodyType } : {}), queryFields: new Set(queryFields) };
+    };
+    this.routes.push(
+      route('Insert', 'POST', base, ['requestId'], 'HttpHealthCheck'),
+      route('List', 'GET', base, ['filter', 'maxResults', 'orderBy', 'pageToken', 'returnPartialSuccess']),
+      route('Get', 'GET', `${base}/{http_health_check}`, []),
+      route('Delete', 'DELETE', `${base}/{http_health_check}`, ['requestId']),
+    );
   }
 
   /** The route of a request, or undefined (the real API's 404 for an unknown path). */

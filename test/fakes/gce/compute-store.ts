@@ -81,6 +81,10 @@ export class ComputeStore {
     r.selfLink = `${COMPUTE_BASE}${collection}/${name}`;
     const scope = /^projects\/[^/]+\/(regions|zones)\/([^/]+)\//.exec(collection);
     if (scope && this.hasFingerprint(type, scope[1] === 'regions' ? 'region' : 'zone')) r[scope[1] === 'regions' ? 'region' : 'zone'] = `${COMPUTE_BASE}projects/${project}/${scope[1]}/${scope[2]}`;
+    // GCE allocates what the caller leaves out: an address's IP, a forwarding rule's IP and full port range.
+    if (type === 'Address' && r.address === undefined) r.address = r.addressType === 'INTERNAL' ? `10.0.16.${this.nextId % 250}` : `34.1.${this.nextId % 250}.1`;
+    if (type === 'ForwardingRule' && r.IPAddress === undefined) r.IPAddress = `34.2.${this.nextId % 250}.1`;
+    if (type === 'ForwardingRule' && typeof r.portRange === 'string' && !r.portRange.includes('-')) r.portRange = `${r.portRange}-${r.portRange}`;
     if (this.hasFingerprint(type, 'labelFingerprint')) r.labelFingerprint = this.fingerprint(r.labels ?? {});
     if (this.hasFingerprint(type, 'fingerprint')) r.fingerprint = this.fingerprint(r);
     if (!this.collections.has(collection)) this.collections.set(collection, new Map());

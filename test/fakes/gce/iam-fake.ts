@@ -33,9 +33,14 @@ const ACCOUNT_FIELDS = new Set(['displayName', 'description']);
  */
 export class IamFake {
   readonly accounts = new Map<string, FakeServiceAccount>();
+  /** Project IAM policies (Cloud Resource Manager v1), by project. */
+  readonly policies = new Map<string, { version: number; etag: string; bindings: Array<{ role: string; members: string[] }> }>();
+  private policySeq = 0;
 
   /** Answers one request under `/v1/projects/`. */
   handle(method: string, path: string, body: Record<string, unknown>): IamAnswer {
+    const crm = /^\/v1\/projects\/([^/:]+):(getIamPolicy|setIamPolicy)$/.exec(path);
+    if (crm && method === 'POST') return this.policy(crm[1], crm[2], body);
     const m = /^\/v1\/projects\/([^/]+)\/serviceAccounts(?:\/([^/]+))?$/.exec(path);
     if (!m) return failure(404, 'NOT_FOUND', `No IAM route for ${method} ${path}`);
     const [, project, email] = m;
@@ -55,6 +60,26 @@ export class IamFake {
   /** `projects/{p}/serviceAccounts/{email}` of every account, for inventories. */
   inventory(): string[] {
     return [...this.accounts.values()].map((a) => a.name);
+  }
+
+  /**
+   * Cloud Resource Manager v1 `projects.getIamPolicy` / `setIamPolicy`: read-modify-write guarded by the
+   * policy's etag (409 ABORTED on a stale one, as CRM answers concurrent changes).
+   */
+  private policy(project: string, method: string, body: Record<string, unknown>): IamAnswer {
+    const current = this.policies.get(project) ?? { version: 1, etag: 'BwAAAAAAAAA=', bindings: [] };
+    if (method === 'getIamPolicy') {
+      const unknown = Object.keys(body).find((k) => k !== 'options');
+      if (unknown) return failure(400, 'INVALID_ARGUMENT', `Invalid JSON payload received. Unknown name "${unknown}": Cannot find field.`);
+      return { status: 200, body: current };
+    }
+    const policy = body.policy as { etag?: string; version?: number; bindings?: Array<{ role: string; members: string[] }> } | undefined;
+    const unknown = Object.keys(body).find((k) => k !== 'policy' && k !== 'updateMask') ?? Object.keys(policy ?? {}).find((k) => !['etag', 'version', 'bindings', 'auditConfigs'].includes(k));
+    if (unknown || !policy) return failure(400, 'INVALID_ARGUMENT', `Invalid JSON payload received. Unknown name "${unknown ?? 'policy'}": Cannot find field.`);
+    if (policy.etag !== undefined && policy.etag !== current.etag) return failure(409, 'ABORTED', 'There were concurrent policy changes. Please retry the whole read-modify-write with exponential backoff.');
+    const next = { version: policy.version ?? 1, etag: Buffer.from(`etag-${++this.policySeq}`).toString('base64'), bindings: (policy.bindings ?? []).filter((b) => b.members.length > 0) };
+    this.policies.set(project, next);
+    return { status: 200, body: next };
   }
 
   private create(project: string, body: Record<string, unknown>): IamAnswer {

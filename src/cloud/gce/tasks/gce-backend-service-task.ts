@@ -1,7 +1,9 @@
 import { HclBlock, TerraformTarget } from '../../../tasks/terraform-target';
 import type { GceHealthCheckTask } from './gce-health-check-task';
 import type { GceInstanceGroupManagerTask } from './gce-instance-group-manager-task';
-import { GceTask } from './gce-task';
+import type { GceCloud } from '../gce-cloud';
+import { GCE_COLLECTIONS, GceResource } from '../gce-compute';
+import { gceUrl, GceTask } from './gce-task';
 
 /** The desired regional backend service. */
 export interface GceBackendServiceDesired extends Record<string, string | undefined> {
@@ -26,6 +28,27 @@ export class GceBackendServiceTask extends GceTask<GceBackendServiceDesired> {
   /** Its health check and MIGs. */
   dependencies(): readonly (GceHealthCheckTask | GceInstanceGroupManagerTask)[] {
     return [this.healthCheck, ...this.groups];
+  }
+
+  /** The backend service in the region. */
+  protected override read(cloud: GceCloud): Promise<GceResource | undefined> {
+    return cloud.inventory.get(GCE_COLLECTIONS.regionBackendServices, cloud.region, this.name);
+  }
+
+  /** Protocol and scheme. */
+  protected override actualOf(r: GceResource): GceBackendServiceDesired {
+    return { protocol: r.protocol as string, loadBalancingScheme: r.loadBalancingScheme as string };
+  }
+
+  /** The service over the MIGs' instance groups, checked by the health check. */
+  protected override async create(cloud: GceCloud): Promise<void> {
+    await this.insert(cloud, GCE_COLLECTIONS.regionBackendServices, cloud.region, {
+      name: this.name,
+      protocol: this.desired.protocol,
+      loadBalancingScheme: this.desired.loadBalancingScheme,
+      healthChecks: [this.healthCheck.url(cloud)],
+      backends: this.groups.map((g) => ({ group: gceUrl(cloud, `zones/${g.desired.zone}/instanceGroups/${g.name}`), balancingMode: 'CONNECTION' })),
+    });
   }
 
   /** `google_compute_region_backend_service`, one CONNECTION backend per MIG. */

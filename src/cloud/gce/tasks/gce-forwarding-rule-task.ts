@@ -4,7 +4,10 @@ import type { GceBackendServiceTask } from './gce-backend-service-task';
 import type { GceNetworkTask } from './gce-network-task';
 import type { GceSubnetworkTask } from './gce-subnetwork-task';
 import type { GceTargetPoolTask } from './gce-target-pool-task';
-import { GceTask } from './gce-task';
+import type { Change } from '../../../tasks/task';
+import type { GceCloud } from '../gce-cloud';
+import { GCE_COLLECTIONS, GceResource } from '../gce-compute';
+import { gceUrl, GceTask } from './gce-task';
 
 /** The desired forwarding rule. */
 export interface GceForwardingRuleDesired extends Record<string, string | readonly string[] | Readonly<Record<string, string>> | undefined> {
@@ -35,6 +38,44 @@ export class GceForwardingRuleTask extends GceTask<GceForwardingRuleDesired> {
   /** Its address and target. */
   dependencies(): readonly (GceAddressTask | GceTargetPoolTask | GceBackendServiceTask | GceNetworkTask | GceSubnetworkTask)[] {
     return 'pool' in this.target ? [this.address, this.target.pool] : [this.address, this.target.backend, this.target.network, this.target.subnetwork];
+  }
+
+  /** The rule in the region. */
+  protected override read(cloud: GceCloud): Promise<GceResource | undefined> {
+    return cloud.inventory.get(GCE_COLLECTIONS.forwardingRules, cloud.region, this.name);
+  }
+
+  /** Scheme, ports and labels. */
+  protected override actualOf(r: GceResource): GceForwardingRuleDesired {
+    return { loadBalancingScheme: r.loadBalancingScheme as 'EXTERNAL' | 'INTERNAL', portRange: r.portRange as string | undefined, ports: r.ports as string[] | undefined, labels: (r.labels ?? {}) as Record<string, string> };
+  }
+
+  /** The rule on the address's IP, to the pool or the backend service. */
+  protected override async create(cloud: GceCloud): Promise<void> {
+    const d = this.desired;
+    const t = this.target;
+    if (this.address.ip === undefined) await this.address.find(cloud);
+    await this.insert(cloud, GCE_COLLECTIONS.forwardingRules, cloud.region, {
+      name: this.name,
+      IPAddress: this.address.ip,
+      IPProtocol: 'TCP',
+      loadBalancingScheme: d.loadBalancingScheme,
+      ...(d.portRange ? { portRange: d.portRange } : {}),
+      ...(d.ports ? { ports: [...d.ports] } : {}),
+      labels: { ...d.labels },
+      ...('pool' in t
+        ? { target: gceUrl(cloud, `regions/${cloud.region}/targetPools/${t.pool.name}`) }
+        : { backendService: gceUrl(cloud, `regions/${cloud.region}/backendServices/${t.backend.name}`), network: gceUrl(cloud, `global/networks/${t.network.name}`), subnetwork: gceUrl(cloud, `regions/${cloud.region}/subnetworks/${t.subnetwork.name}`) }),
+    });
+  }
+
+  /** Labels are set with the current labelFingerprint; the rest is refused by check. */
+  protected override async update(cloud: GceCloud, changes: readonly Change[]): Promise<void> {
+    for (const c of changes) {
+      if (c.field !== 'labels') return super.update(cloud, [c]);
+      const current = await this.read(cloud);
+      await cloud.compute.method(GCE_COLLECTIONS.forwardingRules, cloud.region, 'setLabels', this.name, { resource: this.name, regionSetLabelsRequestResource: { labels: { ...this.desired.labels }, labelFingerprint: current?.labelFingerprint } });
+    }
   }
 
   /** `google_compute_forwarding_rule`. */

@@ -1,5 +1,7 @@
 import { HclBlock, TerraformTarget } from '../../../tasks/terraform-target';
-import { GceTask } from './gce-task';
+import type { GceCloud } from '../gce-cloud';
+import { GCE_COLLECTIONS, GceResource } from '../gce-compute';
+import { gceUrl, GceTask } from './gce-task';
 
 /** The desired health check: a regional TCP check (internal backend service) or a legacy HTTP one (target pool). */
 export interface GceHealthCheckDesired extends Record<string, string | number | undefined> {
@@ -23,6 +25,33 @@ export class GceHealthCheckTask extends GceTask<GceHealthCheckDesired> {
   /** None. */
   dependencies(): readonly never[] {
     return [];
+  }
+
+  private collection() {
+    return this.desired.kind === 'http' ? GCE_COLLECTIONS.httpHealthChecks : GCE_COLLECTIONS.regionHealthChecks;
+  }
+
+  /** The check's URL, as a pool or backend service names it. */
+  url(cloud: GceCloud): string {
+    return gceUrl(cloud, this.desired.kind === 'http' ? `global/httpHealthChecks/${this.name}` : `regions/${cloud.region}/healthChecks/${this.name}`);
+  }
+
+  /** The legacy HTTP check (global) or the regional TCP check. */
+  protected override read(cloud: GceCloud): Promise<GceResource | undefined> {
+    return cloud.inventory.get(this.collection(), this.desired.kind === 'http' ? undefined : cloud.region, this.name);
+  }
+
+  /** Port and path. */
+  protected override actualOf(r: GceResource): GceHealthCheckDesired {
+    if (this.desired.kind === 'http') return { kind: 'http', port: Number(r.port ?? 80), requestPath: (r.requestPath as string | undefined) ?? '/' };
+    return { kind: 'region-tcp', port: Number((r.tcpHealthCheck as { port?: number } | undefined)?.port ?? 0), requestPath: undefined };
+  }
+
+  /** Creates the check. */
+  protected override async create(cloud: GceCloud): Promise<void> {
+    const d = this.desired;
+    if (d.kind === 'http') await this.insert(cloud, GCE_COLLECTIONS.httpHealthChecks, undefined, { name: this.name, port: d.port, requestPath: d.requestPath });
+    else await this.insert(cloud, GCE_COLLECTIONS.regionHealthChecks, cloud.region, { name: this.name, type: 'TCP', tcpHealthCheck: { port: d.port } });
   }
 
   /** `google_compute_region_health_check` with a `tcp_health_check`, or `google_compute_http_health_check`. */

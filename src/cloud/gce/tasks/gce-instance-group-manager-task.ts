@@ -1,10 +1,13 @@
 import { HclBlock, HclExpression, TerraformTarget } from '../../../tasks/terraform-target';
 import type { GceInstanceTemplateTask } from './gce-instance-template-task';
 import type { GceTargetPoolTask } from './gce-target-pool-task';
-import { GceTask } from './gce-task';
+import type { Change } from '../../../tasks/task';
+import type { GceCloud } from '../gce-cloud';
+import { GCE_COLLECTIONS, GceResource } from '../gce-compute';
+import { gceUrl, GceTask, lastSegment } from './gce-task';
 
 /** The desired zonal managed instance group. */
-export interface GceInstanceGroupManagerDesired extends Record<string, string | number | undefined> {
+export interface GceInstanceGroupManagerDesired extends Record<string, string | number | readonly string[] | undefined> {
   zone: string;
   targetSize: number;
   /** Instances are named `<base>-xxxx`: the instance group's name, as kops does. */
@@ -29,6 +32,54 @@ export class GceInstanceGroupManagerTask extends GceTask<GceInstanceGroupManager
   /** Its template. */
   dependencies(): readonly (GceInstanceTemplateTask | GceTargetPoolTask)[] {
     return [this.template, ...this.targetPools];
+  }
+
+  /** The MIG in its zone. */
+  protected override read(cloud: GceCloud): Promise<GceResource | undefined> {
+    return cloud.inventory.get(GCE_COLLECTIONS.instanceGroupManagers, this.desired.zone, this.name);
+  }
+
+  /** Size, base name, and (compared by diff) the template and target pools by name. */
+  protected override actualOf(r: GceResource): GceInstanceGroupManagerDesired {
+    return { zone: this.desired.zone, targetSize: Number(r.targetSize ?? 0), baseInstanceName: r.baseInstanceName as string, instanceTemplate: lastSegment(r.instanceTemplate), targetPools: ((r.targetPools ?? []) as string[]).map((p) => lastSegment(p) ?? '').sort() };
+  }
+
+  /** The desired fields, plus the template this run's model names and the pools. */
+  override diff(actual: GceInstanceGroupManagerDesired | undefined): Change[] {
+    const changes = super.diff(actual);
+    const template = this.template.templateName();
+    if (actual?.instanceTemplate !== template) changes.push({ field: 'instanceTemplate', from: actual?.instanceTemplate, to: template });
+    const pools = this.targetPools.map((p) => p.name).sort();
+    if (JSON.stringify(actual?.targetPools ?? []) !== JSON.stringify(pools) && (actual !== undefined || pools.length > 0)) changes.push({ field: 'targetPools', from: actual?.targetPools, to: pools });
+    return changes.sort((a, b) => (a.field < b.field ? -1 : 1));
+  }
+
+  private templateUrl(cloud: GceCloud): string {
+    return gceUrl(cloud, `global/instanceTemplates/${this.template.templateName()}`);
+  }
+
+  private poolUrls(cloud: GceCloud): string[] {
+    return this.targetPools.map((p) => gceUrl(cloud, `regions/${cloud.region}/targetPools/${p.name}`));
+  }
+
+  /** The MIG with its size, template and pools. */
+  protected override async create(cloud: GceCloud): Promise<void> {
+    const d = this.desired;
+    await this.insert(cloud, GCE_COLLECTIONS.instanceGroupManagers, d.zone, { name: this.name, baseInstanceName: d.baseInstanceName, targetSize: d.targetSize, instanceTemplate: this.templateUrl(cloud), targetPools: this.poolUrls(cloud) });
+  }
+
+  /** A new template is pointed at (instances are replaced by rolling-update); size and pools are set. */
+  protected override async update(cloud: GceCloud, changes: readonly Change[]): Promise<void> {
+    const z = this.desired.zone;
+    const mig = GCE_COLLECTIONS.instanceGroupManagers;
+    for (const c of changes) {
+      if (c.field === 'instanceTemplate') await cloud.compute.method(mig, z, 'setInstanceTemplate', this.name, { instanceGroupManagersSetInstanceTemplateRequestResource: { instanceTemplate: this.templateUrl(cloud) } });
+      if (c.field === 'targetSize') await cloud.compute.method(mig, z, 'resize', this.name, { size: this.desired.targetSize });
+      if (c.field === 'targetPools') {
+        const current = await this.read(cloud);
+        await cloud.compute.method(mig, z, 'setTargetPools', this.name, { instanceGroupManagersSetTargetPoolsRequestResource: { targetPools: this.poolUrls(cloud), fingerprint: current?.fingerprint } });
+      }
+    }
   }
 
   /** `google_compute_instance_group_manager`, with kops's opportunistic REPLACE policy; the autoscaler owns the size once created. */

@@ -3,7 +3,9 @@ import { HclBlock, TerraformTarget } from '../../../tasks/terraform-target';
 import type { GceNetworkTask } from './gce-network-task';
 import type { GceServiceAccountTask } from './gce-service-account-task';
 import type { GceSubnetworkTask } from './gce-subnetwork-task';
-import { GceTask } from './gce-task';
+import type { GceCloud } from '../gce-cloud';
+import { GCE_COLLECTIONS, GceResource } from '../gce-compute';
+import { gceUrl, GceTask } from './gce-task';
 
 /** The desired instance template of one instance group (kops's gcetasks.InstanceTemplate). */
 export interface GceInstanceTemplateDesired extends Record<string, string | number | boolean | readonly string[] | Readonly<Record<string, string>> | undefined> {
@@ -57,6 +59,38 @@ export class GceInstanceTemplateTask extends GceTask<GceInstanceTemplateDesired>
   templateName(): string {
     const content = JSON.stringify(Object.entries(this.desired).sort(([a], [b]) => (a < b ? -1 : 1)));
     return `${this.desired.namePrefix}-${createHash('sha256').update(content).digest('hex').slice(0, 8)}`;
+  }
+
+  /** The template of this content, by its content-hashed name. */
+  protected override read(cloud: GceCloud): Promise<GceResource | undefined> {
+    return cloud.inventory.get(GCE_COLLECTIONS.instanceTemplates, undefined, this.templateName());
+  }
+
+  /** The name is the content's hash: a template of that name has exactly this content. */
+  protected override actualOf(): GceInstanceTemplateDesired {
+    return this.desired;
+  }
+
+  /** Templates are immutable: a change is a new template (a new name), so only create is ever applied. */
+  protected override async create(cloud: GceCloud): Promise<void> {
+    const d = this.desired;
+    const image = d.image.startsWith('https://') ? d.image : `https://www.googleapis.com/compute/v1/projects/${d.image.replace('/', '/global/images/')}`;
+    const spot = d.provisioningModel === 'SPOT';
+    const email = this.serviceAccount ? this.serviceAccount.email() : (d.serviceAccountEmail ?? 'default');
+    await this.insert(cloud, GCE_COLLECTIONS.instanceTemplates, undefined, {
+      name: this.templateName(),
+      properties: {
+        machineType: d.machineType,
+        canIpForward: d.canIpForward,
+        disks: [{ autoDelete: true, boot: true, deviceName: 'persistent-disks-0', mode: 'READ_WRITE', type: 'PERSISTENT', initializeParams: { sourceImage: image, diskSizeGb: String(d.bootDiskSizeGb), diskType: d.bootDiskType } }],
+        networkInterfaces: [{ network: gceUrl(cloud, `global/networks/${this.network.name}`), subnetwork: gceUrl(cloud, `regions/${this.subnetwork.desired.region}/subnetworks/${this.subnetwork.name}`), stackType: d.stackType, accessConfigs: d.externalIp ? [{ name: 'external-nat', type: 'ONE_TO_ONE_NAT' }] : [] }],
+        serviceAccounts: [{ email, scopes: [...d.scopes] }],
+        tags: { items: [...d.tags] },
+        labels: { ...d.labels },
+        metadata: { items: Object.keys(d.metadata).sort().map((key) => ({ key, value: d.metadata[key] })) },
+        scheduling: { automaticRestart: !spot, onHostMaintenance: spot ? 'TERMINATE' : 'MIGRATE', preemptible: spot, provisioningModel: d.provisioningModel },
+      },
+    });
   }
 
   /** `google_compute_instance_template` in kops's shape; the user-data goes to `data/` as kops does. */
