@@ -65,6 +65,8 @@ export interface NewClusterOptions {
   utilitySubnets?: string[];
   /** A public store for the OIDC discovery documents (kops --discovery-store); the cluster's are under `<store>/<name>`. Default: none published. */
   discoveryStore?: string;
+  /** The GCE project (kops's --project, spec.project); GCE only. Default: none (update on GCE then refuses). */
+  project?: string;
 }
 
 /** A new cluster's objects, before expansion. */
@@ -130,6 +132,9 @@ export function newCluster(o: NewClusterOptions): NewCluster {
     flagErr('--api-loadbalancer-type', `"${String(o.apiLoadBalancerType)}" is not a load balancer type; use public or internal`);
   }
   sharedNetworkProblems(o, zones, cloud, topology).forEach(([flag, message]) => flagErr(flag, message));
+  if (o.project !== undefined && cloud !== 'gce') flagErr('--project', 'is a GCE project; it applies to --cloud gce only');
+  // GCE project ids are lowercase letters, digits and hyphens (legacy domain-scoped ones add `example.com:`); the API checks the rest.
+  if (o.project !== undefined && !/^[a-z][a-z0-9.:-]{0,62}$/.test(o.project)) flagErr('--project', `"${o.project}" is not a GCE project id (lowercase letters, digits and hyphens, starting with a letter)`);
   if (o.associatePublicIp === true && topology === 'private') flagErr('--associate-public-ip', 'instances in private subnets cannot have public IPs; drop the flag or use --topology public');
   if (errors.length > 0) throw new ValidationError(errors, 'create cluster flags');
   const adminAccess = o.adminAccess && o.adminAccess.length > 0 ? dedupe(o.adminAccess) : ['0.0.0.0/0', '::/0'];
@@ -143,6 +148,7 @@ export function newCluster(o: NewClusterOptions): NewCluster {
     authorization: { rbac: {} },
     channel,
     cloudProvider: cloud,
+    ...(o.project ? { project: o.project } : {}),
     ...(o.cloudLabels && Object.keys(o.cloudLabels).length > 0 ? { cloudLabels: o.cloudLabels } : {}),
     ...(o.dnsZone ? { dnsZone: o.dnsZone } : {}),
     ...(o.vpc ? { networkID: o.vpc } : {}),

@@ -49,7 +49,7 @@ const kinds = (): Record<string, number> => {
 };
 
 it('creates the cluster, then finds it unchanged, then replaces a changed template', async () => {
-  const created = await kforge(['create', 'cluster', NAME, '--cloud', 'gce', '--set', 'spec.project=p', '--zones', 'us-central1-a', '--dns', 'none']);
+  const created = await kforge(['create', 'cluster', NAME, '--cloud', 'gce', '--project', 'p', '--zones', 'us-central1-a', '--dns', 'none']);
   expect({ status: created.status, stderr: created.stderr }).toEqual({ status: 0, stderr: expect.anything() });
 
   const applied = await kforge(['update', 'cluster', NAME, '--yes']);
@@ -109,7 +109,7 @@ it('creates the cluster, then finds it unchanged, then replaces a changed templa
 
 it('update --yes killed (SIGKILL) at three points and run again makes each resource once, then nothing to do', async () => {
   const name = 'kill.example.com';
-  const created = await kforge(['create', 'cluster', name, '--cloud', 'gce', '--set', 'spec.project=q', '--zones', 'us-central1-a', '--dns', 'none']);
+  const created = await kforge(['create', 'cluster', name, '--cloud', 'gce', '--project', 'q', '--zones', 'us-central1-a', '--dns', 'none']);
   expect(created.status).toBe(0);
   const mutating = () => fake.requests.filter((r) => r.mutating && r.path.includes('/projects/q')).length;
   for (const after of [1, 12, 25]) {

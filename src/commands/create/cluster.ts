@@ -42,6 +42,7 @@ export default class CreateCluster extends BaseCommand {
     'utility-subnets': Flags.string({ description: 'Existing utility subnets for --topology private, one per zone (needs --vpc)', delimiter: ',', multiple: true, multipleNonGreedy: true }),
     'ssh-public-key': Flags.string({ description: 'SSH public key file to install for the admin user' }),
     cloud: Flags.string({ description: 'Cloud provider; default: aws, or gce when the zones look like GCE zones', options: ['aws', 'gce'] }),
+    project: Flags.string({ description: 'The GCE project to create the cluster in (kops\'s --project; spec.project); GCE only' }),
     'cloud-labels': Flags.string({ description: 'Tags for all cloud resources, e.g. "team=infra,env=dev"' }),
     set: Flags.string({ description: 'Set a spec field, e.g. --set spec.kubelet.maxPods=200 (repeatable)', multiple: true, multipleNonGreedy: true }),
     'admin-access': Flags.string({ description: 'CIDRs allowed to reach the Kubernetes API, comma-separated; default: 0.0.0.0/0,::/0', delimiter: ',', multiple: true, multipleNonGreedy: true }),
@@ -107,6 +108,7 @@ export default class CreateCluster extends BaseCommand {
       subnets: flags.subnets,
       utilitySubnets: flags['utility-subnets'],
       discoveryStore: flags['discovery-store'],
+      project: flags.project,
     };
     const sshKey = flags['ssh-public-key'] ? await (await import('../../create/ssh-public-key')).readSshPublicKey(flags['ssh-public-key']) : undefined;
     if (flags['dry-run']) {
@@ -121,8 +123,8 @@ export default class CreateCluster extends BaseCommand {
     this.out(`  ${result.written.length} objects written under ${vfs.url.replace(/\/+$/, '')}/${name}/`);
     this.out(`  instance groups: ${result.instanceGroups.map((ig) => `${ig.metadata.name} (${ig.spec.role}, ${ig.spec.minSize}..${ig.spec.maxSize})`).join(', ')}`);
     if (result.cluster.spec.cloudProvider !== 'aws') {
-      // Said at create, not first discovered at update: the cloud resources are made, the instances' bootstrap is not built yet.
-      this.status(`Note: on ${String(result.cluster.spec.cloudProvider)}, "update cluster --yes" creates and "delete cluster" deletes the cloud resources, but the instances' startup-script is not built yet: they will not join the cluster (docs/gce.md).`);
+      // Said at create, not first discovered at update: what works on GCE and what does not yet (docs/gce.md).
+      this.status(`Note: on ${String(result.cluster.spec.cloudProvider)}, "update cluster --yes" creates and "delete cluster" deletes the cloud resources and the instances boot from their startup-script, but the GCE cloud-controller-manager addon is not built (nodes keep the uninitialized taint) and "validate", "rolling-update" and "get instances" are AWS-only (docs/gce.md).`);
     }
     const terraform = flags.target === 'terraform';
     if (flags.yes || terraform) {
