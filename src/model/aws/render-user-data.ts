@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KforgeError } from '../../errors/kforge-error';
+import { KOPS_CONTROLLER_PORT } from '../../node-identity/kops-controller-port';
 import { packageRoot } from '../../util/package-root';
 import { nodeupArtifacts, NodeupArtifacts } from '../nodeup-artifacts';
 
@@ -23,8 +24,11 @@ export interface UserDataParams {
    * kops's ConfigServer (a worker of a cluster with one, src/model/config-server.ts): the boot config names the
    * service instead of the store, and a nodeup bundle the store would deliver comes from the service
    * (`GET <server>/nodeup/<sha256>`) over TLS pinned to `caCertificates` (kops-controller-ca, public).
+   * With `via` (a cluster without DNS: the API load balancer's DNS name, or the launch template's placeholder
+   * for it) the boot config names `https://<via>:3988` and curl connects the service's name to that host, so
+   * TLS still checks the certificate for `kops-controller.internal.<cluster>`.
    */
-  configServer?: { servers: string[]; caCertificates: string };
+  configServer?: { servers: string[]; caCertificates: string; via?: string };
 }
 
 /** A value that cannot be put into user-data safely (it would need quoting in shell or YAML). */
@@ -68,12 +72,18 @@ export function renderUserData(p: UserDataParams): string {
     INSTANCE_GROUP_ROLE: p.role,
     NODEUP_CONFIG_HASH: p.nodeupConfigHash,
   };
+  const via = server?.via;
+  if (via !== undefined) values.CONFIG_SERVER_VIA = via;
   for (const [k, v] of Object.entries(values)) if (!SAFE.test(v)) throw new UserDataValueError(k, v);
-  for (const s of server?.servers ?? []) if (!SAFE.test(s) || !s.startsWith('https://')) throw new UserDataValueError('ConfigServer.Servers', s);
+  // The service's name is reached at `via` (curl --connect-to); nodeup dials it and pins the name itself.
+  const bootServers = via !== undefined ? [`https://${via}:${KOPS_CONTROLLER_PORT}`] : (server?.servers ?? []);
+  values.CONFIG_SERVER_CONNECT_TO = via !== undefined ? `kops-controller.internal.${p.clusterName}:${KOPS_CONTROLLER_PORT}:${via}:${KOPS_CONTROLLER_PORT}` : '';
+  delete values.CONFIG_SERVER_VIA;
+  for (const s of bootServers) if (!SAFE.test(s) || !s.startsWith('https://')) throw new UserDataValueError('ConfigServer.Servers', s);
   const ca = server?.caCertificates.trimEnd() ?? '';
   // The boot config names the service (kops's BootConfig.ConfigServer) or, on the control plane, the store.
   values.BOOT_CONFIG_SOURCE = server
-    ? ['ConfigServer:', '  CACertificates: |', ...ca.split('\n').map((l) => `    ${l}`), `  Region: ${p.region}`, '  Servers:', ...server.servers.map((s) => `  - ${s}`)].join('\n')
+    ? ['ConfigServer:', '  CACertificates: |', ...ca.split('\n').map((l) => `    ${l}`), `  Region: ${p.region}`, '  Servers:', ...bootServers.map((s) => `  - ${s}`)].join('\n')
     : `ConfigBase: ${p.configBase}`;
   values.CONFIG_SERVER_CA = ca;
   return userDataTemplate().replace(/\{\{([A-Z0-9_]+)\}\}/g, (m, key: string) => {
