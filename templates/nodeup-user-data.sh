@@ -24,6 +24,9 @@ SERVICE_ROUNDS=30
 # The kops-controller-ca bundle (public; empty on the control plane): downloads from the node-identity
 # service (https://kops-controller.internal.<cluster>:3988) trust this CA and nothing else.
 CONFIG_SERVER_CA="${INSTALL_DIR}/conf/kops-controller-ca.crt"
+# Without DNS the service's name does not resolve: curl connects it to the API load balancer's DNS name
+# (kops-controller.internal.<cluster>:3988:<load balancer>:3988) and still checks the certificate for the name.
+CONFIG_SERVER_CONNECT_TO="{{CONFIG_SERVER_CONNECT_TO}}"
 
 fail() {
   echo "== kforge bootstrap FAILED: $* ==" >&2
@@ -55,7 +58,9 @@ download() {
       echo "== Downloading ${url} (round ${round} of ${rounds}) =="
       rm -f "${file}.part"
       if [[ "${url}" == https://kops-controller.internal.* ]]; then
-        curl -fsS --connect-timeout 10 --max-time 600 --cacert "${CONFIG_SERVER_CA}" -o "${file}.part" "${url}" || {
+        local -a connect=()
+        if [[ -n "${CONFIG_SERVER_CONNECT_TO}" ]]; then connect=(--connect-to "${CONFIG_SERVER_CONNECT_TO}"); fi
+        curl -fsS --connect-timeout 10 --max-time 600 --cacert "${CONFIG_SERVER_CA}" "${connect[@]}" -o "${file}.part" "${url}" || {
           echo "== Failed to download ${url} from the node-identity service ==" >&2
           continue
         }

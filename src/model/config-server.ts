@@ -10,17 +10,31 @@ export const KOPS_CONTROLLER_CA_KEYSET = 'kops-controller-ca';
 /**
  * Whether a cluster's workers get their nodeup config, nodeup bundle and certificates from the node-identity
  * service (kops's ConfigServer) and have no access to the state store: AWS clusters with DNS (the service's
- * name `kops-controller.internal.<cluster>` must resolve before nodeup runs, from user-data). The same answer
- * drives the nodeup configs, user-data and the node roles' IAM, so they cannot disagree. Without DNS
- * (`.k8s.local`, `dns: None`) workers keep reading the store (docs/node-identity.md, "Not done yet").
+ * name `kops-controller.internal.<cluster>` resolves from user-data on), and AWS clusters without DNS
+ * (`.k8s.local`, `dns: None`) that have the API load balancer, whose 3988 listener reaches the service: their
+ * workers dial the load balancer's DNS name and still check the service's certificate for its name
+ * (configServerVia). The same answer drives the nodeup configs, user-data and the node roles' IAM, so they
+ * cannot disagree.
  */
 export function usesConfigServer(cluster: Cluster): boolean {
   if (cluster.spec.cloudProvider !== 'aws') return false;
   // In Approval mode no cloud proof is sent, so the service serves no nodeup config: workers read theirs from the
   // store (approval-config-server.ts) and only their certificates wait for an operator.
   if (nodeIdentityMode(cluster) === 'Approval') return false;
-  const dns = cluster.spec.topology?.dns?.type ?? (cluster.metadata.name.endsWith('.k8s.local') ? 'None' : 'Public');
-  return dns !== 'None';
+  return !usesNoneDns(cluster) || cluster.spec.api?.loadBalancer !== undefined;
+}
+
+/**
+ * Whether workers reach the service through the API load balancer's DNS name rather than through
+ * `kops-controller.internal.<cluster>`: a ConfigServer cluster without DNS (kops's UsesLoadBalancerForKopsController).
+ */
+export function configServerViaLoadBalancer(cluster: Cluster): boolean {
+  return usesConfigServer(cluster) && usesNoneDns(cluster);
+}
+
+/** kops's UsesNoneDNS: `spec.topology.dns.type: None`, which `.k8s.local` names default to. */
+function usesNoneDns(cluster: Cluster): boolean {
+  return (cluster.spec.topology?.dns?.type ?? (cluster.metadata.name.endsWith('.k8s.local') ? 'None' : 'Public')) === 'None';
 }
 
 /** Whether this group's machines use the ConfigServer: workers (not the control plane, not a bastion) of such a cluster. */

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KforgeError } from '../errors/kforge-error';
+import { KOPS_CONTROLLER_PORT } from '../node-identity/kops-controller-port';
 import { packageRoot } from '../util/package-root';
 import { nodeupArtifacts, NodeupArtifacts } from './nodeup-artifacts';
 
@@ -29,7 +30,7 @@ export interface BootScriptParams {
    * the service, and a nodeup bundle the store would deliver comes from it over TLS pinned to `caCertificates`.
    * Default: none, the boot config names the store (ConfigBase).
    */
-  configServer?: { servers: string[]; caCertificates: string; region: string };
+  configServer?: { servers: string[]; caCertificates: string; region: string; /** The host the service's name is reached at (no DNS: the API load balancer). */ via?: string };
 }
 
 /** A value that cannot be put into a boot script safely (it would need quoting in shell or YAML). */
@@ -83,12 +84,17 @@ export function renderBootScript(p: BootScriptParams): string {
     NODEUP_CONFIG_HASH: p.nodeupConfigHash,
   };
   for (const [k, v] of Object.entries(values)) if (!SAFE.test(v)) throw new UserDataValueError(k, v);
-  for (const s of server?.servers ?? []) if (!SAFE.test(s) || !s.startsWith('https://')) throw new UserDataValueError('ConfigServer.Servers', s);
+  // Without DNS the service's name is reached at `via` (curl --connect-to); nodeup dials it and pins the name itself.
+  const via = server?.via;
+  if (via !== undefined && !SAFE.test(via)) throw new UserDataValueError('ConfigServer via', via);
+  const bootServers = via !== undefined ? [`https://${via}:${KOPS_CONTROLLER_PORT}`] : (server?.servers ?? []);
+  for (const s of bootServers) if (!SAFE.test(s) || !s.startsWith('https://')) throw new UserDataValueError('ConfigServer.Servers', s);
+  values.CONFIG_SERVER_CONNECT_TO = via !== undefined ? `kops-controller.internal.${p.clusterName}:${KOPS_CONTROLLER_PORT}:${via}:${KOPS_CONTROLLER_PORT}` : '';
   if (server && !SAFE.test(server.region)) throw new UserDataValueError('ConfigServer.Region', server.region);
   const ca = server?.caCertificates.trimEnd() ?? '';
   // The boot config names the service (kops's BootConfig.ConfigServer) or, on the control plane, the store.
   values.BOOT_CONFIG_SOURCE = server
-    ? ['ConfigServer:', '  CACertificates: |', ...ca.split('\n').map((l) => `    ${l}`), `  Region: ${server.region}`, '  Servers:', ...server.servers.map((s) => `  - ${s}`)].join('\n')
+    ? ['ConfigServer:', '  CACertificates: |', ...ca.split('\n').map((l) => `    ${l}`), `  Region: ${server.region}`, '  Servers:', ...bootServers.map((s) => `  - ${s}`)].join('\n')
     : `ConfigBase: ${p.configBase}`;
   values.CONFIG_SERVER_CA = ca;
   // A part's line is replaced whole (with its newline) by the fragment, which brings its own.

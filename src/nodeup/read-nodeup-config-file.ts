@@ -36,7 +36,11 @@ export async function readNodeupConfigFile(file: string, onBoot?: (boot: BootCon
   if (!boot) return checked(parseNodeupConfig(text, file), file);
   await onBoot?.(boot);
   const where = nodeupConfigSource(boot);
-  return checked(parseNodeupConfig(await fetchNodeupConfig(boot, `--conf ${file}`), where), where);
+  const config = parseNodeupConfig(await fetchNodeupConfig(boot, `--conf ${file}`), where);
+  // The addresses this machine reaches the service at are its boot config's (kops's BootConfig.ConfigServer):
+  // without DNS, the API load balancer's name, known only once it exists; the group's config names the service.
+  if (boot.ConfigServer && config.ConfigServer) config.ConfigServer = { ...config.ConfigServer, Servers: boot.ConfigServer.Servers };
+  return checked(config, where);
 }
 
 /**

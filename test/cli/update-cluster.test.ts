@@ -4,6 +4,7 @@ import {
   DescribeInstancesCommand,
   DescribeInternetGatewaysCommand,
   DescribeLaunchTemplatesCommand,
+  DescribeLaunchTemplateVersionsCommand,
   DescribeSecurityGroupsCommand,
   DescribeSubnetsCommand,
   DescribeVolumesCommand,
@@ -147,7 +148,17 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     ]);
     const elbv2 = new ElasticLoadBalancingV2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials: CREDENTIALS });
     try {
-      expect((await elbv2.send(new DescribeLoadBalancersCommand({}))).LoadBalancers?.map((l) => l.Type)).toEqual(['network']);
+      const lbs = (await elbv2.send(new DescribeLoadBalancersCommand({}))).LoadBalancers ?? [];
+      expect(lbs.map((l) => l.Type)).toEqual(['network']);
+      // Without DNS a worker reaches the node-identity service through the load balancer's DNS name, put into
+      // its user-data once the load balancer exists; the name TLS checks stays kops-controller.internal.<cluster>.
+      const lb = (lbs[0].DNSName ?? '').toLowerCase();
+      const version = (await ec2.send(new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateName: `nodes-us-east-1a.${LIFE}`, Versions: ['$Latest'] }))).LaunchTemplateVersions?.[0];
+      const userData = Buffer.from(version?.LaunchTemplateData?.UserData ?? '', 'base64').toString('utf8');
+      expect(userData).toContain(`CONFIG_SERVER_CONNECT_TO="kops-controller.internal.${LIFE}:3988:${lb}:3988"\n`);
+      expect(userData).toContain(`  Servers:\n  - https://${lb}:3988\n`);
+      expect(userData).not.toContain('kforge.invalid');
+      expect(userData).not.toContain('ConfigBase:');
     } finally {
       elbv2.destroy();
     }

@@ -158,6 +158,12 @@ export async function startBootstrapHarness(work: string): Promise<BootstrapHarn
     for (const args of [
       // calico keeps kube-proxy (cilium replaces it), so the node root gets its manifest too.
       ['create', 'cluster', CLUSTER, '--zones', 'us-east-1a', '--dns', 'none', '--networking', 'calico'],
+      // Without DNS and without the API load balancer a worker has no way to the node-identity service from
+      // user-data, so it boots from the store with its instance role: the path these roots test (a worker
+      // through the service: node-identity-in-root.ts).
+      // (An empty spec.api would get the load balancer back as a default: the API keeps its default public name.)
+      ['unset', 'cluster', CLUSTER, 'spec.api.loadBalancer'],
+      ['set', 'cluster', CLUSTER, `spec.api.publicName=api.${CLUSTER}`],
       ['update', 'cluster', CLUSTER, '--yes'],
     ]) {
       const r = await runCliAsync([...args, ...state], env);

@@ -24,8 +24,8 @@ import { BootstrapHarness, BUCKET, CLUSTER, GROUPS, sha256 } from './bootstrap-h
 // a closed port: it cannot read the store at all. The worker's config comes from the service, checked
 // against its hash, and so do its certificates.
 //
-// TEST-ONLY differences, and why: the harness's cluster has no DNS (`--dns none`, so its stored worker config
-// has no ConfigServer): the test stores the worker config as update writes it for a cluster with DNS
+// TEST-ONLY differences, and why: the harness's cluster has no DNS and no API load balancer (`--dns none`,
+// spec.api.loadBalancer unset, so its stored worker config has no ConfigServer): the test stores the worker config as update writes it for a cluster with DNS
 // (ConfigServer, no ConfigBase), with the service at its loopback address and kubelet's
 // --hostname-override naming the instance's private DNS name (the chroot shares the test machine's
 // hostname); `--listen 127.0.0.1:0 --sts-endpoint <moto>` (the service's own configuration).

@@ -177,10 +177,15 @@ test('kops-controller refuses to start, naming the file, when the store has no k
   expect(bad.stderr).toContain('--listen: "nowhere" is not ADDRESS:PORT');
 });
 
-/** The worker's config as a ConfigServer cluster stores it: no ConfigBase, the service at its loopback address. */
+/**
+ * The worker's config as a ConfigServer cluster stores it: no ConfigBase, the service by its name (as the model
+ * writes it; it resolves nowhere here). nodeup dials the boot config's Servers (without DNS: the API load
+ * balancer's name), which stand here for it at its loopback address.
+ */
 function storeServedWorkerConfig(nodeName: string): string {
   const config: Record<string, unknown> = yaml.load(fs.readFileSync(workerConf(nodeName), 'utf8')) as Record<string, unknown>;
   delete config.ConfigBase;
+  config.ConfigServer = { ...(config.ConfigServer as Record<string, unknown>), Servers: [`https://kops-controller.internal.${NAME}:3988`] };
   config.channels = [];
   const text = yaml.dump(config);
   fs.writeFileSync(path.join(store, StatePaths.nodeupConfig(NAME, 'Node', GROUP)), text);

@@ -21,6 +21,8 @@ export interface ApiEndpointTasks {
   tasks: AnyTask[];
   /** The API load balancer's target groups (none without a load balancer): attach them to every control-plane ASG. */
   controlPlaneTargetGroups: TargetGroupTask[];
+  /** The API load balancer, when the spec has one (workers of a cluster without DNS reach the node-identity service through it). */
+  loadBalancer?: NetworkLoadBalancerTask;
 }
 
 /**
@@ -88,7 +90,7 @@ export function buildApiEndpointTasks(cluster: Cluster, network: NetworkTasks, s
     tasks.push(record(spec.api?.publicName ?? spec.masterPublicName ?? `api.${c}`, true));
     tasks.push(record(spec.masterInternalName ?? `api.internal.${c}`, lbSpec?.useForInternalApi === true));
   }
-  return { tasks, controlPlaneTargetGroups };
+  return { tasks, controlPlaneTargetGroups, loadBalancer: nlb };
 }
 
 /** kops's UsesNoneDNS (and UsesLoadBalancerForKopsController): `spec.topology.dns.type: None`, which `.k8s.local` names default to. */

@@ -39,7 +39,7 @@ export function buildAwsTasks(
     ...Object.fromEntries(instanceGroups.filter((ig) => isControlPlane(ig)).map((ig) => [ig.metadata.name, endpoint.controlPlaneTargetGroups])),
     ...(bastionLb ? Object.fromEntries(instanceGroups.filter((ig) => ig.spec.role === 'Bastion').map((ig) => [ig.metadata.name, [bastionLb.targetGroup]])) : {}),
   };
-  const compute = buildInstanceGroupTasks(cluster, instanceGroups, { subnets: network.subnets, securityGroups: groups, iam, targetGroups: registered }, inputs);
+  const compute = buildInstanceGroupTasks(cluster, instanceGroups, { subnets: network.subnets, securityGroups: groups, iam, targetGroups: registered, apiLoadBalancer: endpoint.loadBalancer }, inputs);
   // The node-termination-handler's queue, rules and targets, and a lifecycle hook on each group (queue mode);
   // like the volumes, only with machines to run (infrastructure only: none).
   const nth = instanceGroups.length > 0 ? buildNodeTerminationHandlerTasks(cluster, compute.autoScalingGroups) : [];

@@ -4,7 +4,8 @@ import { nthQueueMode } from '../../expand/components/node-termination-handler';
 import { AutoScalingGroupTask, TargetGroupRef } from '../../cloud/aws/tasks/auto-scaling-group-task';
 import { Ec2KeyPairTask, keyPairName } from '../../cloud/aws/tasks/ec2-key-pair-task';
 import { IamInstanceProfileTask } from '../../cloud/aws/tasks/iam-instance-profile-task';
-import { LaunchTemplateTask } from '../../cloud/aws/tasks/launch-template-task';
+import { LaunchTemplateTask, LOAD_BALANCER_DNS_PLACEHOLDER } from '../../cloud/aws/tasks/launch-template-task';
+import type { NetworkLoadBalancerTask } from '../../cloud/aws/tasks/network-load-balancer-task';
 import { SecurityGroupTask } from '../../cloud/aws/tasks/security-group-task';
 import { SharedResourceError } from '../../errors/shared-resource-error';
 import type { SubnetTask } from '../../cloud/aws/tasks/subnet-task';
@@ -17,7 +18,7 @@ import { MissingModelInputError } from './missing-model-input-error';
 import type { MixedInstancesSpec } from '../../cloud/aws/tasks/mixed-instances-policy';
 import { multipartUserData } from './multipart-user-data';
 import { renderUserData } from './render-user-data';
-import { configServerUrl, groupUsesConfigServer } from '../config-server';
+import { configServerUrl, configServerViaLoadBalancer, groupUsesConfigServer } from '../config-server';
 import type { SecurityGroupTasks } from './security-group-model-builder';
 import { UnsupportedModelError } from './unsupported-model-error';
 import { goDurationNs } from '../../util/go-duration';
@@ -47,6 +48,8 @@ export interface InstanceGroupModelDeps {
   iam: Pick<IamTasks, 'controlPlaneProfile' | 'nodeProfiles' | 'bastionProfile'>;
   /** Target groups per instance group name (the API load balancer's, for the control plane); none by default. */
   targetGroups?: Readonly<Record<string, readonly (TargetGroupRef & AnyTask)[]>>;
+  /** The API load balancer: without DNS, workers reach the node-identity service through its DNS name. */
+  apiLoadBalancer?: NetworkLoadBalancerTask;
 }
 
 /**
@@ -101,7 +104,11 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
     // A worker's user-data names the node-identity service, pinned to kops-controller-ca, not the store.
     const viaService = groupUsesConfigServer(cluster, ig);
     if (viaService && !inputs.kopsControllerCa) throw new MissingModelInputError(`the kops-controller-ca certificate for ${object}'s user-data (AwsModelInputs.kopsControllerCa)`);
-    const configServer = viaService ? { servers: [configServerUrl(c)], caCertificates: inputs.kopsControllerCa as string } : undefined;
+    // Without DNS the load balancer's name goes in at find/apply (or by Terraform); the template holds a placeholder.
+    const viaLb = viaService && configServerViaLoadBalancer(cluster) ? required(deps.apiLoadBalancer, 'the API load balancer (spec.api.loadBalancer)') : undefined;
+    const configServer = viaService
+      ? { servers: [configServerUrl(c)], caCertificates: inputs.kopsControllerCa as string, via: viaLb ? LOAD_BALANCER_DNS_PLACEHOLDER : undefined }
+      : undefined;
     const subnets = (ig.spec.subnets ?? []).map((s, i) => {
       const task = subnetByName.get(`${s}.${c}`);
       if (!task) throw new UnsupportedModelError(`${object} spec.subnets[${i}]`, `a subnet (${s}) that is not in the cluster's spec.subnets`);
@@ -158,6 +165,7 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
         bastion ? undefined : renderUserData({ clusterName: c, configBase, region, instanceGroup: igName, role, nodeupConfigHash: hash as string, fileRepository: cluster.spec.assets?.fileRepository, configServer }),
         ig.spec.additionalUserData,
       ),
+      loadBalancer: viaLb,
       instanceTags: groupTags,
       tags: clusterTags(c, name, { ...nthLabels, ...labels }, { ...roleTags, 'kops.k8s.io/instancegroup': igName }),
     });

@@ -22,8 +22,11 @@ export interface UserDataParams {
    * kops's ConfigServer (a worker of a cluster with one, src/model/config-server.ts): the boot config names the
    * service instead of the store, and a nodeup bundle the store would deliver comes from the service
    * (`GET <server>/nodeup/<sha256>`) over TLS pinned to `caCertificates` (kops-controller-ca, public).
+   * With `via` (a cluster without DNS: the API load balancer's DNS name, or the launch template's placeholder
+   * for it) the boot config names `https://<via>:3988` and curl connects the service's name to that host, so
+   * TLS still checks the certificate for `kops-controller.internal.<cluster>`.
    */
-  configServer?: { servers: string[]; caCertificates: string };
+  configServer?: { servers: string[]; caCertificates: string; via?: string };
 }
 
 /** Renders an instance group's EC2 user-data: the shared boot script with AWS's parts (s3-get, IMDS, the region). */

@@ -17,6 +17,7 @@ import { completeCluster, derivedFiles } from '../../../src/ops/expand-cluster';
 import { StatePaths } from '../../../src/state/state-paths';
 import { applyPlan } from '../../../src/targets/direct-target';
 import { renderPlan } from '../../../src/targets/dry-run-target';
+import { KOPS_CONTROLLER_CA_FIXTURE } from '../../helpers/kops-controller-ca-fixture';
 import { MotoServer, startMotoServer } from '../../helpers/moto-server';
 import { losingProxy } from './losing-proxy';
 import { TEST_CLUSTER_UID } from '../../helpers/cluster-layout';
@@ -66,7 +67,7 @@ function spec(name: string, edit: (s: Spec) => void = () => {}, extraGroups = 0)
   for (let i = 0; i < extraGroups; i++) instanceGroups.push({ ...template, metadata: { ...template.metadata, name: `extra-${i}` }, spec: { ...template.spec } });
   for (const ig of instanceGroups) ig.spec.image = MOTO_IMAGE;
   const completed = completeCluster(cluster, instanceGroups, 's3://kforge-state/team');
-  const s: Spec = { cluster: completed, instanceGroups, inputs: { nodeupConfigHashes: {}, sshPublicKey: SSH_KEY } };
+  const s: Spec = { cluster: completed, instanceGroups, inputs: { nodeupConfigHashes: {}, sshPublicKey: SSH_KEY, kopsControllerCa: KOPS_CONTROLLER_CA_FIXTURE } };
   edit(s);
   const files = derivedFiles(s.cluster, s.instanceGroups);
   s.inputs = {

@@ -6,6 +6,8 @@ import { completeCluster } from '../../../src/ops/expand-cluster';
 import { taskKey } from '../../../src/tasks/task';
 import { TaskGraph } from '../../../src/tasks/task-graph';
 import type { Cluster } from '../../../src/api/types';
+import { LaunchTemplateTask, LOAD_BALANCER_DNS_PLACEHOLDER } from '../../../src/cloud/aws/tasks/launch-template-task';
+import { KOPS_CONTROLLER_CA_FIXTURE } from '../../helpers/kops-controller-ca-fixture';
 
 function minimal(edit: (c: Cluster) => void = () => {}): Cluster {
   const { cluster, instanceGroups } = newCluster({ name: 'min.example.com', zones: ['us-east-1a'], adminAccess: ['203.0.113.0/24'] });
@@ -76,6 +78,19 @@ describe('AWS model builders', () => {
       'SecurityGroupRule/from-10.0.0.0/8-ingress-udp-30000to32767-nodes.min.example.com',
     ]);
     expect(keys(minimal())).toEqual(keys(minimal()));
+  });
+
+  it('make a worker launch template of a cluster without DNS depend on the API load balancer, whose DNS name its user-data takes (the control plane\'s does not)', () => {
+    const { cluster, instanceGroups } = newCluster({ name: 'lb.example.com', zones: ['us-east-1a'] });
+    const completed = completeCluster(cluster, instanceGroups, 'memfs://store');
+    const hashes = Object.fromEntries(instanceGroups.map((ig) => [ig.metadata.name, '0'.repeat(64)]));
+    const graph = new TaskGraph(buildAwsTasks(completed, instanceGroups, { kopsControllerCa: KOPS_CONTROLLER_CA_FIXTURE, nodeupConfigHashes: hashes }));
+    const lts = graph.order().filter((t): t is LaunchTemplateTask => t instanceof LaunchTemplateTask);
+    const deps = Object.fromEntries(lts.map((t) => [t.name, graph.dependenciesOf(t).map(taskKey).filter((k) => k.startsWith('NetworkLoadBalancer/'))]));
+    expect(deps).toEqual({ 'control-plane-us-east-1a.lb.example.com': [], 'nodes-us-east-1a.lb.example.com': ['NetworkLoadBalancer/api-lb-example-com'] });
+    const node = lts.find((t) => t.name.startsWith('nodes-')) as LaunchTemplateTask;
+    expect(node.desired.userData).toContain(`  Servers:\n  - https://${LOAD_BALANCER_DNS_PLACEHOLDER}:3988\n`);
+    expect(node.desired.userData).toContain(`CONFIG_SERVER_CONNECT_TO="kops-controller.internal.lb.example.com:3988:${LOAD_BALANCER_DNS_PLACEHOLDER}:3988"`);
   });
 
   it('give private topology a NAT gateway with an Elastic IP and a private route table per zone', () => {

@@ -25,6 +25,9 @@ function spec(edit: (c: Cluster) => void = () => {}): { cluster: Cluster; instan
   const c = completeCluster(cluster, instanceGroups, 's3://kforge-state/team');
   // create cluster turns ECR access on (kops's new_cluster.go does too); the tests below want it off unless they say.
   c.spec.iam = { ...c.spec.iam, allowContainerRegistry: false };
+  // Workers of an Approval-mode cluster still read their config from the store: the narrow node policy the
+  // tests below check is theirs (in Automatic mode AWS workers have no S3 statement, tested apart).
+  c.spec.nodeIdentity = { mode: 'Approval' };
   edit(c);
   return { cluster: c, instanceGroups };
 }
@@ -226,8 +229,13 @@ describe('IAM model builder', () => {
     expect(JSON.stringify(policy.desired.policy)).toContain(arn);
   });
 
-  it('gives a worker of an AWS cluster with DNS (a ConfigServer) no access to the state store at all: no S3 and no KMS statement, while the control plane keeps reading it', () => {
-    const { cluster, instanceGroups } = newCluster({ name: NAME, zones: ['us-east-1a', 'us-east-1b'], dnsZone: 'example.com' });
+  it.each([
+    ['with DNS', { dnsZone: 'example.com' }],
+    ['without DNS (the API load balancer reaches the service)', {}],
+  ])('gives a worker of an AWS cluster %s (a ConfigServer) no access to the state store at all: no S3 and no KMS statement, while the control plane keeps reading it', (_, dns) => {
+    const { cluster, instanceGroups } = newCluster({ name: NAME, zones: ['us-east-1a', 'us-east-1b'], ...dns });
+    // create cluster gives a cluster without DNS the API load balancer, whose 3988 listener reaches the service.
+    if (!('dnsZone' in dns)) expect(cluster.spec.api?.loadBalancer).toBeDefined();
     const completed = completeCluster(cluster, instanceGroups, 's3://kforge-state/team');
     const { controlPlane, nodeGroups } = buildIamPolicies(completed, instanceGroups, { stateStoreKmsKey: 'alias/kforge-state' });
     expect(Object.keys(nodeGroups).sort()).toEqual(['nodes-us-east-1a', 'nodes-us-east-1b']);

@@ -108,3 +108,51 @@ it('fails closed on a bundle whose sha256 is not the one user-data names', async
   expect(r.out).toContain(`has sha256 ${sha(BUNDLE)}, not the expected ${'f'.repeat(64)}; nothing was installed`);
   expect(fs.existsSync(path.join(r.dir, 'nodeup'))).toBe(false);
 });
+
+describe('without DNS: the service reached through the API load balancer (ConfigServer via)', () => {
+  const LB = 'api-cs-0123456789.elb.us-east-1.amazonaws.com';
+  let viaScript: string;
+  beforeAll(() => {
+    const artifacts: NodeupArtifacts = {
+      runtime: { amd64: { sha256: '1'.repeat(64), urls: ['https://nodejs.org/x'] }, arm64: { sha256: '2'.repeat(64), urls: ['https://nodejs.org/y'] } },
+      nodeup: { sha256: sha(BUNDLE), urls: [`s3://kforge-state/${NAME}/assets/nodeup/${sha(BUNDLE)}/nodeup`] },
+    };
+    viaScript = renderUserData({ clusterName: NAME, configBase: `s3://kforge-state/${NAME}`, region: 'us-east-1', instanceGroup: 'nodes', role: 'Node', nodeupConfigHash: '0'.repeat(64), artifacts, configServer: { servers: [configServerUrl(NAME)], caCertificates: ca, via: LB } });
+  });
+
+  /** The download with user-data's own --connect-to, the load balancer's name standing for the loopback server (what its DNS would give on EC2). */
+  function viaDownload(port: number): Promise<{ status: number; out: string; dir: string }> {
+    const dir = fs.mkdtempSync(path.join(work, 'via-'));
+    const functions = viaScript.slice(0, viaScript.indexOf('\n####'));
+    const caFile = /cat > "\$\{CONFIG_SERVER_CA\}" << '__EOF_CONFIG_SERVER_CA'\n([\s\S]*?)\n__EOF_CONFIG_SERVER_CA\n/.exec(viaScript)?.[1] ?? '';
+    fs.writeFileSync(path.join(dir, 'ca.crt'), `${caFile}\n`);
+    const connect = /^CONFIG_SERVER_CONNECT_TO="(\S+)"$/m.exec(viaScript)?.[1] ?? '';
+    const urls = /^NODEUP_URLS=(\S+)$/m.exec(viaScript)?.[1] ?? '';
+    const text = `${functions}\nROUNDS=1\nSERVICE_ROUNDS=1\nCONFIG_SERVER_CA=${dir}/ca.crt\nCONFIG_SERVER_CONNECT_TO=${connect.replace(`${LB}:3988`, `127.0.0.1:${port}`)}\ndownload ${dir}/nodeup ${sha(BUNDLE)} ${urls}\n`;
+    const child = spawn('bash', ['-c', text], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    return new Promise((resolve) => child.on('close', (code) => resolve({ status: code ?? -1, out, dir })));
+  }
+
+  it("names the service by its name, connects that name to the load balancer's, and boots nodeup with the load balancer's address", () => {
+    expect(viaScript).toContain(`NODEUP_URLS=https://kops-controller.internal.${NAME}:3988/nodeup/${sha(BUNDLE)}\n`);
+    expect(viaScript).toContain(`CONFIG_SERVER_CONNECT_TO="kops-controller.internal.${NAME}:3988:${LB}:3988"\n`);
+    expect(viaScript).toContain(`  Servers:\n  - https://${LB}:3988\n`);
+    expect(viaScript).not.toContain('s3://kforge-state');
+  });
+
+  it('downloads the bundle through the load balancer over TLS still checked for kops-controller.internal.<cluster>', async () => {
+    const r = await viaDownload(good.port);
+    expect([r.status, r.out]).toEqual([0, expect.not.stringContaining('Failed')]);
+    expect(fs.readFileSync(path.join(r.dir, 'nodeup'))).toEqual(BUNDLE);
+  });
+
+  it('refuses what answers at the load balancer with a certificate from another CA', async () => {
+    const r = await viaDownload(impostor.port);
+    expect(r.status).toBe(1);
+    expect(r.out).toMatch(/curl: \(60\)/);
+    expect(fs.existsSync(path.join(r.dir, 'nodeup'))).toBe(false);
+  });
+});

@@ -33,18 +33,23 @@ const CONFIG = Buffer.from('ClusterName: s3get.example.com\n');
 const bundleKey = `team/${StatePaths.nodeupArtifact(NAME, sha256(BUNDLE))}`;
 const configKey = `team/${StatePaths.nodeupConfig(NAME, 'Node', GROUP)}`;
 const caKey = `team/${StatePaths.privateKeyset(NAME, 'kubernetes-ca')}`;
+// A cluster without DNS (create cluster's default): its workers reach the service through the API load balancer.
+const LOCAL = 's3get.k8s.local';
+const LOCAL_ROLE = nodeGroupIamName(GROUP, LOCAL);
+const localKeys = [StatePaths.nodeupArtifact(LOCAL, sha256(BUNDLE)), StatePaths.nodeupConfig(LOCAL, 'Node', GROUP), StatePaths.privateKeyset(LOCAL, 'kubernetes-ca')].map((k) => `team/${k}`);
 
 let moto: MotoServer;
 let imds: FakeImds;
 let nodeImds: FakeImds;
+let localImds: FakeImds;
 let assumed: RoleCredentials;
 let nodeCredentials: RoleCredentials;
 let work: string;
 let script: string;
 
 beforeAll(async () => {
-  // Setup is the first ten requests (bucket, three objects, two roles and their policies, two AssumeRoles); every later one needs a valid key.
-  moto = await startMotoServer({ env: { INITIAL_NO_AUTH_ACTION_COUNT: '10' } });
+  // Setup is the first sixteen requests (bucket, six objects, three roles and their policies, three AssumeRoles); every later one needs a valid key.
+  moto = await startMotoServer({ env: { INITIAL_NO_AUTH_ACTION_COUNT: '16' } });
   const client = { region: 'us-east-1', endpoint: moto.endpoint, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } };
   const s3 = new S3Client({ ...client, forcePathStyle: true });
   const iam = new IAMClient(client);
@@ -54,6 +59,7 @@ beforeAll(async () => {
     await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: bundleKey, Body: BUNDLE }));
     await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: configKey, Body: CONFIG }));
     await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: caKey, Body: 'a CA private key' }));
+    for (const key of localKeys) await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: BUNDLE }));
     // With DNS: the workers of such a cluster boot from the node-identity service (src/model/config-server.ts).
     const { cluster, instanceGroups } = newCluster({ name: NAME, zones: ['us-east-1a'], dnsZone: 'example.com' });
     const completed = completeCluster(cluster, instanceGroups, `s3://${BUCKET}/team`);
@@ -72,6 +78,10 @@ beforeAll(async () => {
     };
     assumed = await assume(cpArn);
     nodeCredentials = await assume(nodeArn);
+    const local = newCluster({ name: LOCAL, zones: ['us-east-1a'] });
+    const localCompleted = completeCluster(local.cluster, local.instanceGroups, `s3://${BUCKET}/team`);
+    expect(localCompleted.spec.topology?.dns?.type ?? 'None').toBe('None');
+    localImds = await startFakeImds(LOCAL_ROLE, await assume(await roleWith(LOCAL_ROLE, buildIamPolicies(localCompleted, local.instanceGroups).nodeGroups[GROUP])));
     imds = await startFakeImds(CP_ROLE, assumed);
     nodeImds = await startFakeImds(NODE_ROLE, nodeCredentials);
     script = renderUserData({ clusterName: NAME, configBase: completed.spec.configBase as string, region: 'us-east-1', instanceGroup: 'control-plane-us-east-1a', role: 'ControlPlane', nodeupConfigHash: '0'.repeat(64) });
@@ -86,6 +96,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await imds?.stop();
   await nodeImds?.stop();
+  await localImds?.stop();
   await moto?.stop();
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
@@ -130,6 +141,17 @@ it("refuses a worker's role (403 AccessDenied) every key of the state store: the
     expect(fs.existsSync(file)).toBe(false);
   }
   expect(nodeImds.requests).toContain(`GET /latest/meta-data/iam/security-credentials/${NODE_ROLE}`);
+});
+
+it("refuses a worker's role of a cluster without DNS (.k8s.local) every key of its store too: it boots through the API load balancer", async () => {
+  for (const key of localKeys) {
+    const file = path.join(work, `local-${path.basename(key)}`);
+    const r = await download(file, '0'.repeat(64), `s3://${BUCKET}/${key}`, localImds);
+    expect(r.status).toBe(1);
+    expect(r.out).toContain('The requested URL returned error: 403');
+    expect(fs.existsSync(file)).toBe(false);
+  }
+  expect(localImds.requests).toContain(`GET /latest/meta-data/iam/security-credentials/${LOCAL_ROLE}`);
 });
 
 it("refuses a worker's role through the SDK too: GetObject and ListObjectsV2 are AccessDenied, while the control plane's role may", async () => {

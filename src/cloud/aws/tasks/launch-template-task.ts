@@ -1,4 +1,4 @@
-import { HclBlock, type TerraformTarget } from '../../../tasks/terraform-target';
+import { HclBlock, HclExpression, type TerraformTarget } from '../../../tasks/terraform-target';
 import { ImageNotResolvedError } from '../image-not-resolved-error';
 import { createHash } from 'node:crypto';
 import type { InstanceTypeInfo, LaunchTemplateVersion, RequestLaunchTemplateData } from '@aws-sdk/client-ec2';
@@ -14,7 +14,18 @@ import { pickImage } from '../image-ref';
 import { AwsTask } from './aws-task';
 import type { Ec2KeyPairTask } from './ec2-key-pair-task';
 import type { IamInstanceProfileTask } from './iam-instance-profile-task';
+import type { NetworkLoadBalancerTask } from './network-load-balancer-task';
 import type { SecurityGroupTask } from './security-group-task';
+
+/**
+ * Stands in user-data for the API load balancer's DNS name (`LaunchTemplateSpec.loadBalancer`) until it is
+ * known: replaced at find and apply, and by Terraform's `replace()` with `aws_lb.<api>.dns_name`. A name
+ * under `.invalid` never resolves, so a template that somehow kept it fails closed.
+ */
+export const LOAD_BALANCER_DNS_PLACEHOLDER = 'api-load-balancer.kforge.invalid';
+
+// What a load balancer's DNS name may be before it goes into a boot script (lower-case DNS labels).
+const LB_DNS_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
 
 /** The root volume of an instance group's instances. */
 export interface RootVolumeSpec {
@@ -58,6 +69,11 @@ export interface LaunchTemplateSpec {
   /** The boot script, plain text (sent base64). */
   /** The boot script; none for a bastion (a bare jump host, as in kops). */
   userData?: string;
+  /**
+   * The API load balancer whose DNS name user-data names in place of LOAD_BALANCER_DNS_PLACEHOLDER (a worker of
+   * a cluster without DNS reaches the node-identity service through it): a dependency.
+   */
+  loadBalancer?: NetworkLoadBalancerTask;
   /** Tags of the instances and their volumes. */
   instanceTags: TagMap;
   /** Tags of the template itself. */
@@ -113,7 +129,21 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
 
   override dependencies(): readonly AnyTask<AwsCloud>[] {
     const d = this.desired;
-    return d.keyPair ? [d.securityGroup, d.instanceProfile, d.keyPair] : [d.securityGroup, d.instanceProfile];
+    return [d.securityGroup, d.instanceProfile, ...(d.keyPair ? [d.keyPair] : []), ...(d.loadBalancer ? [d.loadBalancer] : [])];
+  }
+
+  /**
+   * The user-data with the load balancer's DNS name in place of the placeholder; `strict` throws while it is
+   * unknown (apply), else the placeholder stays (a plan of a load balancer yet to be made shows a change).
+   */
+  private userData(strict: boolean): string | undefined {
+    const d = this.desired;
+    if (d.userData === undefined || !d.loadBalancer) return d.userData;
+    const dns = strict ? d.loadBalancer.dnsName.get() : d.loadBalancer.dnsName.peek();
+    if (dns === undefined) return d.userData;
+    const name = dns.toLowerCase().replace(/\.$/, '');
+    if (!LB_DNS_NAME.test(name)) throw new Error(`LaunchTemplate/${this.name}: the load balancer's DNS name ${JSON.stringify(dns)} is not a DNS name`);
+    return d.userData.split(LOAD_BALANCER_DNS_PLACEHOLDER).join(name);
   }
 
   renderTerraform(t: TerraformTarget): void {
@@ -141,9 +171,18 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
       placement: d.tenancy ? new HclBlock({ tenancy: d.tenancy }) : undefined,
       tag_specifications: TAGGED_AT_LAUNCH.map((type) => new HclBlock({ resource_type: type, tags: d.instanceTags })),
       tags: d.tags,
-      user_data: d.userData === undefined ? undefined : t.addFile('aws_launch_template', this.name, 'user_data', d.userData, 'base64'),
+      user_data: d.userData === undefined ? undefined : this.terraformUserData(t, d.userData),
       vpc_security_group_ids: [t.reference(d.securityGroup, 'id'), ...d.additionalSecurityGroupIds],
     });
+  }
+
+  /** user_data: the file, with the load balancer's `dns_name` put in for the placeholder by Terraform when it names one. */
+  private terraformUserData(t: TerraformTarget, userData: string): HclExpression {
+    const lb = this.desired.loadBalancer;
+    if (!lb) return t.addFile('aws_launch_template', this.name, 'user_data', userData, 'base64');
+    const file = t.addFile('aws_launch_template', this.name, 'user_data', userData, 'text');
+    const dns = t.reference(lb, 'dns_name');
+    return new HclExpression(() => `base64encode(replace(${file.toString()}, "${LOAD_BALANCER_DNS_PLACEHOLDER}", ${dns.toString()}))`);
   }
 
   /** Resolves the group's image to an AMI id and root device (read-only; one image load for all templates). */
@@ -186,7 +225,7 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
       securityGroupIds: sg ? [sg, ...d.additionalSecurityGroupIds] : undefined,
       instanceProfile: d.instanceProfile.name,
       keyName: d.keyPair?.keyName ?? d.existingKeyName,
-      userDataSha256: d.userData === undefined ? undefined : sha256(d.userData),
+      userDataSha256: d.userData === undefined ? undefined : sha256(this.userData(false) as string),
       instanceTags: tagStrings(d.instanceTags),
       tagSpecTypes: TAGGED_AT_LAUNCH,
       detailedMonitoring: d.detailedMonitoring,
@@ -272,7 +311,7 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
       SecurityGroupIds: [d.securityGroup.id.get(), ...d.additionalSecurityGroupIds],
       IamInstanceProfile: { Name: d.instanceProfile.name },
       KeyName: d.keyPair?.keyName ?? d.existingKeyName,
-      UserData: d.userData === undefined ? undefined : Buffer.from(d.userData, 'utf8').toString('base64'),
+      UserData: d.userData === undefined ? undefined : Buffer.from(this.userData(true) as string, 'utf8').toString('base64'),
       TagSpecifications: TAGGED_AT_LAUNCH.map((type) => ({ ResourceType: type as never, Tags: instanceTags })),
     };
   }

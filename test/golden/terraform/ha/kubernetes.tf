@@ -1115,7 +1115,7 @@ resource "aws_launch_template" "nodes-us-east-1a-ha-example-com" {
     "kops.k8s.io/instancegroup"            = "nodes-us-east-1a"
     "kubernetes.io/cluster/ha.example.com" = "owned"
   }
-  user_data              = filebase64("${path.module}/data/aws_launch_template_nodes-us-east-1a.ha.example.com_user_data")
+  user_data              = base64encode(replace(file("${path.module}/data/aws_launch_template_nodes-us-east-1a.ha.example.com_user_data"), "api-load-balancer.kforge.invalid", aws_lb.api-ha-example-com.dns_name))
   vpc_security_group_ids = [aws_security_group.nodes-ha-example-com.id]
 }
 
@@ -1196,7 +1196,7 @@ resource "aws_launch_template" "nodes-us-east-1b-ha-example-com" {
     "kops.k8s.io/instancegroup"            = "nodes-us-east-1b"
     "kubernetes.io/cluster/ha.example.com" = "owned"
   }
-  user_data              = filebase64("${path.module}/data/aws_launch_template_nodes-us-east-1b.ha.example.com_user_data")
+  user_data              = base64encode(replace(file("${path.module}/data/aws_launch_template_nodes-us-east-1b.ha.example.com_user_data"), "api-load-balancer.kforge.invalid", aws_lb.api-ha-example-com.dns_name))
   vpc_security_group_ids = [aws_security_group.nodes-ha-example-com.id]
 }
 
@@ -1277,7 +1277,7 @@ resource "aws_launch_template" "nodes-us-east-1c-ha-example-com" {
     "kops.k8s.io/instancegroup"            = "nodes-us-east-1c"
     "kubernetes.io/cluster/ha.example.com" = "owned"
   }
-  user_data              = filebase64("${path.module}/data/aws_launch_template_nodes-us-east-1c.ha.example.com_user_data")
+  user_data              = base64encode(replace(file("${path.module}/data/aws_launch_template_nodes-us-east-1c.ha.example.com_user_data"), "api-load-balancer.kforge.invalid", aws_lb.api-ha-example-com.dns_name))
   vpc_security_group_ids = [aws_security_group.nodes-ha-example-com.id]
 }
 

@@ -553,7 +553,7 @@ resource "aws_launch_template" "nodes-us-east-1a-minimal-example-com" {
     "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
     "kubernetes.io/cluster/minimal.example.com" = "owned"
   }
-  user_data              = filebase64("${path.module}/data/aws_launch_template_nodes-us-east-1a.minimal.example.com_user_data")
+  user_data              = base64encode(replace(file("${path.module}/data/aws_launch_template_nodes-us-east-1a.minimal.example.com_user_data"), "api-load-balancer.kforge.invalid", aws_lb.api-minimal-example-com.dns_name))
   vpc_security_group_ids = [aws_security_group.nodes-minimal-example-com.id]
 }
 

@@ -1346,7 +1346,7 @@ resource "aws_launch_template" "nodes-us-east-1a-private-example-com" {
     "kops.k8s.io/instancegroup"                 = "nodes-us-east-1a"
     "kubernetes.io/cluster/private.example.com" = "owned"
   }
-  user_data              = filebase64("${path.module}/data/aws_launch_template_nodes-us-east-1a.private.example.com_user_data")
+  user_data              = base64encode(replace(file("${path.module}/data/aws_launch_template_nodes-us-east-1a.private.example.com_user_data"), "api-load-balancer.kforge.invalid", aws_lb.api-private-example-com.dns_name))
   vpc_security_group_ids = [aws_security_group.nodes-private-example-com.id]
 }
 
@@ -1427,7 +1427,7 @@ resource "aws_launch_template" "nodes-us-east-1b-private-example-com" {
     "kops.k8s.io/instancegroup"                 = "nodes-us-east-1b"
     "kubernetes.io/cluster/private.example.com" = "owned"
   }
-  user_data              = filebase64("${path.module}/data/aws_launch_template_nodes-us-east-1b.private.example.com_user_data")
+  user_data              = base64encode(replace(file("${path.module}/data/aws_launch_template_nodes-us-east-1b.private.example.com_user_data"), "api-load-balancer.kforge.invalid", aws_lb.api-private-example-com.dns_name))
   vpc_security_group_ids = [aws_security_group.nodes-private-example-com.id]
 }
 
@@ -1508,7 +1508,7 @@ resource "aws_launch_template" "nodes-us-east-1c-private-example-com" {
     "kops.k8s.io/instancegroup"                 = "nodes-us-east-1c"
     "kubernetes.io/cluster/private.example.com" = "owned"
   }
-  user_data              = filebase64("${path.module}/data/aws_launch_template_nodes-us-east-1c.private.example.com_user_data")
+  user_data              = base64encode(replace(file("${path.module}/data/aws_launch_template_nodes-us-east-1c.private.example.com_user_data"), "api-load-balancer.kforge.invalid", aws_lb.api-private-example-com.dns_name))
   vpc_security_group_ids = [aws_security_group.nodes-private-example-com.id]
 }
 

@@ -628,7 +628,7 @@ resource "aws_launch_template" "nodes-us-east-1a-shared-vpc-example-com" {
     "kops.k8s.io/instancegroup"                    = "nodes-us-east-1a"
     "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
   }
-  user_data              = filebase64("${path.module}/data/aws_launch_template_nodes-us-east-1a.shared-vpc.example.com_user_data")
+  user_data              = base64encode(replace(file("${path.module}/data/aws_launch_template_nodes-us-east-1a.shared-vpc.example.com_user_data"), "api-load-balancer.kforge.invalid", aws_lb.api-shared-vpc-example-com.dns_name))
   vpc_security_group_ids = [aws_security_group.nodes-shared-vpc-example-com.id]
 }
 
@@ -709,7 +709,7 @@ resource "aws_launch_template" "nodes-us-east-1b-shared-vpc-example-com" {
     "kops.k8s.io/instancegroup"                    = "nodes-us-east-1b"
     "kubernetes.io/cluster/shared-vpc.example.com" = "owned"
   }
-  user_data              = filebase64("${path.module}/data/aws_launch_template_nodes-us-east-1b.shared-vpc.example.com_user_data")
+  user_data              = base64encode(replace(file("${path.module}/data/aws_launch_template_nodes-us-east-1b.shared-vpc.example.com_user_data"), "api-load-balancer.kforge.invalid", aws_lb.api-shared-vpc-example-com.dns_name))
   vpc_security_group_ids = [aws_security_group.nodes-shared-vpc-example-com.id]
 }
 
