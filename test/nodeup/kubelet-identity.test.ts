@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
+import { createStorePathCluster } from '../helpers/store-path-cluster';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -8,7 +9,6 @@ import type { NodeupConfig } from '../../src/model/nodeup-config-builder';
 import { kubeletNodeName } from '../../src/nodeup/kubelet-node-name';
 import { issueNodeCertificates } from '../../src/nodeup/node-certificates';
 import { fetchNodeKeysets } from '../../src/nodeup/node-keysets';
-import { createCluster } from '../../src/ops/create-cluster';
 import { planManagedFiles, writeManagedFiles } from '../../src/ops/plan-managed-files';
 import { StatePaths } from '../../src/state/state-paths';
 import { openVfs } from '../../src/state/vfs/open-vfs';
@@ -80,7 +80,7 @@ beforeAll(async () => {
   work = tempDir('kforge-kubelet-identity-');
   const store = path.join(work, 'store');
   const vfs = openVfs(store);
-  await createCluster(vfs, { name: NAME, zones: [ZONE], networking: 'calico' }, [], undefined, LOCK);
+  await createStorePathCluster(vfs, { name: NAME, zones: [ZONE], networking: 'calico' }, LOCK);
   await writeManagedFiles(vfs, await planManagedFiles(vfs, NAME));
   cpConf = path.join(store, StatePaths.nodeupConfig(NAME, 'ControlPlane', `control-plane-${ZONE}`));
   nodeConf = path.join(store, StatePaths.nodeupConfig(NAME, 'Node', `nodes-${ZONE}`));

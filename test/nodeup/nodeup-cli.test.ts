@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createStorePathCluster } from '../helpers/store-path-cluster';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
@@ -6,7 +7,6 @@ import { Pod } from 'kubernetes-models/v1/Pod';
 import type { Cluster } from '../../src/api/types';
 import { componentCommand, controlPlaneCommands } from '../../src/flags/component-argv';
 import type { NodeupConfig } from '../../src/model/nodeup-config-builder';
-import { createCluster } from '../../src/ops/create-cluster';
 import { planManagedFiles, writeManagedFiles } from '../../src/ops/plan-managed-files';
 import type { LockOptions } from '../../src/state/lock/cluster-lock';
 import { StatePaths } from '../../src/state/state-paths';
@@ -46,7 +46,7 @@ beforeAll(async () => {
   const store = dir('kforge-nodeup-store-');
   const vfs = openVfs(store);
   // calico keeps kube-proxy enabled (cilium, the default, replaces it), so nodes get its manifest.
-  await createCluster(vfs, { name: NAME, zones: [ZONE], networking: 'calico' }, [], undefined, LOCK);
+  await createStorePathCluster(vfs, { name: NAME, zones: [ZONE], networking: 'calico' }, LOCK);
   const plan = await planManagedFiles(vfs, NAME);
   await writeManagedFiles(vfs, plan);
   completed = plan.completed;

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createPrivateKey, createPublicKey, KeyObject, X509Certificate } from 'node:crypto';
+import { createStorePathCluster } from '../helpers/store-path-cluster';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -7,7 +8,6 @@ import * as yaml from 'js-yaml';
 import type { NodeupConfig } from '../../src/model/nodeup-config-builder';
 import { issueNodeCertificates } from '../../src/nodeup/node-certificates';
 import { fetchNodeKeysets } from '../../src/nodeup/node-keysets';
-import { createCluster } from '../../src/ops/create-cluster';
 import { planManagedFiles, writeManagedFiles } from '../../src/ops/plan-managed-files';
 import { CA_VALIDITY_MS } from '../../src/pki/cluster-pki';
 import { issueKeypair } from '../../src/pki/issue-keypair';
@@ -57,7 +57,7 @@ beforeAll(async () => {
   store = path.join(work, 'store');
   const vfs = openVfs(store);
   // calico keeps kube-proxy, so nodes get its kubeconfig too.
-  await createCluster(vfs, { name: NAME, zones: [ZONE], networking: 'calico' }, [], undefined, LOCK);
+  await createStorePathCluster(vfs, { name: NAME, zones: [ZONE], networking: 'calico' }, LOCK);
   await writeManagedFiles(vfs, await planManagedFiles(vfs, NAME));
   cpConf = path.join(store, StatePaths.nodeupConfig(NAME, 'ControlPlane', `control-plane-${ZONE}`));
   nodeConf = path.join(store, StatePaths.nodeupConfig(NAME, 'Node', `nodes-${ZONE}`));

@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { createStorePathCluster } from '../helpers/store-path-cluster';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import type { NodeupConfig } from '../../src/model/nodeup-config-builder';
-import { createCluster } from '../../src/ops/create-cluster';
 import { planManagedFiles, writeManagedFiles } from '../../src/ops/plan-managed-files';
 import { StatePaths } from '../../src/state/state-paths';
 import { openVfs } from '../../src/state/vfs/open-vfs';
@@ -78,7 +78,7 @@ beforeAll(async () => {
   work = tempDir('kforge-nodeup-symlinks-');
   const vfs = openVfs(path.join(work, 'store'));
   // calico keeps kube-proxy (its kubeconfig directory is one more to attack); .k8s.local: /etc/hosts is written.
-  await createCluster(vfs, { name: NAME, zones: ['us-east-1a'], networking: 'calico' }, [], undefined, { command: 'test', ttlSeconds: 60, warn: () => undefined });
+  await createStorePathCluster(vfs, { name: NAME, zones: ['us-east-1a'], networking: 'calico' }, { command: 'test', ttlSeconds: 60, warn: () => undefined });
   await writeManagedFiles(vfs, await planManagedFiles(vfs, NAME));
   served.set('/kubelet', Buffer.from('#!/bin/sh\necho stand-in kubelet\n'));
   served.set('/kubectl', Buffer.from('#!/bin/sh\necho stand-in kubectl\n'));
