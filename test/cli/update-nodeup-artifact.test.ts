@@ -82,9 +82,15 @@ it('update plans the bundle as a managed file, --yes uploads these bytes once, a
   const got = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
   expect(sha256(await (got.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray())).toBe(built.sha256);
   const etag = got.ETag;
-  for (const group of ['control-plane-us-east-1a', 'nodes-us-east-1a']) {
+  // The control plane reads the bundle from the store with its role; a worker, which may not read the store,
+  // downloads the same bytes from the node-identity service (docs/node-identity.md).
+  const urls: Record<string, string> = {
+    'control-plane-us-east-1a': `${STORE}/${key}`,
+    'nodes-us-east-1a': `https://kops-controller.internal.${c}:3988/nodeup/${built.sha256}`,
+  };
+  for (const [group, url] of Object.entries(urls)) {
     const script = await userData(c, group);
-    expect(script).toContain(`NODEUP_URLS=${STORE}/${key}\n`);
+    expect(script).toContain(`NODEUP_URLS=${url}\n`);
     expect(script).toContain(`NODEUP_HASH=${built.sha256}\n`);
   }
 
@@ -102,7 +108,11 @@ it('--target terraform uploads the bundle too: the launch templates it renders n
   expect(await bundles(c)).toEqual([StatePaths.nodeupArtifact(c, built.sha256)]);
   const data = fs.readdirSync(path.join(out, 'data')).filter((f) => f.endsWith('_user_data'));
   expect(data.length).toBeGreaterThan(0);
-  for (const f of data) expect(fs.readFileSync(path.join(out, 'data', f), 'utf8')).toContain(`NODEUP_URLS=${STORE}/${StatePaths.nodeupArtifact(c, built.sha256)}\n`);
+  // Control plane from the store, workers from the node-identity service: the same bundle either way.
+  for (const f of data) {
+    const url = f.includes('control-plane') ? `${STORE}/${StatePaths.nodeupArtifact(c, built.sha256)}` : `https://kops-controller.internal.${c}:3988/nodeup/${built.sha256}`;
+    expect(fs.readFileSync(path.join(out, 'data', f), 'utf8')).toContain(`NODEUP_URLS=${url}\n`);
+  }
 });
 
 it('with spec.assets.fileRepository nodeup stays on the repository: nothing is uploaded', async () => {
