@@ -114,7 +114,8 @@ describe('update: the keystore on disk and in nodeup configs', () => {
   it('gives worker nodes only the cluster CA and their own keypair ids, and the control plane every CA', () => {
     const worker = nodeup(store, WORKER);
     expect(Object.keys(worker.CAs)).toEqual(['kubernetes-ca']);
-    expect(Object.keys(worker.KeypairIDs).sort()).toEqual(['kube-proxy', 'kubelet-bootstrap', 'kubernetes-ca']);
+    // Its kubelet and kube-proxy certificates come from the node-identity service (ConfigServer), not from keysets.
+    expect(Object.keys(worker.KeypairIDs).sort()).toEqual(['kubernetes-ca']);
     const cp = nodeup(store, CONTROL_PLANE);
     expect(Object.keys(cp.CAs).sort()).toEqual(CAS);
     for (const name of CLUSTER_KEYSETS) {
@@ -218,7 +219,8 @@ describe('create keypair: bring your own CA', () => {
     const worker = nodeup(store, WORKER);
     expect(der(worker.CAs['kubernetes-ca'])).toBe(derOfFile(ca.cert));
     expect(bundleCertificates(worker.CAs['kubernetes-ca'])).toHaveLength(1);
-    expect(worker.KeypairIDs).toEqual({ 'kube-proxy': storedKeyset(store, 'kube-proxy').primaryID, 'kubelet-bootstrap': storedKeyset(store, 'kubelet-bootstrap').primaryID, 'kubernetes-ca': serial });
+    // A worker's own certificates come from the node-identity service: its config names only the CA.
+    expect(worker.KeypairIDs).toEqual({ 'kubernetes-ca': serial });
     expect(der(nodeup(store, CONTROL_PLANE).CAs['kubernetes-ca'])).toBe(derOfFile(ca.cert));
 
     const kubeconfig = path.join(work, 'kubeconfig');
@@ -307,7 +309,6 @@ describe('create keypair: bring your own CA', () => {
     await update(store);
     const after = nodeup(store, WORKER);
     expect(after.KeypairIDs['kubernetes-ca']).toBe(thirdId);
-    expect(after.KeypairIDs['kube-proxy']).toBe(storedKeyset(store, 'kube-proxy').primaryID);
     expect(decimalSerial(bundleCertificates(after.CAs['kubernetes-ca'])[0])).toBe(thirdId);
   });
 });
