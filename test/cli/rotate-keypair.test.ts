@@ -61,7 +61,8 @@ describe('kforge promote keypair / distrust keypair', () => {
     expect(promoted.files.find((f) => f.path === WORKER)).toMatchObject({ action: 'update', diff: expect.stringMatching(/^\+\s+kubernetes-ca: /m) });
     let worker = workerPki(store);
     expect(worker.KeypairIDs['kubernetes-ca']).toBe(next);
-    expect(worker.KeypairIDs['kube-proxy']).toBe(proxy.primaryID);
+    // A worker's kube-proxy certificate comes from the node-identity service (issued from the new primary): no keyset id.
+    expect(worker.KeypairIDs['kube-proxy']).toBeUndefined();
     expect(bundleCertificates(worker.CAs['kubernetes-ca']).map(decimalSerial)).toEqual([next, generated]);
 
     // Nothing newer to promote, and the primary cannot be distrusted: both leave the store as it is.
