@@ -2,7 +2,7 @@ import { KforgeError } from '../errors/kforge-error';
 import type { Keypair } from '../pki/keypair';
 import { IdentityDenied } from './identity-denied';
 import type { ApprovalQueue } from './approval-queue';
-import { issueNodeClientCertificate, NODE_CERT_SUBJECTS, nodeCertificateValidityMs } from './node-client-certificate';
+import { issueNodeCertificates } from './node-client-certificate';
 import { parseBootstrapRequest, parsePublicKeys, ServiceAnswer } from './node-identity-server';
 
 /** The status a pending request is answered with (202 Accepted): the node asks again later with the same body. */
@@ -37,10 +37,7 @@ export function approvalHandler(queue: Pick<ApprovalQueue, 'decide'>, ca: Keypai
     if (d.status === 'Pending') {
       return { status: PENDING_STATUS, body: { status: 'Pending', name: r.name }, line: `pending: request ${r.name} for node ${r.nodeName} (${prints}) ${d.created ? 'recorded' : 'waits'} for approval` };
     }
-    const at = now();
-    const validity = nodeCertificateValidityMs(r.nodeName);
-    const certs: Record<string, string> = {};
-    for (const [name, key] of [...keys].sort(([a], [b]) => a.localeCompare(b))) certs[name] = issueNodeClientCertificate(ca, key, NODE_CERT_SUBJECTS[name](r.nodeName), validity, at);
+    const certs = issueNodeCertificates(ca, keys, r.nodeName, now());
     return { status: 200, body: { certs }, line: `issued ${Object.keys(certs).join(', ')} for node ${r.nodeName} (request ${r.name}, approved${r.decidedBy ? ` by ${r.decidedBy}` : ''})` };
   };
 }

@@ -31,3 +31,11 @@ export function issueNodeClientCertificate(ca: Keypair, publicKey: KeyObject, su
     ca.signer(),
   );
 }
+
+/** The certificates of one node: each of its public keys (by certificate name) issued for its name, in name order. */
+export function issueNodeCertificates(ca: Keypair, keys: ReadonlyMap<string, KeyObject>, nodeName: string, now: Date): Record<string, string> {
+  const validity = nodeCertificateValidityMs(nodeName);
+  const certs: Record<string, string> = {};
+  for (const [name, key] of [...keys].sort(([a], [b]) => a.localeCompare(b))) certs[name] = issueNodeClientCertificate(ca, key, NODE_CERT_SUBJECTS[name](nodeName), validity, now);
+  return certs;
+}

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Keypair } from '../pki/keypair';
 import type { VerifiedNode } from './aws-identity-verifier';
 import { IdentityDenied } from './identity-denied';
-import { issueNodeClientCertificate, NODE_CERT_SUBJECTS, nodeCertificateValidityMs } from './node-client-certificate';
+import { issueNodeCertificates, NODE_CERT_SUBJECTS } from './node-client-certificate';
 
 /** The API version of a bootstrap request and answer (kops's nodeup.BootstrapAPIVersion). */
 export const BOOTSTRAP_API_VERSION = 'bootstrap.kops.k8s.io/v1alpha1';
@@ -103,9 +103,7 @@ async function handle(options: NodeIdentityServerOptions, authorization: string 
   const node = await options.verify(authorization, body);
   if (request.nodeName !== undefined && request.nodeName !== node.nodeName) throw new IdentityDenied(`instance ${node.instanceId} (group ${node.instanceGroup}) claims node name ${request.nodeName}, but its node name is ${node.nodeName}`);
   const now = options.now?.() ?? new Date();
-  const validity = nodeCertificateValidityMs(node.nodeName);
-  const certs: Record<string, string> = {};
-  for (const [name, key] of [...keys].sort(([a], [b]) => a.localeCompare(b))) certs[name] = issueNodeClientCertificate(options.ca, key, NODE_CERT_SUBJECTS[name](node.nodeName), validity, now);
+  const certs = issueNodeCertificates(options.ca, keys, node.nodeName, now);
   let nodeConfig: string | undefined;
   if (request.includeNodeConfig) {
     if (!options.nodeConfig) throw new IdentityDenied('includeNodeConfig: this service serves no nodeup configs', 400);
