@@ -101,4 +101,52 @@ describe('fake Compute API through @google-cloud/compute', () => {
     fake.setThrottleShare(1);
     expect(await statusOf(disks.get({ ...z, disk: 'a-etcd-main' }))).toBe(429);
   });
+
+  test('a MIG\'s managed instances: listed, aggregated, recreated on the current template, deleted; serial console', async () => {
+    const templates = new InstanceTemplatesClient(clientOptions());
+    const migs = new InstanceGroupManagersClient(clientOptions());
+    const instances = new InstancesClient(clientOptions());
+    const global = new GlobalOperationsClient(clientOptions());
+    const zone = new ZoneOperationsClient(clientOptions());
+    const z = { project: 'p', zone: 'us-central1-a' };
+    for (const name of ['t1', 't2']) {
+      await global.wait({ project: 'p', operation: (await templates.insert({ project: 'p', instanceTemplateResource: { name, properties: { machineType: 'e2-medium', labels: { c: 'x' }, networkInterfaces: [{ accessConfigs: [{ name: 'external-nat', type: 'ONE_TO_ONE_NAT' }] }] } } }))[0].name! });
+    }
+    await zone.wait({ ...z, operation: (await migs.insert({ ...z, instanceGroupManagerResource: { name: 'nodes', baseInstanceName: 'nodes', targetSize: 2, instanceTemplate: 'global/instanceTemplates/t1' } }))[0].name! });
+    const [managed] = await migs.listManagedInstances({ ...z, instanceGroupManager: 'nodes' }, { autoPaginate: false });
+    expect(managed.map((m) => [m.currentAction, m.instanceStatus, m.version?.instanceTemplate?.split('/').pop()])).toEqual([['NONE', 'RUNNING', 't1'], ['NONE', 'RUNNING', 't1']]);
+    const [first] = await instances.get({ ...z, instance: managed[0].name! });
+    expect(first.name).toMatch(/^nodes-[a-z0-9]{4}$/);
+    expect(first.networkInterfaces?.[0].networkIP).toMatch(/^10\./);
+    expect(first.networkInterfaces?.[0].accessConfigs?.[0].natIP).toMatch(/^35\./);
+    expect(first.metadata?.items?.find((i) => i.key === 'instance-template')?.value).toBe('projects/p/global/instanceTemplates/t1');
+    const agg: string[] = [];
+    for await (const [scope, list] of instances.aggregatedListAsync({ project: 'p', filter: 'labels.c = "x"' })) for (const i of list.instances ?? []) agg.push(`${scope}/${i.name}`);
+    expect(agg.sort()).toEqual(managed.map((m) => `zones/us-central1-a/${m.name}`).sort());
+
+    await zone.wait({ ...z, operation: (await migs.setInstanceTemplate({ ...z, instanceGroupManager: 'nodes', instanceGroupManagersSetInstanceTemplateRequestResource: { instanceTemplate: 'global/instanceTemplates/t2' } }))[0].name! });
+    const [stale] = await migs.get({ ...z, instanceGroupManager: 'nodes' });
+    expect([stale.status?.isStable, stale.status?.versionTarget?.isReached]).toEqual([true, false]);
+    const [op] = await migs.recreateInstances({ ...z, instanceGroupManager: 'nodes', instanceGroupManagersRecreateInstancesRequestResource: { instances: [`zones/us-central1-a/instances/${first.name}`] } });
+    await zone.wait({ ...z, operation: op.name! });
+    const [flagged] = await migs.get({ ...z, instanceGroupManager: 'nodes' });
+    expect([flagged.status?.isStable, flagged.currentActions?.recreating]).toEqual([false, 1]);
+    // The action completes a few requests later: the same name, a new id, the MIG's current template.
+    await migs.get({ ...z, instanceGroupManager: 'nodes' });
+    const [again] = await instances.get({ ...z, instance: first.name! });
+    expect([again.name, again.id === first.id, again.metadata?.items?.find((i) => i.key === 'instance-template')?.value]).toEqual([first.name, false, 'projects/p/global/instanceTemplates/t2']);
+    expect(await statusOf(migs.recreateInstances({ ...z, instanceGroupManager: 'nodes', instanceGroupManagersRecreateInstancesRequestResource: { instances: ['zones/us-central1-a/instances/nodes-none'] } }))).toBe(404);
+
+    const [del] = await migs.deleteInstances({ ...z, instanceGroupManager: 'nodes', instanceGroupManagersDeleteInstancesRequestResource: { instances: [`zones/us-central1-a/instances/${managed[1].name}`] } });
+    await zone.wait({ ...z, operation: del.name! });
+    await migs.get({ ...z, instanceGroupManager: 'nodes' });
+    const [after] = await migs.get({ ...z, instanceGroupManager: 'nodes' });
+    expect([after.targetSize, after.status?.isStable]).toEqual([1, true]);
+    expect(fake.inventory().filter((r) => r.includes('/instances/'))).toEqual([`projects/p/zones/us-central1-a/instances/${first.name}`]);
+
+    fake.setSerialPortOutput(`projects/p/zones/us-central1-a/instances/${first.name}`, 'boot\nkforge-nodeup-stage: done\n');
+    const [serial] = await instances.getSerialPortOutput({ ...z, instance: first.name!, port: 1 });
+    expect(serial.contents).toContain('kforge-nodeup-stage: done');
+    expect(await statusOf(instances.getSerialPortOutput({ ...z, instance: 'gone', port: 1 }))).toBe(404);
+  });
 });

@@ -20,10 +20,12 @@
  *   next n mutating calls and drops the connection before answering.
  * - Stored references are expanded to full URLs; references are compared by URL.
  * Legacy `global/httpHealthChecks` (absent from the client's protos) are described by hand from the API reference.
- * Implemented methods: Insert, Get, List (filter `field = "value"` joined by AND, paging), Delete, Patch,
- * Update, SetLabels, InstanceGroupManagers Resize / SetInstanceTemplate / SetTargetPools, Instances
- * AttachDisk / DetachDisk, and the three operations services' Get and Wait. A MIG keeps its target size of
- * RUNNING instances (`<baseInstanceName>-xxxx`). Any other RPC answers 501 rather than pretend.
+ * Implemented methods: Insert, Get, List (filter `field = "value"` joined by AND, paging), AggregatedList
+ * (`aggregated/instances`, `aggregated/instanceGroupManagers`), Delete, Patch, Update, SetLabels,
+ * InstanceGroupManagers Resize / SetInstanceTemplate / SetTargetPools / ListManagedInstances /
+ * RecreateInstances / DeleteInstances, Instances AttachDisk / DetachDisk / GetSerialPortOutput, and the three
+ * operations services' Get and Wait. A MIG keeps its target size of RUNNING instances
+ * (`<baseInstanceName>-xxxx`, compute-managed-instances.ts). Any other RPC answers 501 rather than pretend.
  */
 import { createHash } from 'node:crypto';
 import * as http from 'node:http';
@@ -32,6 +34,7 @@ import { ComputeApiError, invalid, notFound } from './compute-errors';
 import { ComputeSchema } from './compute-schema';
 import { COMPUTE_BASE, ComputeStore, Resource } from './compute-store';
 import { IamFake } from './iam-fake';
+import { ManagedInstances } from './compute-managed-instances';
 
 /** A request as the fake received it. */
 export interface FakeComputeRequest {
@@ -53,6 +56,8 @@ export interface FakeComputeOptions {
   pollsToFinish?: number;
   /** Requests to the fake after which an operation nobody polls finishes anyway (GCE works on without the caller); default 20. */
   settleAfter?: number;
+  /** Requests to the fake after which a flagged recreate or delete of a MIG's instance completes; default 2. */
+  actionRequests?: number;
 }
 
 /** A running fake Compute API. */
@@ -71,6 +76,8 @@ export interface FakeCompute {
   lostAnswers(): number;
   /** Every resource of every collection, as `collection/name`, sorted. */
   inventory(): string[];
+  /** Sets what an instance's serial console shows (`projects/p/zones/z/instances/i`). */
+  setSerialPortOutput(instance: string, text: string): void;
   stop(): Promise<void>;
 }
 
@@ -88,6 +95,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function startFakeCompute(options: FakeComputeOptions = {}): Promise<FakeCompute> {
   const schema = new ComputeSchema();
   const store = new ComputeStore((type, field) => schema.hasField(type, field));
+  const managed = new ManagedInstances(store, options.actionRequests ?? 2);
   const iam = new IamFake();
   const requests: FakeComputeRequest[] = [];
   const operations = new Map<string, Operation>();
@@ -142,24 +150,7 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
   }
 
   /** A MIG's instances follow its target size and template. */
-  function reconcile(zonePath: string, mig: Resource): void {
-    const instances = `${zonePath}/instances`;
-    const mine = store.list(instances).filter((i) => i['fakeCreatedBy'] === mig.selfLink);
-    const size = Number(mig.targetSize ?? 0);
-    for (const extra of mine.slice(size)) {
-      // A deleted instance's disks are detached, as GCE does.
-      for (const disk of store.list(`${zonePath}/disks`)) if (Array.isArray(disk.users)) disk.users = (disk.users as string[]).filter((u) => u !== extra.selfLink);
-      store.remove(instances, String(extra.name));
-    }
-    for (let i = mine.length; i < size; i++) {
-      const template = store.find(`${String(mig.instanceTemplate).slice(COMPUTE_BASE.length).split('/').slice(0, -1).join('/')}`, String(mig.instanceTemplate).split('/').pop()!);
-      const props = (template?.properties ?? {}) as Resource;
-      const suffix = createHash('sha256').update(`${String(mig.selfLink)}#${i}#${opSeq}`).digest('hex').slice(0, 4);
-      const inst = store.insert(instances, 'Instance', { name: `${String(mig.baseInstanceName)}-${suffix}`, machineType: `zones/${zonePath.split('/').pop()}/machineTypes/${String(props.machineType)}`, metadata: props.metadata, labels: props.labels, tags: props.tags, serviceAccounts: props.serviceAccounts, networkInterfaces: props.networkInterfaces, disks: [], status: 'RUNNING' });
-      // Not enumerable: neither in the JSON answers nor a reference that blocks deleting the MIG.
-      Object.defineProperty(inst, 'fakeCreatedBy', { value: mig.selfLink, enumerable: false });
-    }
-  }
+  const reconcile = (zonePath: string, mig: Resource): void => managed.reconcile(zonePath, mig);
 
   function handle(rpc: string, service: string, method: string, path: string, body: Resource, query: URLSearchParams, bodyType: string | undefined): unknown {
     const requestId = query.get('requestId') ?? undefined;
@@ -186,9 +177,14 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
         if (service === 'InstanceGroupManagers') reconcile(path.split('/').slice(0, -1).join('/'), r);
       }, requestId);
     }
-    if (method === 'Get') return store.get(segments.slice(0, -1).join('/'), segments[segments.length - 1]);
+    if (method === 'Get') {
+      const r = store.get(segments.slice(0, -1).join('/'), segments[segments.length - 1]);
+      return service === 'InstanceGroupManagers' ? managed.view(segments.slice(0, -2).join('/'), r) : r;
+    }
+    if (method === 'AggregatedList') return aggregatedList(store, managed, service, path, query);
     if (method === 'List') {
       let items = store.list(path);
+      if (service === 'InstanceGroupManagers') items = items.map((m) => managed.view(segments.slice(0, -1).join('/'), m));
       const filter = query.get('filter');
       if (filter) items = items.filter(matcher(filter));
       const max = Math.min(Number(query.get('maxResults') ?? 500), 500);
@@ -238,6 +234,20 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
       case 'SetTargetPools':
         store.checkFingerprint(collection, name, body.fingerprint, 'fingerprint');
         return operation(collection, 'compute.instanceGroupManagers.setTargetPools', target, () => store.patch(collection, name, resourceType, { targetPools: body.targetPools ?? [] }), requestId);
+      case 'ListManagedInstances':
+        return page(managed.listManaged(collection.split('/').slice(0, -1).join('/'), store.get(collection, name)), query, 'managedInstances');
+      case 'RecreateInstances': {
+        const refs = (body.instances ?? []) as unknown;
+        managed.check(collection.split('/').slice(0, -1).join('/'), store.get(collection, name), refs);
+        return operation(collection, 'compute.instanceGroupManagers.recreateInstances', target, () => managed.recreate(collection.split('/').slice(0, -1).join('/'), store.get(collection, name), refs), requestId);
+      }
+      case 'DeleteInstances': {
+        const refs = (body.instances ?? []) as unknown;
+        managed.check(collection.split('/').slice(0, -1).join('/'), store.get(collection, name), refs);
+        return operation(collection, 'compute.instanceGroupManagers.deleteInstances', target, () => managed.deleteInstances(collection.split('/').slice(0, -1).join('/'), store.get(collection, name), refs), requestId);
+      }
+      case 'GetSerialPortOutput':
+        return managed.serialPort(collection.split('/').slice(0, -1).join('/'), name, Number(query.get('start') ?? 0));
       case 'AttachDisk':
         return operation(collection, 'attachDisk', target, () => attach(store, collection, name, body), requestId);
       case 'DetachDisk':
@@ -269,11 +279,13 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
           return;
         }
         settle();
+        managed.tick();
         const matched = schema.match(req.method ?? '', url.pathname);
         if (!matched) throw new ComputeApiError(404, 'notFound', `No API route for ${req.method ?? ''} ${url.pathname}`);
         const { route } = matched;
         const rpc = `${route.service}.${route.method}`;
-        requests.push({ method: req.method ?? '', path: url.pathname, query: url.search, rpc, mutating: route.verb !== 'GET' && !route.service.endsWith('Operations') });
+        const mutating = route.verb !== 'GET' && !route.service.endsWith('Operations') && route.method !== 'ListManagedInstances';
+        requests.push({ method: req.method ?? '', path: url.pathname, query: url.search, rpc, mutating });
         if (throttled()) throw new ComputeApiError(429, 'rateLimitExceeded', 'Quota exceeded for quota metric \'Queries\' and limit \'Queries per minute\' of service \'compute.googleapis.com\'');
         for (const k of url.searchParams.keys()) {
           if (k === '$alt' || k === 'alt') continue;
@@ -285,7 +297,6 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
         } else if (!['', '{}', '""'].includes(raw.trim())) throw invalid('Invalid JSON payload received. This RPC takes no body.');
         const path = url.pathname.slice('/compute/v1/'.length);
         const out = handle(rpc, route.service, route.method, path, body, url.searchParams, route.bodyType);
-        const mutating = route.verb !== 'GET' && !route.service.endsWith('Operations');
         if (mutating && lose > 0) {
           lose--;
           lost++;
@@ -311,12 +322,39 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
     setThrottleShare: (share) => void (throttleShare = share),
     loseAnswers: (n) => void (lose = n),
     lostAnswers: () => lost,
+    setSerialPortOutput: (instance, text) => managed.setSerialPort(COMPUTE_BASE + instance, text),
     inventory: () => [...store.collections].flatMap(([c, items]) => [...items.keys()].map((n) => `${c}/${n}`)).concat(iam.inventory()).sort(),
     stop: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
     }),
   };
+}
+
+/** One page of a list (`maxResults`, at most 500; `pageToken` is the offset). */
+function page(items: Resource[], query: URLSearchParams, field: string): Resource {
+  const max = Math.min(Number(query.get('maxResults') ?? 500), 500);
+  const start = Number(query.get('pageToken') ?? 0);
+  return { [field]: items.slice(start, start + max), ...(start + max < items.length ? { nextPageToken: String(start + max) } : {}) };
+}
+
+/**
+ * `aggregated/<collection>`: every zone's or region's resources, filtered and paged over all scopes, as
+ * `items: {"zones/z": {<collection>: […]}}` (scopes with none on the page are left out).
+ */
+function aggregatedList(store: ComputeStore, managed: ManagedInstances, service: string, path: string, query: URLSearchParams): Resource {
+  const [, project, , kind] = path.split('/');
+  const scoped = [...store.collections.keys()].filter((c) => new RegExp(`^projects/${project}/(zones|regions)/[^/]+/${kind}$`).test(c)).sort();
+  let all = scoped.flatMap((c) => store.list(c).map((r) => ({ scope: c.split('/').slice(2, 4).join('/'), r: service === 'InstanceGroupManagers' ? managed.view(c.split('/').slice(0, -1).join('/'), r) : r })));
+  const filter = query.get('filter');
+  if (filter) {
+    const test = matcher(filter);
+    all = all.filter((x) => test(x.r));
+  }
+  const { items, nextPageToken } = page(all.map((x) => ({ ...x })), query, 'items') as { items: Array<{ scope: string; r: Resource }>; nextPageToken?: string };
+  const grouped: Record<string, Resource> = {};
+  for (const x of items) ((grouped[x.scope] ??= { [kind]: [] })[kind] as Resource[]).push(x.r);
+  return { kind: `compute#${service[0].toLowerCase()}${service.slice(1, -1)}AggregatedList`, id: path, items: grouped, selfLink: COMPUTE_BASE + path, ...(nextPageToken ? { nextPageToken } : {}) };
 }
 
 /** A list filter: `expr AND expr`, each `field = "value"` / `field eq value` / `(…)`, `labels.k` reading a label. Others: 400. */
