@@ -8,9 +8,9 @@ export interface RegisteredNode {
   instanceId?: string;
 }
 
-/** The instance id in a node's providerID (`aws:///us-east-1a/i-0123…`). */
+/** The instance id in a node's providerID (`aws:///us-east-1a/i-0123…`), or on GCE the instance's name (`gce://<project>/<zone>/<name>`). */
 export function instanceIdOf(providerId: string | undefined): string | undefined {
-  return /\/(i-[0-9a-f]+)$/.exec(providerId ?? '')?.[1];
+  return /\/(i-[0-9a-f]+)$/.exec(providerId ?? '')?.[1] ?? /^gce:\/\/[^/]+\/[^/]+\/([a-z0-9-]+)$/.exec(providerId ?? '')?.[1];
 }
 
 /** Check 2: each instance group has its cloud group, at the spec's sizes, with every member InService. */
@@ -19,14 +19,16 @@ export function checkInstanceGroups(igs: InstanceGroup[], cloud: ClusterInstance
   for (const ig of igs) {
     const name = ig.metadata.name;
     const group = cloud.groups.find((g) => g.instanceGroup === name);
+    const kind = cloud.groupKind ?? 'Auto Scaling group';
     if (!group) {
-      out.push({ kind: 'InstanceGroup', name, instanceGroup: name, message: `instance group "${name}" has no Auto Scaling group`, cause: 'not created yet: run "kforge update cluster --yes"' });
+      out.push({ kind: 'InstanceGroup', name, instanceGroup: name, message: `instance group "${name}" has no ${kind}`, cause: 'not created yet: run "kforge update cluster --yes"' });
       continue;
     }
     const min = ig.spec.minSize;
-    const max = ig.spec.maxSize ?? min;
+    const max = cloud.targetSizeOnly ? undefined : (ig.spec.maxSize ?? min);
     if ((min !== undefined && group.min !== min) || (max !== undefined && group.max !== max)) {
-      out.push({ kind: 'InstanceGroup', name, instanceGroup: name, message: `instance group "${name}" wants sizes ${min}..${max}, its Auto Scaling group ${group.name} has ${group.min}..${group.max}`, cause: 'the spec changed since the last "kforge update cluster --yes"' });
+      const sizes = cloud.targetSizeOnly ? `size ${min}, its ${kind} ${group.name} has ${group.min}` : `sizes ${min}..${max}, its ${kind} ${group.name} has ${group.min}..${group.max}`;
+      out.push({ kind: 'InstanceGroup', name, instanceGroup: name, message: `instance group "${name}" wants ${sizes}`, cause: 'the spec changed since the last "kforge update cluster --yes"' });
     }
     const inService = group.members.filter((m) => m.lifecycleState === 'InService');
     if (inService.length !== group.desired) {

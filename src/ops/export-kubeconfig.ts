@@ -26,7 +26,7 @@ export interface ExportKubeconfigOptions {
   file: string;
   /** Default: the current time. */
   now?: Date;
-  /** The cluster's AWS, already connected (update's run); default: connect when the API load balancer must be looked up. */
+  /** The cluster's cloud, already connected (update's run); default: connect when the API load balancer must be looked up. */
   cloud?: CloudConnection;
   /** Environment of the AWS clients when connecting (AWS_ENDPOINT_URL, profiles); default process.env. */
   env?: NodeJS.ProcessEnv;
@@ -84,7 +84,7 @@ export async function exportKubeconfig(vfs: Vfs, o: ExportKubeconfigOptions): Pr
   const hadUser = !user && (await existingUser(o.file, userName)) !== undefined;
   const firstExport = (await existingCluster(o.file, name)) === undefined;
   await mergeKubeconfig(o.file, {
-    cluster: { name, cluster: { 'certificate-authority-data': Buffer.from(ca.keyset.certificateBundle()).toString('base64'), server } },
+    cluster: { name, cluster: { 'certificate-authority-data': Buffer.from(ca.keyset.certificateBundle()).toString('base64'), server, ...(api.tlsServerName ? { 'tls-server-name': api.tlsServerName } : {}) } },
     user,
     context: { name, context: { cluster: name, user: userName } },
   });
@@ -94,23 +94,29 @@ export async function exportKubeconfig(vfs: Vfs, o: ExportKubeconfigOptions): Pr
 /**
  * The API's host name in the kubeconfig. A cluster whose API has a DNS record (or `--internal`) uses the
  * spec's name. One whose API has only a load balancer (`--dns none`, `.k8s.local`) uses the load balancer's
- * DNS name, read from AWS as kops does, since `api.<cluster>` resolves nowhere; before the first
+ * DNS name, read from AWS as kops does (on GCE the API forwarding rule's IP, with `tls-server-name` the
+ * internal name), since `api.<cluster>` resolves nowhere; before the first
  * `update --yes` there is no load balancer yet, so the spec's name is kept with a warning.
  */
-async function apiHost(vfs: Vfs, completed: Cluster, o: ExportKubeconfigOptions): Promise<{ host: string; warning?: string }> {
+async function apiHost(vfs: Vfs, completed: Cluster, o: ExportKubeconfigOptions): Promise<{ host: string; warning?: string; tlsServerName?: string }> {
   const spec = completed.spec;
-  if (o.internal) return { host: spec.masterInternalName ?? `api.internal.${o.cluster}` };
+  const internalName = spec.masterInternalName ?? `api.internal.${o.cluster}`;
+  if (o.internal) return { host: internalName };
   const publicName = spec.masterPublicName ?? `api.${o.cluster}`;
   const dnsType = spec.topology?.dns?.type;
   const withoutDns = dnsType === 'None' || o.cluster.endsWith('.k8s.local');
-  if (!withoutDns || !spec.api?.loadBalancer || (spec.cloudProvider ?? 'aws') !== 'aws') return { host: publicName };
+  const cloudName = spec.cloudProvider ?? 'aws';
+  if (!withoutDns || !spec.api?.loadBalancer || (cloudName !== 'aws' && cloudName !== 'gce')) return { host: publicName };
   if (!o.cloud && (await vfs.read(StatePaths.appliedMarker(o.cluster))) === undefined) {
     return { host: publicName, warning: `cluster "${o.cluster}" has no DNS name for its API and no load balancer yet: the server ${publicName} resolves nowhere until "kforge update cluster ${o.cluster} --yes" creates the load balancer; export the kubeconfig again then` };
   }
-  const provider = await loadCloudProvider('aws', 'export kubeconfig');
+  const provider = await loadCloudProvider(cloudName, 'export kubeconfig');
   const cloud = o.cloud ?? (await provider.connect(completed, { env: o.env, consequence: '; the kubeconfig was not written' }));
   const dnsName = await provider.apiLoadBalancerDnsName(cloud, o.cluster);
   if (!dnsName) throw new NotFoundError(`the API load balancer of cluster "${o.cluster}" was not found in ${cloud.region}: run "kforge update cluster ${o.cluster} --yes" to create it; the kubeconfig was not written`);
+  // GCE answers the forwarding rule's IP, which the API's certificate does not name: TLS checks the internal
+  // name instead, which it does (kops's kubeconfig sets tls-server-name to it).
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(dnsName)) return { host: dnsName, tlsServerName: internalName };
   return { host: dnsName };
 }
 

@@ -15,13 +15,13 @@ export interface InstanceRow {
   id: string;
   instanceGroup?: string;
   role: string;
-  /** EC2 state: pending, running, stopping, stopped, shutting-down. */
+  /** EC2 state: pending, running, stopping, stopped, shutting-down (GCE's status in these words). */
   state: string;
   /** The Node registered for it; absent when none (or the API could not be read). */
   nodeName?: string;
   /** The Node's Ready condition is True; absent without a Node. */
   ready?: boolean;
-  /** Launched from an older launch-template version than its group's, or its Node is annotated kops.k8s.io/needs-update. */
+  /** Launched from an older launch-template version than its group's (GCE: another instance template than its MIG's), or its Node is annotated kops.k8s.io/needs-update. */
   needsUpdate: boolean;
   /** Why it needs an update. */
   updateReasons: string[];
@@ -48,7 +48,7 @@ const NEEDS_UPDATE = 'kops.k8s.io/needs-update';
 
 /**
  * Every instance of the cluster with its group, role, state, node and whether it needs an update: three
- * Describe calls and one node list, however many instances there are. Nodes are matched by the
+ * Describe calls on AWS (two aggregated lists on GCE) and one node list, however many instances there are. Nodes are matched by the
  * providerID's instance id, else by the instance's private DNS name.
  */
 export async function getInstances(vfs: Vfs, o: GetInstancesOptions): Promise<GetInstancesResult> {
@@ -57,7 +57,7 @@ export async function getInstances(vfs: Vfs, o: GetInstancesOptions): Promise<Ge
   const stored = await repo.get(o.cluster);
   const completed = completeCluster(performAssignments(stored.cluster.object), stored.instanceGroups.map((v) => v.object), vfs.url);
   const provider = completed.spec.cloudProvider ?? 'aws';
-  if (provider !== 'aws') throw new NotSupportedError(`get instances reads AWS only; cluster "${o.cluster}" is on ${provider}`);
+  if (provider !== 'aws' && provider !== 'gce') throw new NotSupportedError(`get instances reads AWS and GCE only; cluster "${o.cluster}" is on ${provider}`);
   const clouds = await loadCloudProvider(provider, 'get instances');
   const cloud = await clouds.connect(stored.cluster.object, { env: o.env, credentials: o.credentials });
   const state = await clouds.machines(cloud).instances();
@@ -94,7 +94,8 @@ export async function getInstances(vfs: Vfs, o: GetInstancesOptions): Promise<Ge
     const node = nodes.find((n) => n.instanceId === i.instanceId) ?? nodes.find((n) => i.privateDnsName !== undefined && n.name === i.privateDnsName);
     const reasons: string[] = [];
     if (member?.launchTemplateVersion && group?.currentTemplateVersion && member.launchTemplateVersion !== group.currentTemplateVersion) {
-      reasons.push(`launch template version ${member.launchTemplateVersion}, group's is ${group.currentTemplateVersion}`);
+      // AWS: a launch template's versions; GCE: the instance template itself (a new one per change).
+      reasons.push(state.groupKind === 'managed instance group' ? `instance template ${member.launchTemplateVersion}, its MIG's is ${group.currentTemplateVersion}` : `launch template version ${member.launchTemplateVersion}, group's is ${group.currentTemplateVersion}`);
     }
     if (node?.needsUpdate) reasons.push(`node annotated ${NEEDS_UPDATE}`);
     return {

@@ -67,7 +67,8 @@ export async function checkDeleteInstanceGroup(vfs: Vfs, cluster: string, name: 
 /**
  * Removes an instance group: as kops's `delete instancegroup`, its cloud resources first, at once (on AWS,
  * once the cluster has been applied: the group's Auto Scaling group with its instances, its launch template,
- * and a node group's own IAM role and instance profile), then the group from the spec. Refuses if etcd
+ * and a node group's own IAM role and instance profile; on GCE its MIGs and instance templates), then the
+ * group from the spec. Refuses if etcd
  * members still use it. Returns the cloud resources deleted (`type name`, sorted). Run it under the cluster lock.
  */
 export async function deleteInstanceGroup(vfs: Vfs, cluster: string, name: string, env: NodeJS.ProcessEnv = process.env, fence?: () => Promise<void>): Promise<string[]> {
@@ -78,14 +79,15 @@ export async function deleteInstanceGroup(vfs: Vfs, cluster: string, name: strin
   return deleted;
 }
 
-/** The group's AWS resources, deleted; none before the cluster's first `update --yes` (nothing can exist yet). */
+/** The group's cloud resources (AWS, GCE), deleted; none before the cluster's first `update --yes` (nothing can exist yet). */
 async function deleteInstanceGroupCloudResources(vfs: Vfs, stored: StoredCluster, name: string, env: NodeJS.ProcessEnv, fence?: () => Promise<void>): Promise<string[]> {
   const cluster = stored.cluster.object;
   const c = cluster.metadata.name;
-  if ((cluster.spec.cloudProvider ?? 'aws') !== 'aws' || (await vfs.read(StatePaths.appliedMarker(c))) === undefined) return [];
+  const cloudName = cluster.spec.cloudProvider ?? 'aws';
+  if ((cloudName !== 'aws' && cloudName !== 'gce') || (await vfs.read(StatePaths.appliedMarker(c))) === undefined) return [];
   const ig = stored.instanceGroups.map((v) => v.object).find((g) => g.metadata.name === name);
   const { loadCloudProvider } = await import('../cloud/cloud-provider');
-  const provider = await loadCloudProvider('aws', 'delete instancegroup');
+  const provider = await loadCloudProvider(cloudName, 'delete instancegroup');
   const cloud = await provider.connect(cluster, { env, consequence: `; instance group "${name}" was not deleted` });
   // Every deleting call checks the cluster lock first (lock-fence-middleware.ts).
   cloud.fence = fence;

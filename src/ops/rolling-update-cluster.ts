@@ -1,5 +1,6 @@
 import type { Cluster, InstanceGroup } from '../api/types';
 import { CloudConnection, CloudMachines, loadCloudProvider } from '../cloud/cloud-provider';
+import { NotSupportedError } from '../errors/not-supported-error';
 import { NotUpdatedError } from '../errors/not-updated-error';
 import { UsageError } from '../errors/usage-error';
 import type { RollingUpdateKube } from '../rolling-update/rolling-update-kube';
@@ -22,11 +23,11 @@ export interface RollingUpdateClusterOptions {
   timings: RollingUpdateTimings;
   /** Connects to the cluster's Kubernetes API (not called with `cloudOnly`). */
   connectKube: (cluster: Cluster, cloud: CloudMachines) => Promise<RollingUpdateKube>;
-  /** Environment of the AWS clients (AWS_ENDPOINT_URL, profiles); default process.env. */
+  /** Environment of the cloud's clients (AWS_ENDPOINT_URL, profiles; CLOUDSDK_* on GCE); default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Static credentials (tests); default the SDK's standard chain. */
   credentials?: { accessKeyId: string; secretAccessKey: string };
-  /** The cloud of the rolling update; default AWS through `awsRollingUpdateCloud` (tests wrap it to observe). */
+  /** Wraps the cloud of the rolling update (the provider's, e.g. `awsRollingUpdateCloud`); tests wrap it to observe. */
   wrapCloud?: (cloud: RollingUpdateCloud) => RollingUpdateCloud;
   report?: (e: RollingUpdateEvent) => void;
   sleep?: (ms: number) => Promise<void>;
@@ -61,17 +62,23 @@ export async function rollingUpdateCluster(vfs: Vfs, name: string, options: Roll
     throw new NotUpdatedError(`cluster "${name}" has never been updated: run "kforge update cluster ${name} --yes" first; there is nothing to roll`);
   }
   const completed = await repo.getCompleted(name);
-  if (completed.spec?.cloudProvider !== 'aws') throw new UsageError(`rolling-update cluster: cloud "${completed.spec?.cloudProvider}" (spec.cloudProvider) is not supported yet; kforge rolls instance groups on aws only`);
-  const provider = await loadCloudProvider('aws', 'rolling-update cluster');
-  const aws = await provider.connect(completed, { env: options.env, credentials: options.credentials });
-  const base = await provider.rollingUpdateCloud(aws);
+  const cloudName = completed.spec?.cloudProvider ?? 'aws';
+  if (cloudName !== 'aws' && cloudName !== 'gce') throw new UsageError(`rolling-update cluster: cloud "${cloudName}" (spec.cloudProvider) is not supported yet; kforge rolls instance groups on aws and gce`);
+  const provider = await loadCloudProvider(cloudName, 'rolling-update cluster');
+  const connection = await provider.connect(completed, { env: options.env, credentials: options.credentials });
+  const base = await provider.rollingUpdateCloud(connection);
   const cloud = options.wrapCloud ? options.wrapCloud(base) : base;
-  const kube = options.cloudOnly ? undefined : await options.connectKube(completed, provider.machines(aws));
+  const kube = options.cloudOnly ? undefined : await options.connectKube(completed, provider.machines(connection));
   const plan = async (): Promise<GroupPlan[]> => planRollingUpdate(completed, instanceGroups, await cloud.groups(), kube ? await kube.nodes() : [], options.selection);
   const groups = await plan();
   const needsUpdate = groups.some((g) => g.needUpdate.length > 0);
-  const result = { cluster: name, groups, needsUpdate, applied: false, cloud: aws };
+  const result = { cluster: name, groups, needsUpdate, applied: false, cloud: connection };
   if (!options.yes || !needsUpdate) return result;
+  // A cloud without detach (GCE) cannot surge: refused before anything changes (kops fails at the first detach).
+  const surging = cloud.detach || !kube ? [] : groups.filter((g) => g.needUpdate.length > 0 && g.settings.maxSurge > 0);
+  if (surging.length > 0) {
+    throw new NotSupportedError(`rolling-update cluster: ${surging.map((g) => `instance group "${g.name}" has maxSurge ${g.settings.maxSurge}`).join(', ')}, but ${cloudName} cannot surge (kops: "gce cloud provider does not support surging"); set spec.rollingUpdate.maxSurge to 0 (kforge edit instancegroup / edit cluster), or pass --cloudonly; nothing was replaced`);
+  }
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const run = { cloud, kube, timings: options.timings, report: options.report ?? (() => undefined), sleep };
   await withClusterLocks(vfs, [name], options.lock, async () => {

@@ -74,7 +74,7 @@ export async function validateCluster(vfs: Vfs, o: ValidateClusterOptions): Prom
     issueAdmin: () => issueAdminCredential(vfs, o.cluster, ADMIN_VALIDITY_MS),
   });
   const provider = completed.spec.cloudProvider ?? 'aws';
-  const clouds = provider === 'aws' ? await loadCloudProvider(provider, 'validate cluster') : undefined;
+  const clouds = provider === 'aws' || provider === 'gce' ? await loadCloudProvider(provider, 'validate cluster') : undefined;
   const cloud: CloudConnection | undefined = clouds ? await clouds.connect(stored.cluster.object, { env: o.env, credentials: o.credentials, consequence: '; the cluster was not validated' }) : undefined;
   const machines = clouds && cloud ? clouds.machines(cloud) : undefined;
   const etcdClusters = (completed.spec.etcdClusters ?? []).map((e) => e.name).sort();

@@ -14,9 +14,9 @@ function statusOf(e: unknown): number | undefined {
   return typeof code === 'number' ? code : undefined;
 }
 
-/** `aws:///us-east-1a/i-0123` → `i-0123`. */
+/** `aws:///us-east-1a/i-0123` → `i-0123`; on GCE `gce://<project>/<zone>/<name>` → the instance's name, kops's id there. */
 export function instanceIdOfProviderId(providerId: string | undefined): string | undefined {
-  const m = /^aws:\/\/\/[^/]*\/(i-[0-9a-f]+)$/.exec(providerId ?? '');
+  const m = /^aws:\/\/\/[^/]*\/(i-[0-9a-f]+)$/.exec(providerId ?? '') ?? /^gce:\/\/[^/]+\/[^/]+\/([a-z0-9-]+)$/.exec(providerId ?? '');
   return m?.[1];
 }
 

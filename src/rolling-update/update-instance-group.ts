@@ -1,4 +1,5 @@
 import type { CloudInstanceGroup } from '../cloud/aws/cloud-instance-groups';
+import { NotSupportedError } from '../errors/not-supported-error';
 import { RollingUpdateError } from '../errors/rolling-update-error';
 import type { GroupPlan, PlannedInstance } from './rolling-update-plan';
 import type { DrainBlocked, RollingUpdateKube, ValidationPass } from './rolling-update-kube';
@@ -7,8 +8,11 @@ import type { DrainBlocked, RollingUpdateKube, ValidationPass } from './rolling-
 export interface RollingUpdateCloud {
   /** The cluster's groups by Auto Scaling group name, read fresh. */
   groups(): Promise<Map<string, CloudInstanceGroup>>;
-  /** Detaches the instance without lowering the desired capacity, so the group launches a replacement. */
-  detach(asgName: string, instanceId: string): Promise<void>;
+  /**
+   * Detaches the instance without lowering the desired capacity, so the group launches a replacement. Absent
+   * where the cloud cannot surge (GCE, as in kops): `rolling-update cluster` then refuses a maxSurge above 0.
+   */
+  detach?(asgName: string, instanceId: string): Promise<void>;
   /** Terminates the instance (a member is then replaced by its group; a detached one is not). */
   terminate(instanceId: string): Promise<void>;
 }
@@ -86,11 +90,14 @@ export async function updateInstanceGroup(run: RollingUpdateRun, plan: GroupPlan
   let noneReady = plan.ready.length === 0;
   // kops surges only with the Kubernetes API at hand: --cloudonly replaces in place.
   if (maxSurge > 0 && run.kube) {
+    const detach = run.cloud.detach;
+    // rolling-update cluster refuses this before changing anything; a guard for other callers.
+    if (!detach) throw new NotSupportedError(`instance group "${group}": maxSurge ${maxSurge}, but this cloud cannot surge; set spec.rollingUpdate.maxSurge to 0`);
     for (let n = 1; n <= maxSurge; n++) {
       const u = update[update.length - n];
       if (u.detached) continue;
       run.report({ type: 'detach', group, instance: u.id, node: u.node?.name });
-      await run.cloud.detach(plan.cloud.asgName, u.id);
+      await detach.call(run.cloud, plan.cloud.asgName, u.id);
       if (n === maxSurge || noneReady) {
         await run.sleep(run.timings.intervalMs(plan.role));
         await waitForReplacements(run, plan, group);

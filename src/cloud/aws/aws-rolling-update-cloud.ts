@@ -10,7 +10,7 @@ import { DETACHED_TAG, listCloudInstanceGroups } from './cloud-instance-groups';
  * counted as a surge twice. Terminate is EC2's TerminateInstances, as kops: AWS replaces a terminated member
  * after its health check (moto_server does it inside the call), and never a detached instance.
  */
-export function awsRollingUpdateCloud(cloud: AwsCloud): RollingUpdateCloud {
+export function awsRollingUpdateCloud(cloud: AwsCloud): Required<RollingUpdateCloud> {
   return {
     groups: () => listCloudInstanceGroups(cloud),
     detach: async (asgName, instanceId) => {

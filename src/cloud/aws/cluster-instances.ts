@@ -45,6 +45,10 @@ export interface CloudInstance {
 export interface ClusterInstances {
   groups: CloudGroup[];
   instances: CloudInstance[];
+  /** What the cloud calls a group, for messages; default `Auto Scaling group` (GCE: `managed instance group`). */
+  groupKind?: string;
+  /** The cloud group has a target size only (GCE's MIGs: min = max = target), so only the spec's minSize is compared. */
+  targetSizeOnly?: boolean;
 }
 
 const ALIVE = ['pending', 'running', 'stopping', 'stopped', 'shutting-down'];

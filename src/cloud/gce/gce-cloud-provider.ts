@@ -64,8 +64,9 @@ export const gceCloudProvider: CloudProvider<GceCloud, GceDeleteTarget> = {
     const { deleteGceOrphans } = await import('./gce-orphans');
     await deleteGceOrphans(cloud, orphans);
   },
-  async deleteInstanceGroup() {
-    throw notYet('deleting an instance group\'s cloud resources');
+  async deleteInstanceGroup(cloud, cluster, group, name) {
+    const { deleteGceInstanceGroup } = await import('./gce-delete-instance-group');
+    return deleteGceInstanceGroup(cloud, cluster, group, name);
   },
   async deleteTarget(cluster, instanceGroups, env) {
     const cloud = await gceCloudProvider.connect(cluster, { env });
@@ -88,14 +89,29 @@ export const gceCloudProvider: CloudProvider<GceCloud, GceDeleteTarget> = {
   async untagShared() {
     return false;
   },
-  machines() {
-    throw notYet('reading instances');
+  machines(cloud) {
+    // The zone of each instance at the last read: the serial console is read per zone.
+    const zones = new Map<string, string>();
+    return {
+      async instances() {
+        const found = await (await import('./gce-cluster-groups')).gceClusterInstances(cloud);
+        for (const i of found.instances) if (i.zone) zones.set(i.instanceId, i.zone);
+        return found;
+      },
+      async consoleOutput(instance) {
+        const compute = await cloud.connectCompute();
+        return compute.serialPortOutput(zones.get(instance) ?? cloud.zones[0], instance);
+      },
+    };
   },
-  async rollingUpdateCloud() {
-    throw notYet('rolling-update');
+  async rollingUpdateCloud(cloud) {
+    const { gceRollingUpdateCloud } = await import('./gce-rolling-update-cloud');
+    return gceRollingUpdateCloud(cloud);
   },
-  async apiLoadBalancerDnsName() {
-    throw notYet('the API load balancer');
+  async apiLoadBalancerDnsName(cloud) {
+    // An IP address on GCE (kops's ingress IP): a forwarding rule has no DNS name.
+    const { findGceApiAddress } = await import('./gce-api-address');
+    return findGceApiAddress(cloud);
   },
   async findDnsZone() {
     throw notYet('Cloud DNS zone lookup');

@@ -132,8 +132,8 @@ export class GceCompute {
     return new GceCompute(lib, clientOptions, auth, iamBase, computeBase, crmBase, options);
   }
 
-  /** The project's (global), region's or zone's resources of a collection, every page. */
-  async list(collection: GceCollection, where?: string): Promise<GceResource[]> {
+  /** The project's (global), region's or zone's resources of a collection, every page; `filter` is GCE's list filter. */
+  async list(collection: GceCollection, where?: string, filter?: string): Promise<GceResource[]> {
     const items: GceResource[] = [];
     let pageToken: string | undefined;
     do {
@@ -144,12 +144,47 @@ export class GceCompute {
         pageToken = page.nextPageToken || undefined;
         continue;
       }
-      const request = { project: this.options.project, ...this.scopeFields(collection, where), maxResults: 500, ...(pageToken ? { pageToken } : {}) };
+      const request = { project: this.options.project, ...this.scopeFields(collection, where), maxResults: 500, ...(filter ? { filter } : {}), ...(pageToken ? { pageToken } : {}) };
       const [page, , raw] = (await this.call(`${collection.path}.list`, false, () => this.client(collection.client).list(request, { autoPaginate: false }))) as [GceResource[], unknown, { nextPageToken?: string } | undefined];
       items.push(...(page ?? []));
       pageToken = raw?.nextPageToken || undefined;
     } while (pageToken);
     return items;
+  }
+
+  /**
+   * Every zone's (or region's) resources of a collection in one paged call (`aggregated/<path>`), each with
+   * its zone or region name; `filter` is GCE's list filter. Plain REST: the client library only iterates these.
+   */
+  async aggregated(collection: GceCollection, filter?: string): Promise<Array<{ where: string; resource: GceResource }>> {
+    const out: Array<{ where: string; resource: GceResource }> = [];
+    let pageToken: string | undefined;
+    do {
+      const query = new URLSearchParams({ maxResults: '500', ...(filter ? { filter } : {}), ...(pageToken ? { pageToken } : {}) });
+      const page = await this.call(`${collection.path}.aggregatedList`, false, () => this.rest<{ items?: Record<string, Record<string, GceResource[] | undefined>>; nextPageToken?: string }>('GET', `aggregated/${collection.path}?${query.toString()}`));
+      for (const [scope, list] of Object.entries(page.items ?? {})) for (const resource of list[collection.path] ?? []) out.push({ where: scope.split('/').pop() ?? scope, resource });
+      pageToken = page.nextPageToken || undefined;
+    } while (pageToken);
+    return out;
+  }
+
+  /** A zonal MIG's managed instances (`currentAction`, `version`), every page. */
+  async listManagedInstances(zone: string, mig: string): Promise<GceResource[]> {
+    const items: GceResource[] = [];
+    let pageToken: string | undefined;
+    do {
+      const request = { project: this.options.project, zone, instanceGroupManager: mig, maxResults: 500, ...(pageToken ? { pageToken } : {}) };
+      const [page, , raw] = (await this.call('instanceGroupManagers.listManagedInstances', false, () => this.client('InstanceGroupManagersClient').listManagedInstances(request, { autoPaginate: false }))) as [GceResource[], unknown, { nextPageToken?: string } | undefined];
+      items.push(...(page ?? []));
+      pageToken = raw?.nextPageToken || undefined;
+    } while (pageToken);
+    return items;
+  }
+
+  /** An instance's serial console (port 1), as text. */
+  async serialPortOutput(zone: string, instance: string): Promise<string> {
+    const [out] = (await this.call('instances.getSerialPortOutput', false, () => this.client('InstancesClient').getSerialPortOutput({ project: this.options.project, zone, instance, port: 1 }))) as [GceResource];
+    return typeof out?.contents === 'string' ? out.contents : '';
   }
 
   /** Creates a resource and waits for it; `key` makes the requestId that a retry in this run repeats. */
