@@ -11,9 +11,9 @@ function notYet(what: string): NotSupportedError {
 
 /**
  * GCE behind the cloud seam. Built: the model (network, Cloud NAT, firewall rules, service accounts, etcd
- * disks, instance templates, MIGs) and its Terraform with the Google provider. Not built yet: direct apply
- * through the Compute API, and so the preflight, orphans, delete and the machine readers, which refuse with
- * NOT_SUPPORTED. Connecting makes no call: the Terraform target needs no credentials.
+ * disks, instance templates, MIGs), its Terraform with the Google provider, direct apply and delete through
+ * the Compute API, and the day-2 readers and actions (machines, rolling update, delete instancegroup, the
+ * API's address; see docs/gce.md). Connecting makes no call: the Terraform target needs no credentials.
  */
 export const gceCloudProvider: CloudProvider<GceCloud, GceDeleteTarget> = {
   name: 'gce',

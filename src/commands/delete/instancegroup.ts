@@ -6,7 +6,7 @@ export default class DeleteInstanceGroup extends BaseCommand {
   static override aliases = ['delete:ig'];
   static override summary = 'Delete an instance group from a cluster\'s spec.';
   static override description =
-    'The cluster is revalidated without the group first: a control-plane group that still holds etcd members cannot be deleted. With --yes, as kops does, the group\'s cloud resources go at once (on AWS: its Auto Scaling group and instances, its launch template, a node group\'s own IAM role and instance profile), then the group leaves the spec. Without --yes, says what would be deleted.';
+    'The cluster is revalidated without the group first: a control-plane group that still holds etcd members cannot be deleted. With --yes, as kops does, the group\'s cloud resources go at once (on AWS: its Auto Scaling group and instances, its launch template, a node group\'s own IAM role and instance profile; on GCE: its MIGs with their instances, then its instance templates), then the group leaves the spec. Without --yes, says what would be deleted.';
   static override examples = ['<%= config.bin %> delete instancegroup nodes-us-east-1b --name x.example.com --yes'];
   static override args = { group: Args.string({ description: 'Instance group name', required: true }) };
   static override flags = {
