@@ -58,6 +58,15 @@ it('an instance group over two zones is one group of its MIGs, read in two calls
   expect(await machines.consoleOutput(inB)).toBe('kforge-nodeup-stage: done\n');
 });
 
+it('reading 31 instances costs the same two calls as reading 3', async () => {
+  await cloud.compute.method(GCE_COLLECTIONS.instanceGroupManagers, 'us-central1-a', 'resize', `a-nodes-${SAFE}`, { size: 30 });
+  const before = cloud.calls.snapshot();
+  const found = await gceCloudProvider.machines(cloud).instances();
+  const after = cloud.calls.snapshot();
+  expect(found.instances).toHaveLength(31);
+  expect(Object.fromEntries(Object.keys(after).filter((k) => after[k] !== (before[k] ?? 0)).map((k) => [k, after[k] - (before[k] ?? 0)]))).toEqual({ 'instanceGroupManagers.aggregatedList': 1, 'instances.aggregatedList': 1 });
+});
+
 it('the API address is the external api rule\'s IP, else an internal one\'s; none before the load balancer exists', async () => {
   expect(await gceCloudProvider.apiLoadBalancerDnsName(cloud, NAME)).toBeUndefined();
   const compute = cloud.compute;
