@@ -80,8 +80,10 @@ export async function probeApi(access: KubeAccess, o: ProbeOptions = {}): Promis
   if (!(socket instanceof net.Socket)) return socket;
   const opts: https.RequestOptions = {};
   await access.kc.applyToHTTPSOptions(opts);
+  // The kubeconfig's tls-server-name (what `export kubeconfig` writes for a GCE API address) is the name checked.
+  const name = opts.servername || host;
   return new Promise<ApiProblem | undefined>((resolve) => {
-    const t = tls.connect({ socket, host, servername: net.isIP(host) ? undefined : host, ca: opts.ca, cert: opts.cert, key: opts.key, rejectUnauthorized: opts.rejectUnauthorized !== false });
+    const t = tls.connect({ socket, host, servername: net.isIP(name) ? undefined : name, ca: opts.ca, cert: opts.cert, key: opts.key, rejectUnauthorized: opts.rejectUnauthorized !== false });
     const timer = setTimeout(() => {
       t.destroy();
       resolve({ step: 'tls', message: `TLS handshake with ${address}:${port} got no answer in ${timeoutMs} ms` });
@@ -94,7 +96,7 @@ export async function probeApi(access: KubeAccess, o: ProbeOptions = {}): Promis
     t.once('error', (e) => {
       clearTimeout(timer);
       t.destroy();
-      resolve(tlsProblem(host, e));
+      resolve(tlsProblem(name, e));
     });
   });
 }

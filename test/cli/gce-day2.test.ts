@@ -1,7 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
+import { KUBERNETES_CA } from '../../src/pki/cluster-pki';
+import { issueKeypair } from '../../src/pki/issue-keypair';
+import { Keystore } from '../../src/state/keystore';
 import { openVfs } from '../../src/state/vfs/open-vfs';
+import { startFakeKubeApi } from '../fakes/kube/fake-kube-api-server';
 import { CliResult, runCliAsync, tempDir } from '../helpers/cli';
 import { GceKube, startGceKube } from '../helpers/gce-kube';
 import { FakeCompute, startFakeCompute } from '../fakes/gce/compute-fake';
@@ -98,6 +102,25 @@ test('export kubeconfig names the API forwarding rule\'s address, with TLS check
   expect(rule?.IPAddress).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
   const config = yaml.load(fs.readFileSync(file, 'utf8')) as { clusters: Array<{ name: string; cluster: Record<string, string> }> };
   expect(config.clusters.find((c) => c.name === NAME)?.cluster).toEqual(expect.objectContaining({ server: `https://${String(rule?.IPAddress)}`, 'tls-server-name': `api.internal.${NAME}` }));
+
+  // The API at an IP whose certificate names only the internal name (kforge's API certificate names no
+  // forwarding rule IP): reachable with the exported file's tls-server-name, a TLS failure without it.
+  const ca = (await new Keystore(openVfs(store), NAME).getPrivate(KUBERNETES_CA)).keyset.primary();
+  const serving = await issueKeypair({ subject: { commonName: 'kubernetes-master' }, usage: 'server', validityMs: 3600_000, dnsNames: [`api.internal.${NAME}`] }, ca);
+  const byIp = await startFakeKubeApi({ ca, serving });
+  try {
+    const entry = config.clusters.find((c) => c.name === NAME)!;
+    entry.cluster.server = byIp.url;
+    fs.writeFileSync(file, yaml.dump(config));
+    const reached = await kforge(['validate', 'cluster', NAME, '--kubeconfig', file, '-o', 'json']);
+    expect((JSON.parse(reached.stdout) as { failures: Array<{ kind: string }> }).failures.filter((f) => f.kind === 'API')).toEqual([]);
+    delete entry.cluster['tls-server-name'];
+    fs.writeFileSync(file, yaml.dump(config));
+    const refused = await kforge(['validate', 'cluster', NAME, '--kubeconfig', file, '-o', 'json']);
+    expect((JSON.parse(refused.stdout) as { failures: Array<{ kind: string; cause?: string }> }).failures.filter((f) => f.kind === 'API').map((f) => f.cause)).toEqual(['tls']);
+  } finally {
+    await byIp.stop();
+  }
 });
 
 test('rolling-update cluster replaces each instance on an old template by recreateInstances, then has nothing to do', async () => {
