@@ -128,6 +128,7 @@ test('rolling-update cluster replaces each instance on an old template by recrea
   ok(await kforge(['update', 'cluster', NAME, '--yes']));
   const newTemplate = String(fake.store.list(`${ZONE}/instanceGroupManagers`).find((m) => m.baseInstanceName === NODES)?.instanceTemplate).split('/').pop();
   const old = nodeInstances().map((i) => ({ name: String(i.name), id: String(i.id) }));
+  const controlPlane = instances().filter((i) => !String(i.name).startsWith(`${NODES}-`)).map((i) => String(i.id));
   expect(nodeInstances().map(templateOf)).not.toContain(newTemplate);
 
   const listed = await kforge(['get', 'instances', NAME, '--kubeconfig', kube.kubeconfig, '-o', 'json']);
@@ -162,6 +163,7 @@ test('rolling-update cluster replaces each instance on an old template by recrea
   expect(now.map((i) => String(i.name)).sort()).toEqual(old.map((o) => o.name).sort());
   expect(now.filter((i) => old.some((o) => o.id === String(i.id)))).toEqual([]);
   expect(now.map(templateOf)).toEqual([newTemplate, newTemplate]);
+  expect(instances().filter((i) => !String(i.name).startsWith(`${NODES}-`)).map((i) => String(i.id))).toEqual(controlPlane);
   expect(kube.api.store.list('nodes').filter((n) => n.spec?.unschedulable)).toEqual([]);
 
   const again = await kforge(['rolling-update', 'cluster', NAME, '--yes', '--kubeconfig', kube.kubeconfig]);
