@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CliResult, runCliAsync, startCli, tempDir } from '../helpers/cli';
 import { FakeCompute, startFakeCompute } from '../fakes/gce/compute-fake';
+import { fakeGceEnv } from '../fakes/gce/fake-gce-env';
 
 // Issue 21's acceptance for the three-zone HA private cluster through the CLI: `update --yes` killed
 // (SIGKILL) at three points while the fake throttles a tenth of the calls and loses answers, then run to
@@ -31,10 +32,7 @@ const env = (): NodeJS.ProcessEnv => ({
   HOME: home,
   KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only',
   KFORGE_STATE_STORE: '',
-  CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${fake.endpoint}/compute/v1/`,
-  CLOUDSDK_API_ENDPOINT_OVERRIDES_IAM: `${fake.endpoint}/`,
-  CLOUDSDK_API_ENDPOINT_OVERRIDES_CLOUDRESOURCEMANAGER: `${fake.endpoint}/`,
-  CLOUDSDK_AUTH_ACCESS_TOKEN: 'fake-token',
+  ...fakeGceEnv(fake),
 });
 const kforge = (args: string[]): Promise<CliResult> => runCliAsync([...args, '--state', store], env());
 const mutating = (): number => fake.requests.filter((r) => r.mutating).length;

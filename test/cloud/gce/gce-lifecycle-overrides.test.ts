@@ -7,6 +7,7 @@ import { saveCluster } from '../../../src/ops/save-cluster';
 import { updateCluster, UpdateClusterOptions } from '../../../src/ops/update-cluster';
 import { openVfs } from '../../../src/state/vfs/open-vfs';
 import { FakeCompute, startFakeCompute } from '../../fakes/gce/compute-fake';
+import { fakeGceEnv } from '../../fakes/gce/fake-gce-env';
 
 // `--lifecycle-overrides` on GCE takes kops's gcetasks names (FirewallRule, Subnet…), parsed against the
 // cluster's cloud: an AWS kind on a GCE cluster is a usage error listing GCE's kinds, with nothing written
@@ -30,7 +31,7 @@ const run = (o: Partial<UpdateClusterOptions>): ReturnType<typeof updateCluster>
   updateCluster(openVfs(dir), NAME, {
     yes: false,
     lock,
-    env: { ...process.env, KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only', CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${fake.endpoint}/compute/v1/`, CLOUDSDK_API_ENDPOINT_OVERRIDES_IAM: `${fake.endpoint}/`, CLOUDSDK_API_ENDPOINT_OVERRIDES_CLOUDRESOURCEMANAGER: `${fake.endpoint}/`, CLOUDSDK_AUTH_ACCESS_TOKEN: 'fake-token' },
+    env: { ...process.env, KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only', ...fakeGceEnv(fake), },
     ...o,
   });
 

@@ -6,6 +6,7 @@ import { saveCluster } from '../../../src/ops/save-cluster';
 import { updateCluster } from '../../../src/ops/update-cluster';
 import { openVfs } from '../../../src/state/vfs/open-vfs';
 import { FakeCompute, startFakeCompute } from '../../fakes/gce/compute-fake';
+import { fakeGceEnv } from '../../fakes/gce/fake-gce-env';
 
 // A service account whose texts were changed outside kforge (the console) is planned as a modification, and
 // `update --yes` sends IAM's serviceAccounts.patch with a mask of exactly the changed fields; the account
@@ -29,8 +30,7 @@ it('puts back a service account description changed outside kforge with one patc
   const planned = newCluster({ name, zones: ['us-central1-a'], cloud: 'gce', dns: 'none' });
   planned.cluster.spec.project = 'p';
   await saveCluster(vfs, { cluster: planned.cluster, instanceGroups: planned.instanceGroups });
-  const env = { ...process.env, KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only', CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${fake.endpoint}/compute/v1/`, CLOUDSDK_API_ENDPOINT_OVERRIDES_IAM: `${fake.endpoint}/`,
-    CLOUDSDK_API_ENDPOINT_OVERRIDES_CLOUDRESOURCEMANAGER: `${fake.endpoint}/`, CLOUDSDK_AUTH_ACCESS_TOKEN: 'fake-token' };
+  const env = { ...process.env, KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only', ...fakeGceEnv(fake), };
   const lock = { command: 'test', forceUnlock: false, ttlSeconds: 300 };
   expect((await updateCluster(vfs, name, { yes: true, lock, env })).applied).toBe(true);
 
