@@ -82,6 +82,24 @@ describe("the GCE addons against kops's minimal_gce", () => {
   });
 });
 
+describe("the GCE addons against kops's ha_gce (three control planes, kops's PD CSI driver on by default)", () => {
+  const { cluster, instanceGroups } = completeKopsCase('ha_gce');
+  const { files } = assembleAddons(renderAddons({ cluster, instanceGroups }));
+  const kops = (file: string) => objects(fs.readFileSync(path.join(KOPS_ADDONS, 'ha_gce', file), 'utf8'));
+
+  it("renders kops's gcp-cloud-controller manifest, object for object", () => {
+    expect(objects(files.get('gcp-cloud-controller.addons.k8s.io/k8s-1.23.yaml') as string)).toEqual(kops('gcp-cloud-controller.addons.k8s.io-k8s-1.23_content'));
+  });
+
+  it('marks standard the default class, where kops leaves that to the PD CSI driver kforge does not render (docs/differences-from-kops.md)', () => {
+    const [ours] = objects(files.get('storage-gce.addons.k8s.io/v1.7.0.yaml') as string);
+    const [theirs] = kops('storage-gce.addons.k8s.io-v1.7.0_content');
+    expect(ours.metadata.annotations).toEqual({ 'storageclass.kubernetes.io/is-default-class': 'true' });
+    expect(theirs.metadata.annotations).toBeUndefined();
+    expect({ ...ours, metadata: { ...ours.metadata, annotations: undefined } }).toEqual({ ...theirs, metadata: { ...theirs.metadata, annotations: undefined } });
+  });
+});
+
 describe('gcp-cloud-controller and storage-gce settings', () => {
   it('takes the settings the spec gives, and leaves cloud routes to the CCM with a CNI (kops sets them only for IP aliases)', () => {
     const { assembled } = render((c) => {
