@@ -1,6 +1,7 @@
 import * as yaml from 'js-yaml';
 import { buildNodeupConfig, type NodeupConfig } from '../../src/model/nodeup-config-builder';
 import { CLOUD_CONFIG_PATH, cloudConfigFiles } from '../../src/nodeup/cloud-config-file';
+import { NodeupConfigError } from '../../src/nodeup/nodeup-config-error';
 import { parseNodeupConfig } from '../../src/nodeup/parse-nodeup-config';
 import { UnsafeNodeValueError } from '../../src/nodeup/unsafe-node-value-error';
 import { completeKopsCase } from '../helpers/kops-addon-case';
@@ -45,6 +46,12 @@ describe('the cloud config nodeup writes', () => {
       expect([c.multizone, c.nodeTags, c.nodeInstancePrefix]).toEqual([undefined, undefined, undefined]);
       expect(cloudConfig(c)).toBeUndefined();
     }
+  });
+
+  it('refuses a config whose options have the wrong type, naming each field', () => {
+    const text = yaml.dump({ ...gce['master-us-test1-a'], multizone: 'yes', nodeTags: 7 });
+    expect(() => parseNodeupConfig(text, 'cp.yaml')).toThrow(NodeupConfigError);
+    expect(() => parseNodeupConfig(text, 'cp.yaml')).toThrow(/multizone: must be true or false[\s\S]*nodeTags: must be a non-empty string/);
   });
 
   it('refuses a value that would add a line to the file, and writes nothing', () => {
