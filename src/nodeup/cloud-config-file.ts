@@ -1,9 +1,7 @@
+import { GCE_CLOUD_CONFIG_PATH } from '../model/gce/gce-cloud-config-path';
 import type { NodeupConfig } from '../model/nodeup-config-builder';
 import type { NodeFile } from './node-file';
 import { UnsafeNodeValueError } from './unsafe-node-value-error';
-
-/** Where kops's nodeup writes the cloud config (nodeup/pkg/model/cloudconfig.go CloudConfigFilePath); the GCE cloud-controller-manager's `--cloud-config`. */
-export const CLOUD_CONFIG_PATH = '/etc/kubernetes/cloud.config';
 
 /** A GCE name as the value of one `key = value` line: no newline or other character that could add a line or a section. */
 const SAFE_VALUE = /^[a-z][-a-z0-9]{0,62}$/;
@@ -22,10 +20,10 @@ export function cloudConfigFiles(config: NodeupConfig): NodeFile[] {
   if (config.nodeTags !== undefined) lines.push(`node-tags = ${safe('nodeTags', config.nodeTags)}`);
   if (config.nodeInstancePrefix !== undefined) lines.push(`node-instance-prefix = ${safe('nodeInstancePrefix', config.nodeInstancePrefix)}`);
   if (config.multizone !== undefined) lines.push(`multizone = ${config.multizone === true}`);
-  return [{ path: CLOUD_CONFIG_PATH, mode: 0o644, content: `[global]\n${lines.join('\n')}\n` }];
+  return [{ path: GCE_CLOUD_CONFIG_PATH, mode: 0o644, content: `[global]\n${lines.join('\n')}\n` }];
 }
 
 function safe(field: string, value: unknown): string {
-  if (typeof value !== 'string' || !SAFE_VALUE.test(value)) throw new UnsafeNodeValueError(`${field}: ${JSON.stringify(value)} is not a GCE name (lowercase letters, digits and dashes); it would be a line of ${CLOUD_CONFIG_PATH}`);
+  if (typeof value !== 'string' || !SAFE_VALUE.test(value)) throw new UnsafeNodeValueError(`${field}: ${JSON.stringify(value)} is not a GCE name (lowercase letters, digits and dashes); it would be a line of ${GCE_CLOUD_CONFIG_PATH}`);
   return value;
 }

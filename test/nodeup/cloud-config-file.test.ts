@@ -1,6 +1,7 @@
 import * as yaml from 'js-yaml';
 import { buildNodeupConfig, type NodeupConfig } from '../../src/model/nodeup-config-builder';
-import { CLOUD_CONFIG_PATH, cloudConfigFiles } from '../../src/nodeup/cloud-config-file';
+import { GCE_CLOUD_CONFIG_PATH } from '../../src/model/gce/gce-cloud-config-path';
+import { cloudConfigFiles } from '../../src/nodeup/cloud-config-file';
 import { NodeupConfigError } from '../../src/nodeup/nodeup-config-error';
 import { parseNodeupConfig } from '../../src/nodeup/parse-nodeup-config';
 import { UnsafeNodeValueError } from '../../src/nodeup/unsafe-node-value-error';
@@ -15,7 +16,7 @@ function configs(name: string): Record<string, NodeupConfig> {
   return Object.fromEntries(instanceGroups.map((ig) => [ig.metadata.name, parseNodeupConfig(yaml.dump(buildNodeupConfig(cluster, ig)), `${ig.metadata.name}.yaml`)]));
 }
 
-const cloudConfig = (config: NodeupConfig) => cloudConfigFiles(config).find((f) => f.path === CLOUD_CONFIG_PATH);
+const cloudConfig = (config: NodeupConfig) => cloudConfigFiles(config).find((f) => f.path === GCE_CLOUD_CONFIG_PATH);
 
 describe('the cloud config nodeup writes', () => {
   const gce = configs('minimal_gce');
@@ -26,7 +27,8 @@ describe('the cloud config nodeup writes', () => {
   });
 
   it('names the file the cloud-controller-manager reads', () => {
-    expect(CLOUD_CONFIG_PATH).toBe('/etc/kubernetes/cloud.config');
+    // The same constant is the CCM's --cloud-config and hostPath (test/model/addons/gcp-cloud-controller-addon.test.ts compares them with kops's).
+    expect(GCE_CLOUD_CONFIG_PATH).toBe('/etc/kubernetes/cloud.config');
   });
 
   it('carries node-instance-prefix and multizone false when the spec sets them', () => {

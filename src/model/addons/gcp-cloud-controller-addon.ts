@@ -1,5 +1,6 @@
 import type { ClusterSpec } from '../../api/types';
 import { renderFlags } from '../../flags/render-flags';
+import { GCE_CLOUD_CONFIG_PATH } from '../gce/gce-cloud-config-path';
 import type { Addon, AddonBuilder, KubeObject } from './addon';
 
 const NS = 'kube-system';
@@ -7,8 +8,6 @@ const NAME = 'cloud-controller-manager';
 const RBAC = 'rbac.authorization.k8s.io/v1';
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
-/** Where nodeup writes GCE's cloud config on the control plane (kops's nodeup CloudConfigFilePath), and where the CCM reads it. */
-export const GCE_CLOUD_CONFIG_PATH = '/etc/kubernetes/cloud.config';
 
 /** kops's extra labels on the RBAC objects it copied from cloud-provider-gcp's deploy/ manifests. */
 const RECONCILE = { 'addonmanager.kubernetes.io/mode': 'Reconcile' };
