@@ -166,6 +166,8 @@ describe.each(GROUPS)('the startup-script of %s in a Debian 12 root', (group, ro
     expect(metadata.requests).toContain('GET /computeMetadata/v1/instance/service-accounts/default/token');
     expect(fs.existsSync(path.join(r.root, 'etc/kubernetes/manifests/kube-apiserver.manifest'))).toBe(role === 'ControlPlane');
     expect(fs.existsSync(path.join(r.root, 'etc/systemd/system/kforge-protokube.service'))).toBe(role === 'ControlPlane');
+    // The GCP cloud-controller-manager's --cloud-config: written on the control plane only, as kops's nodeup does.
+    expect(fs.existsSync(path.join(r.root, 'etc/kubernetes/cloud.config'))).toBe(role === 'ControlPlane');
     if (role !== 'ControlPlane') return;
 
     // protokube, as kforge-protokube.service runs it, once: the disks are claimed through the Compute API.
