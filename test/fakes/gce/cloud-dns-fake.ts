@@ -49,6 +49,8 @@ export interface FakeDnsRequest {
   query: string;
   /** Whether the call changes something (changes.create). */
   mutating: boolean;
+  /** The HTTP status answered. */
+  status?: number;
 }
 
 /** A running fake Cloud DNS API. */
@@ -63,8 +65,10 @@ export interface FakeCloudDns {
   records(project: string, zone: string): FakeRrset[];
   /** Writes a record directly (someone else changed it). */
   putRecord(project: string, zone: string, rrset: FakeRrset): void;
-  /** Tokens accepted from now on (default: `fake-token`). */
-  acceptTokens(tokens: string[]): void;
+  /** From now on a bearer token is accepted when `check` says so (default: only `fake-token`); e.g. the fake metadata server's `issued`. */
+  requireBearer(check: (token: string) => boolean): void;
+  /** Runs `fn` once, just before the next changes.create is checked (someone else changes the zone in between). */
+  beforeNextChange(fn: () => void): void;
   /** Share of calls (0..1) answered 429, spread evenly and deterministically. */
   setThrottleShare(share: number): void;
   stop(): Promise<void>;
@@ -105,7 +109,8 @@ export async function startFakeCloudDns(options: { throttleShare?: number } = {}
   const projects = new Map<string, FakeZone[]>();
   const changes = new Map<string, PendingChange[]>();
   const requests: FakeDnsRequest[] = [];
-  let tokens = new Set(['fake-token']);
+  let accepts = (token: string): boolean => token === 'fake-token';
+  let hook: (() => void) | undefined;
   let throttleShare = options.throttleShare ?? 0;
   let calls = 0;
   let nextZoneId = 1000;
@@ -206,6 +211,9 @@ export async function startFakeCloudDns(options: { throttleShare?: number } = {}
       checkQuery(QUERY.changesCreate);
       const z = findZone(project, zoneRef);
       if (!body) throw invalid('a Change body is required');
+      const run = hook;
+      hook = undefined;
+      run?.();
       return createChange(project, z, body).body;
     }
     if (zoneRef && sub === 'changes' && id && method === 'GET') {
@@ -226,14 +234,16 @@ export async function startFakeCloudDns(options: { throttleShare?: number } = {}
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const method = req.method ?? 'GET';
-      requests.push({ method, path: url.pathname, query: url.search, mutating: method === 'POST' });
+      const record: FakeDnsRequest = { method, path: url.pathname, query: url.search, mutating: method === 'POST' };
+      requests.push(record);
       const send = (status: number, body: unknown) => {
+        record.status = status;
         res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' });
         res.end(JSON.stringify(body));
       };
       try {
         const auth = /^Bearer (\S+)$/.exec(String(req.headers.authorization ?? ''));
-        if (!auth || !tokens.has(auth[1])) throw new DnsApiError(401, 'required', 'Request had invalid authentication credentials. Expected OAuth 2 access token.');
+        if (!auth || !accepts(auth[1])) throw new DnsApiError(401, 'required', 'Request had invalid authentication credentials. Expected OAuth 2 access token.');
         const n = calls++;
         if (Math.floor((n + 1) * throttleShare) > Math.floor(n * throttleShare)) throw new DnsApiError(429, 'rateLimitExceeded', "Quota exceeded for quota metric 'Queries' of service 'dns.googleapis.com'");
         let body: Record<string, unknown> | undefined;
@@ -281,7 +291,8 @@ export async function startFakeCloudDns(options: { throttleShare?: number } = {}
       z.rrsets = [...z.rrsets.filter((r) => !(r.name === rrset.name && r.type === rrset.type)), { kind: 'dns#resourceRecordSet', ...rrset }];
       sortRecords(z);
     },
-    acceptTokens: (list) => void (tokens = new Set(list)),
+    requireBearer: (check) => void (accepts = check),
+    beforeNextChange: (fn) => void (hook = fn),
     setThrottleShare: (share) => void (throttleShare = share),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
