@@ -40,19 +40,19 @@ export async function gceApiRecord(
 
 /**
  * Publishes the names in the cluster's Cloud DNS managed zone (`spec.dnsZone`: a DNS name looked up with the
- * DNS type's visibility, or a zone's name or id), as protokube does in Route 53 on AWS: an A record (TTL 60)
+ * DNS type's visibility, or a zone's name or id; unset, found from the cluster name), as protokube does in Route 53 on AWS: an A record (TTL 60)
  * per name, skipping those that already have these addresses. Cloud DNS has no UPSERT: one atomic change
  * deletes each old record exactly as read and adds the new one; when a record changed since the read (412
  * conditionNotMet, or 409 alreadyExists for one that appeared) the zone is read again and the change remade.
  * The token is the instance's service account's (metadata server, scope ndev.clouddns.readwrite). Returns the
  * names it changed.
  */
-export async function publishCloudDns(project: string, dnsZone: string, privateZone: boolean, records: readonly NameRecord[], env: NodeJS.ProcessEnv): Promise<string[]> {
+export async function publishCloudDns(project: string, clusterName: string, dnsZone: string | undefined, privateZone: boolean, records: readonly NameRecord[], env: NodeJS.ProcessEnv): Promise<string[]> {
   // GceComputeRest keeps the metadata server's token until it expires; its zone is not used for Cloud DNS.
   const tokens = new GceComputeRest(project, '', env);
   const dns = new CloudDnsRest({ project, env, token: () => tokens.accessToken() });
   try {
-    const zone = (await resolveGceDnsZone(dns, dnsZone, privateZone)).name;
+    const zone = (await resolveGceDnsZone(dns, dnsZone, privateZone, clusterName)).name;
     for (let attempt = 1; ; attempt++) {
       const existing = new Map<string, CloudDnsRrset>();
       for (const r of await dns.listRecords(zone)) if (r.type === 'A') existing.set(r.name, r);
@@ -72,6 +72,6 @@ export async function publishCloudDns(project: string, dnsZone: string, privateZ
     }
   } catch (e) {
     if (e instanceof KforgeError) throw e;
-    throw new ProtokubeError(`publishing ${records.map((r) => r.name).join(', ')} in Cloud DNS zone ${dnsZone}: ${gceErrorMessage(e)}`);
+    throw new ProtokubeError(`publishing ${records.map((r) => r.name).join(', ')} in Cloud DNS zone ${dnsZone ?? `of ${clusterName}`}: ${gceErrorMessage(e)}`);
   }
 }

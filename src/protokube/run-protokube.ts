@@ -166,15 +166,15 @@ async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport
     names = names.filter((n) => n.name !== `api.internal.${boot.ClusterName}` && n.name !== `kops-controller.internal.${boot.ClusterName}`);
     writeHostsFile(options.root, names);
   } else {
-    if (!spec.dnsZone) throw new ProtokubeError(`--dns ${dns} needs spec.dnsZone in cluster ${boot.ClusterName}'s spec; use --dns none for the hosts file`);
     if (gce) {
       // On GCE protokube also keeps api.<cluster> (kops's dns-controller does, from the API server's annotations).
       const env = options.env ?? process.env;
       const { gceApiRecord, publishCloudDns } = await import('./gce-cloud-dns-publish');
       const api = await gceApiRecord(spec, boot.ClusterName, project, listed, env);
       if (api) names = [...names, api].sort((a, b) => a.name.localeCompare(b.name));
-      await publishCloudDns(project, spec.dnsZone, dns === 'private', names, env);
+      await publishCloudDns(project, boot.ClusterName, spec.dnsZone, dns === 'private', names, env);
     } else {
+      if (!spec.dnsZone) throw new ProtokubeError(`--dns ${dns} needs spec.dnsZone in cluster ${boot.ClusterName}'s spec; use --dns none for the hosts file`);
       await publishRoute53(cloud as AwsCloud, spec.dnsZone, dns === 'private', names);
     }
   }

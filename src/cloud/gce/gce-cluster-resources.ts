@@ -14,7 +14,7 @@ export interface GceDeleteTarget extends DeleteTarget {
   sharedNetwork?: string;
   sharedSubnetworks: string[];
   /** `spec.dnsZone` and its visibility, when the cluster has DNS records (topology.dns Public or Private). */
-  dns?: { zone: string; privateZone: boolean; names: string[] };
+  dns?: { zone: string | undefined; privateZone: boolean; names: string[] };
 }
 
 /** The roles whose service accounts the model makes (kops's `<role>-<cluster>` account ids). */
@@ -26,7 +26,7 @@ export function gceDeleteTarget(cloud: GceCloud, cluster: Cluster, groups: reado
   const spec = cluster.spec ?? {};
   const dnsType = spec.topology?.dns?.type;
   const names = [spec.api?.publicName, spec.masterPublicName, spec.masterInternalName].filter((n): n is string => !!n);
-  const dns = spec.dnsZone && (dnsType === 'Public' || dnsType === 'Private') ? { zone: spec.dnsZone, privateZone: dnsType === 'Private', names } : undefined;
+  const dns = (dnsType === 'Public' || dnsType === 'Private') && !cluster.metadata.name.endsWith('.k8s.local') ? { zone: spec.dnsZone, privateZone: dnsType === 'Private', names } : undefined;
   return { cloud, zones, sharedNetwork: spec.networkID || undefined, sharedSubnetworks: (spec.subnets ?? []).flatMap((s) => (s.id ? [s.id] : [])), ...(dns ? { dns } : {}) };
 }
 

@@ -20,11 +20,11 @@ function owned(name: string, cluster: string, extra: readonly string[]): boolean
  * and a custom public or internal API name, in the cluster's managed zone. The zone itself is never deleted
  * (it holds other names). A zone that is gone lists nothing.
  */
-export async function listGceDnsRecords(cloud: GceCloud, dns: { zone: string; privateZone: boolean; names: readonly string[] }): Promise<ListedResource[]> {
+export async function listGceDnsRecords(cloud: GceCloud, dns: { zone: string | undefined; privateZone: boolean; names: readonly string[] }): Promise<ListedResource[]> {
   const client = await cloud.connectDns();
   let zone: string;
   try {
-    zone = (await resolveGceDnsZone(client, dns.zone, dns.privateZone)).name;
+    zone = (await resolveGceDnsZone(client, dns.zone, dns.privateZone, cloud.clusterName)).name;
   } catch (e) {
     if (e instanceof DnsZoneNotFoundError) return [];
     throw e;

@@ -18,12 +18,8 @@ const bare = (name: string): string => name.replace(/\.$/, '');
  * `--dns-zone` saying what to do.
  */
 export async function findGceDnsZone(dns: CloudDnsRest, project: string, clusterName: string, privateZone: boolean): Promise<string> {
-  const zones = await dns.listZones();
-  const name = `.${bare(clusterName)}`;
+  const best = longestSuffixZones(await dns.listZones(), clusterName, privateZone);
   const kind = privateZone ? 'private' : 'public';
-  const matching = zones.filter((z) => name.endsWith(`.${bare(z.dnsName)}`) && ofKind(z, privateZone));
-  const longest = Math.max(-1, ...matching.map((z) => bare(z.dnsName).length));
-  const best = matching.filter((z) => bare(z.dnsName).length === longest);
   const fail = (message: string) => new ValidationError([{ path: '--dns-zone', message }], 'create cluster flags');
   if (best.length === 0) {
     const suffix = clusterName.split('.').slice(-2).join('.');
@@ -36,13 +32,28 @@ export async function findGceDnsZone(dns: CloudDnsRest, project: string, cluster
   return best[0].id;
 }
 
+/** Of `zones`, those of the wanted visibility whose DNS name is the longest suffix of the cluster name. */
+function longestSuffixZones(zones: readonly CloudDnsZone[], clusterName: string, privateZone: boolean): CloudDnsZone[] {
+  const name = `.${bare(clusterName)}`;
+  const matching = zones.filter((z) => name.endsWith(`.${bare(z.dnsName)}`) && ofKind(z, privateZone));
+  const longest = Math.max(-1, ...matching.map((z) => bare(z.dnsName).length));
+  return matching.filter((z) => bare(z.dnsName).length === longest);
+}
+
 /**
  * The one managed zone `spec.dnsZone` names: a DNS name (`example.com`, it has a dot) looked up with the DNS
- * type's visibility, or a managed zone's name or numeric id (checked to exist). A DnsZoneNotFoundError
+ * type's visibility, or a managed zone's name or numeric id (checked to exist); unset, the one zone that is
+ * the longest suffix of the cluster name. A DnsZoneNotFoundError
  * otherwise, raised while planning, before any change.
  */
-export async function resolveGceDnsZone(dns: CloudDnsRest, dnsZone: string, privateZone: boolean): Promise<CloudDnsZone> {
+export async function resolveGceDnsZone(dns: CloudDnsRest, dnsZone: string | undefined, privateZone: boolean, clusterName: string): Promise<CloudDnsZone> {
   const kind = privateZone ? 'private' : 'public';
+  if (!dnsZone) {
+    // A spec written without spec.dnsZone (kops's own inputs have none): walked up from the name, as create does.
+    const best = longestSuffixZones(await dns.listZones(), clusterName, privateZone);
+    if (best.length !== 1) throw new DnsZoneNotFoundError('', `unset, and ${best.length === 0 ? 'no' : best.length} ${kind} Cloud DNS managed zone(s) match "${clusterName}"${best.length > 1 ? ` (${best.map((z) => z.name).sort().join(', ')})` : ''}`);
+    return best[0];
+  }
   if (!dnsZone.includes('.')) {
     try {
       return await dns.getZone(dnsZone);

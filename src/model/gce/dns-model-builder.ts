@@ -14,8 +14,8 @@ export function buildGceDnsTasks(cluster: Cluster, loadBalancerTasks: readonly A
   const spec = cluster.spec;
   const c = cluster.metadata.name;
   const dnsType = spec.topology?.dns?.type ?? 'None';
-  if ((dnsType !== 'Public' && dnsType !== 'Private') || c.endsWith('.k8s.local') || !spec.dnsZone) return [];
-  const base = { dnsZone: spec.dnsZone, privateZone: dnsType === 'Private' };
+  if ((dnsType !== 'Public' && dnsType !== 'Private') || c.endsWith('.k8s.local')) return [];
+  const base = { dnsZone: spec.dnsZone, clusterName: c, privateZone: dnsType === 'Private' };
   const lb = spec.api?.loadBalancer;
   const addresses = loadBalancerTasks.filter((t): t is GceAddressTask => t instanceof GceAddressTask);
   // The public load balancer's external address, else the internal one of the first control-plane subnet.

@@ -13,8 +13,9 @@ const TTL = 60;
 
 /** What the model wants of an A record in the cluster's managed zone. */
 export interface GceDnsRecordSpec {
-  /** `spec.dnsZone`: a DNS name (`example.com`), or a managed zone's name or numeric id. */
-  dnsZone: string;
+  /** `spec.dnsZone`: a DNS name (`example.com`), or a managed zone's name or numeric id; unset: found from the cluster name. */
+  dnsZone: string | undefined;
+  clusterName: string;
   privateZone: boolean;
   /** A create-only placeholder, or kept pointing at the API load balancer's external address. */
   target: { placeholder: true } | { address: GceAddressTask };
@@ -100,10 +101,10 @@ export class GceDnsRecordTask implements Task<GceCloud, GceDnsRecordActual> {
   private resolveZone(cloud: GceCloud): Promise<CloudDnsZone> {
     let perCloud = zones.get(cloud);
     if (!perCloud) zones.set(cloud, (perCloud = new Map()));
-    const key = `${this.desired.dnsZone}/${this.desired.privateZone}`;
+    const key = `${this.desired.dnsZone ?? ''}/${this.desired.privateZone}`;
     let zone = perCloud.get(key);
     if (!zone) {
-      zone = cloud.connectDns().then((dns) => resolveGceDnsZone(dns, this.desired.dnsZone, this.desired.privateZone));
+      zone = cloud.connectDns().then((dns) => resolveGceDnsZone(dns, this.desired.dnsZone, this.desired.privateZone, this.desired.clusterName));
       // A failed lookup is not kept: the executor's retry asks again.
       zone.catch(() => perCloud.delete(key));
       perCloud.set(key, zone);
