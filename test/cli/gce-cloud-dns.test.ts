@@ -113,3 +113,29 @@ it('update --yes creates the placeholders once, keeps what protokube wrote, and 
   expect(dns.records(PROJECT, 'example-com').map((r) => `${r.name} ${r.type}`)).toEqual(['api.other.example.com. A', 'example.com. NS', 'example.com. SOA']);
   expect(dns.zones(PROJECT).map((z) => z.name)).toContain('example-com');
 });
+
+it('with a public API load balancer, api.<cluster> points at its address (through throttling), and a re-run changes nothing', async () => {
+  const name = 'lb.example.com';
+  const created = await create(name, ['--dns', 'public', '--api-loadbalancer-type', 'public']);
+  expect({ status: created.status, stderr: created.stderr }).toEqual({ status: 0, stderr: expect.not.stringContaining('Error') });
+  dns.setThrottleShare(0.3);
+  let applied: CliResult;
+  try {
+    applied = await kforge(['update', 'cluster', name, '--yes']);
+  } finally {
+    dns.setThrottleShare(0);
+  }
+  expect({ status: applied.status, stderr: applied.stderr }).toEqual({ status: 0, stderr: expect.not.stringContaining('Error') });
+  expect(dns.requests.some((r) => r.status === 429)).toBe(true);
+  const address = compute.store.list(`projects/${PROJECT}/regions/us-central1/addresses`).find((a) => a.name === 'api-lb-example-com');
+  expect(address?.address).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+  expect(aRecords('example-com', name)).toEqual([
+    [`api.internal.${name}.`, ['203.0.113.123']],
+    [`api.${name}.`, [address?.address]],
+    [`kops-controller.internal.${name}.`, ['203.0.113.123']],
+  ]);
+  const before = dns.requests.length;
+  const plan = await kforge(['update', 'cluster', name]);
+  expect(plan.stdout).toContain('No changes');
+  expect(dnsMutations(before)).toEqual([]);
+});

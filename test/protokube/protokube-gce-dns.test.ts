@@ -7,6 +7,7 @@ import { newCluster } from '../../src/create/new-cluster';
 import { buildGceEtcdDiskTasks } from '../../src/model/gce/etcd-disk-model-builder';
 import { planManagedFiles, writeManagedFiles } from '../../src/ops/plan-managed-files';
 import { saveCluster } from '../../src/ops/save-cluster';
+import { gceApiRecord } from '../../src/protokube/gce-cloud-dns-publish';
 import { runProtokube, summarizeReport } from '../../src/protokube/run-protokube';
 import { openVfs } from '../../src/state/vfs/open-vfs';
 import { tempDir } from '../helpers/cli';
@@ -142,4 +143,12 @@ it('a record changed between the read and the change (412) is read again and the
     [`etcd-events-a.internal.${NAME}.`, ['127.0.1.21']],
     [`kops-controller.internal.${NAME}.`, ['127.0.1.21']],
   ]);
+});
+
+it('api.<cluster> is at the internal IPs with a private topology, and not published with an API load balancer', async () => {
+  const env = { CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${compute.endpoint}/compute/v1/`, GCE_METADATA_HOST: metadata.host };
+  const volumes = [{ id: 'd', etcdName: 'main', memberName: 'a', zone: ZONE, attachedTo: instance }];
+  expect(await gceApiRecord({ subnets: [{ type: 'Private' }] }, NAME, PROJECT, volumes, env)).toEqual({ name: `api.${NAME}`, addresses: ['127.0.1.21'] });
+  expect(await gceApiRecord({ subnets: [{ type: 'Public' }], api: { publicName: `k8s.${NAME}` } }, NAME, PROJECT, volumes, env)).toEqual({ name: `k8s.${NAME}`, addresses: ['198.51.100.8'] });
+  expect(await gceApiRecord({ subnets: [{ type: 'Public' }], api: { loadBalancer: { type: 'Public' } } }, NAME, PROJECT, volumes, env)).toBeUndefined();
 });
