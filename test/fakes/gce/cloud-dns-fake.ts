@@ -17,7 +17,8 @@
  *   change is checked against it) and reports `status: pending` until read with GET `changes/{id}`, then
  *   `done` (Cloud DNS's pending means "not yet served by every name server").
  * - Every request needs `Authorization: Bearer <token>` with an accepted token (401 otherwise).
- * - A configurable share of calls is throttled with 429 rateLimitExceeded. Errors use Google's JSON shape.
+ * - A configurable share of calls is throttled with 429 rateLimitExceeded; `loseAnswers(n)` makes the next n
+ *   changes and drops the connection before answering. Errors use Google's JSON shape.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -49,7 +50,7 @@ export interface FakeDnsRequest {
   query: string;
   /** Whether the call changes something (changes.create). */
   mutating: boolean;
-  /** The HTTP status answered. */
+  /** The HTTP status answered (0: the answer was dropped). */
   status?: number;
 }
 
@@ -71,6 +72,8 @@ export interface FakeCloudDns {
   beforeNextChange(fn: () => void): void;
   /** Share of calls (0..1) answered 429, spread evenly and deterministically. */
   setThrottleShare(share: number): void;
+  /** Performs the next n changes.create but drops the connection before the answer. */
+  loseAnswers(n: number): void;
   stop(): Promise<void>;
 }
 
@@ -111,6 +114,7 @@ export async function startFakeCloudDns(options: { throttleShare?: number } = {}
   const requests: FakeDnsRequest[] = [];
   let accepts = (token: string): boolean => token === 'fake-token';
   let hook: (() => void) | undefined;
+  let lose = 0;
   let throttleShare = options.throttleShare ?? 0;
   let calls = 0;
   let nextZoneId = 1000;
@@ -254,7 +258,14 @@ export async function startFakeCloudDns(options: { throttleShare?: number } = {}
             throw invalid('Invalid JSON payload received.');
           }
         }
-        send(200, route(method, url, body));
+        const answer = route(method, url, body);
+        if (method === 'POST' && lose > 0) {
+          lose--;
+          record.status = 0;
+          req.socket.destroy();
+          return;
+        }
+        send(200, answer);
       } catch (e) {
         if (!(e instanceof DnsApiError)) throw e;
         send(e.status, { error: { code: e.status, message: e.message, errors: [{ message: e.message, domain: 'global', reason: e.reason }] } });
@@ -294,6 +305,7 @@ export async function startFakeCloudDns(options: { throttleShare?: number } = {}
     requireBearer: (check) => void (accepts = check),
     beforeNextChange: (fn) => void (hook = fn),
     setThrottleShare: (share) => void (throttleShare = share),
+    loseAnswers: (n) => void (lose = n),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -89,8 +89,13 @@ export class GceDnsRecordTask implements Task<GceCloud, GceDnsRecordActual> {
     try {
       await dns.change(zone, { additions: [addition], ...(actual && !('placeholder' in t) ? { deletions: [actual.rrset] } : {}) });
     } catch (e) {
-      // A placeholder that is there now (protokube wrote it, or a lost answer's retry) is the state we want.
-      if (!('placeholder' in t) || classifyGceError(e) !== 'already-exists' || (await this.find(cloud)) === undefined) throw e;
+      // The zone moved on since the find: a lost answer whose retry found its own change made (409, 404 for
+      // the deletion), or protokube wrote the record. A placeholder that is there now, or an address that is
+      // right now, is the state we want; otherwise the error stands (412 is retried by the executor after a find).
+      const kind = classifyGceError(e);
+      if (kind !== 'already-exists' && kind !== 'not-found' && kind !== 'precondition-failed') throw e;
+      const now = await this.find(cloud);
+      if (now === undefined || this.diff(now).length > 0) throw e;
     }
   }
 
