@@ -76,6 +76,14 @@ it('no matching zone, or two, is an error naming --dns-zone, and nothing is writ
   const twins = await create('c.twin.org', ['--dns', 'public']);
   expect(twins.status).not.toBe(0);
   expect(twins.stderr).toMatch(/twin-a, twin-b/);
+  // Without credentials (a missing credentials file: no metadata-server probe): CLOUD_ACCESS naming what to do.
+  const noCreds = await runCliAsync(['create', 'cluster', 'd.example.com', '--cloud', 'gce', '--project', PROJECT, '--zones', 'us-central1-a', '--dns', 'public', '--state', `file://${store}`], {
+    ...env(),
+    CLOUDSDK_AUTH_ACCESS_TOKEN: '',
+    GOOGLE_APPLICATION_CREDENTIALS: path.join(home, 'missing.json'),
+  });
+  expect(noCreds.status).not.toBe(0);
+  expect(noCreds.stderr).toMatch(/no Google Cloud credentials for Cloud DNS in project p/);
   expect(fs.readdirSync(store).sort()).toEqual(['minimal-gce.example.com', 'private.example.com']);
 });
 

@@ -5,7 +5,7 @@ import { gceErrorMessage } from './gce-errors';
 
 /**
  * The CLI's Cloud DNS connection: `CLOUDSDK_AUTH_ACCESS_TOKEN` if set (tests, gcloud users), else Application
- * Default Credentials through google-auth-library (loaded only here), with the Cloud DNS read-write scope.
+ * Default Credentials through google-auth-library (google-gax's, loaded only here), with the Cloud DNS read-write scope.
  * Calls are counted as `dns.<method>` in the run's GCE call counts; mutations wait for the lock's fence.
  */
 export async function connectGceCloudDns(project: string, env: NodeJS.ProcessEnv, calls: GceCallCounter, fence: () => Promise<void>): Promise<CloudDnsRest> {
@@ -13,8 +13,9 @@ export async function connectGceCloudDns(project: string, env: NodeJS.ProcessEnv
   const fixed = env.CLOUDSDK_AUTH_ACCESS_TOKEN;
   if (fixed) token = () => Promise.resolve(fixed);
   else {
-    const { GoogleAuth } = await import('google-auth-library');
-    const auth = new GoogleAuth({ scopes: ['https://www.googleapis.com/auth/ndev.clouddns.readwrite'] });
+    // google-gax's copy of the auth library (gax is a direct dependency; google-auth-library is not), as gce-compute.ts.
+    const { googleAuthLibrary } = await import('google-gax');
+    const auth = new googleAuthLibrary.GoogleAuth({ scopes: ['https://www.googleapis.com/auth/ndev.clouddns.readwrite'] });
     token = async () => {
       try {
         const t = await auth.getAccessToken();
