@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import { CliResult, runCliAsync, tempDir } from '../helpers/cli';
 import { FakeCompute, startFakeCompute } from '../fakes/gce/compute-fake';
-import { FakeCloudDns, FakeZone, startFakeCloudDns } from '../fakes/gce/cloud-dns-fake';
+import { fakeCloudDnsEnv, FakeCloudDns, FakeZone, startFakeCloudDns } from '../fakes/gce/cloud-dns-fake';
+import { fakeGceEnv } from '../fakes/gce/fake-gce-env';
 
 // Cloud DNS on GCE through the real CLI, against the fake Compute and Cloud DNS APIs: `create cluster --dns
 // public|private` finds the managed zone by walking up the name (kops's minimal_gce case), `update --yes`
@@ -40,11 +41,8 @@ const env = (): NodeJS.ProcessEnv => ({
   HOME: home,
   KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only',
   KFORGE_STATE_STORE: '',
-  CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${compute.endpoint}/compute/v1/`,
-  CLOUDSDK_API_ENDPOINT_OVERRIDES_IAM: `${compute.endpoint}/`,
-  CLOUDSDK_API_ENDPOINT_OVERRIDES_CLOUDRESOURCEMANAGER: `${compute.endpoint}/`,
-  CLOUDSDK_API_ENDPOINT_OVERRIDES_DNS: `${dns.endpoint}dns/v1/`,
-  CLOUDSDK_AUTH_ACCESS_TOKEN: 'fake-token',
+  ...fakeGceEnv(compute),
+  ...fakeCloudDnsEnv(dns),
 });
 const kforge = (args: string[]): Promise<CliResult> => runCliAsync([...args, '--state', `file://${store}`], env());
 const create = (name: string, extra: string[]): Promise<CliResult> => kforge(['create', 'cluster', name, '--cloud', 'gce', '--project', PROJECT, '--zones', 'us-central1-a', ...extra]);

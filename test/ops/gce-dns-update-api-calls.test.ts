@@ -6,7 +6,8 @@ import { saveCluster } from '../../src/ops/save-cluster';
 import { updateCluster } from '../../src/ops/update-cluster';
 import { openVfs } from '../../src/state/vfs/open-vfs';
 import { FakeCompute, startFakeCompute } from '../fakes/gce/compute-fake';
-import { FakeCloudDns, FakeZone, startFakeCloudDns } from '../fakes/gce/cloud-dns-fake';
+import { fakeCloudDnsEnv, FakeCloudDns, FakeZone, startFakeCloudDns } from '../fakes/gce/cloud-dns-fake';
+import { fakeGceEnv } from '../fakes/gce/fake-gce-env';
 
 // The Cloud DNS calls of a no-op update of a GCE cluster with DNS: the zone is resolved once per run and each
 // of kops's three placeholder names read once (rrsets list by name and type), whatever the number of
@@ -38,8 +39,7 @@ async function noopDnsCalls(groups: number): Promise<{ mutating: number; dns: Re
   const template = planned.instanceGroups.find((ig) => ig.spec.role === 'Node')!;
   for (let i = 1; i < groups; i++) planned.instanceGroups.push({ ...template, metadata: { ...template.metadata, name: `extra-${String(i).padStart(2, '0')}` } });
   await saveCluster(vfs, { cluster: planned.cluster, instanceGroups: planned.instanceGroups });
-  const env = { ...process.env, KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only', CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${compute.endpoint}/compute/v1/`, CLOUDSDK_API_ENDPOINT_OVERRIDES_IAM: `${compute.endpoint}/`,
-    CLOUDSDK_API_ENDPOINT_OVERRIDES_CLOUDRESOURCEMANAGER: `${compute.endpoint}/`, CLOUDSDK_API_ENDPOINT_OVERRIDES_DNS: `${dns.endpoint}dns/v1/`, CLOUDSDK_AUTH_ACCESS_TOKEN: 'fake-token' };
+  const env = { ...process.env, KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only', ...fakeGceEnv(compute), ...fakeCloudDnsEnv(dns) };
   const lock = { command: 'test', forceUnlock: false, ttlSeconds: 300 };
   expect((await updateCluster(vfs, name, { yes: true, lock, env })).applied).toBe(true);
   const noop = await updateCluster(vfs, name, { yes: false, lock, env });

@@ -12,7 +12,7 @@ import { runProtokube, summarizeReport } from '../../src/protokube/run-protokube
 import { openVfs } from '../../src/state/vfs/open-vfs';
 import { tempDir } from '../helpers/cli';
 import { FakeCompute, startFakeCompute } from '../fakes/gce/compute-fake';
-import { FakeCloudDns, startFakeCloudDns } from '../fakes/gce/cloud-dns-fake';
+import { fakeCloudDnsEnv, FakeCloudDns, startFakeCloudDns } from '../fakes/gce/cloud-dns-fake';
 import { fakeComputeClientOptions } from '../fakes/gce/fake-compute-client-options';
 import { FakeGceMetadata, startFakeGceMetadata } from '../fakes/gce/fake-gce-metadata';
 import { releaseMounts } from './release-mounts';
@@ -100,7 +100,8 @@ function pass() {
     deviceDir: path.join(work, 'dev'),
     deviceTimeoutMs: 5000,
     apiWaitMs: 1000,
-    env: { GCE_METADATA_HOST: metadata.host, CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${compute.endpoint}/compute/v1/`, CLOUDSDK_API_ENDPOINT_OVERRIDES_DNS: `${dns.endpoint}dns/v1/` },
+    // No fixed token: protokube takes the service account's from the metadata server.
+    env: { GCE_METADATA_HOST: metadata.host, CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${compute.endpoint}/compute/v1/`, ...fakeCloudDnsEnv(dns) },
   });
 }
 

@@ -1,6 +1,6 @@
 import { CloudDnsRest } from '../../../src/cloud/gce/cloud-dns-rest';
 import { classifyGceError } from '../../../src/cloud/gce/gce-errors';
-import { FakeCloudDns, startFakeCloudDns } from './cloud-dns-fake';
+import { fakeCloudDnsEnv, FakeCloudDns, startFakeCloudDns } from './cloud-dns-fake';
 
 // The fake Cloud DNS API as the real v1 REST API answers (paths, kinds, status codes, Google's error JSON),
 // through raw HTTP and through kforge's REST client.
@@ -78,7 +78,7 @@ it('refuses unknown fields and parameters, names outside the zone, and requests 
 it('kforge\'s client rides out 429s and classifies refusals as the Compute ones', async () => {
   let attempts = 0;
   let throttled = 0;
-  const client = new CloudDnsRest({ project: 'p', env: { CLOUDSDK_API_ENDPOINT_OVERRIDES_DNS: `${dns.endpoint}dns/v1/` }, token: async () => 'fake-token', backoffMs: 1, attempt: (t) => { attempts++; if (t) throttled++; } });
+  const client = new CloudDnsRest({ project: 'p', env: fakeCloudDnsEnv(dns), token: async () => 'fake-token', backoffMs: 1, attempt: (t) => { attempts++; if (t) throttled++; } });
   dns.setThrottleShare(0.5);
   try {
     await client.change('example-com', { additions: [rr('t.example.com.', '10.0.0.5')] });

@@ -324,3 +324,8 @@ function zoneBody(z: FakeZone): Record<string, unknown> {
     ...(z.visibility === 'private' ? { privateVisibilityConfig: { kind: 'dns#managedZonePrivateVisibilityConfig', networks: (z.networks ?? []).map((networkUrl) => ({ kind: 'dns#managedZonePrivateVisibilityConfigNetwork', networkUrl })) } } : {}),
   };
 }
+
+/** The environment that points kforge's Cloud DNS calls at the fake (with fakeGceEnv for the rest), as gcloud's override does. */
+export function fakeCloudDnsEnv(dns: FakeCloudDns): NodeJS.ProcessEnv {
+  return { CLOUDSDK_API_ENDPOINT_OVERRIDES_DNS: `${dns.endpoint}dns/v1/` };
+}
