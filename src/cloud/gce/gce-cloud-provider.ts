@@ -99,7 +99,8 @@ export const gceCloudProvider: CloudProvider<GceCloud, GceDeleteTarget> = {
   async apiLoadBalancerDnsName() {
     throw notYet('the API load balancer');
   },
-  async findDnsZone() {
-    throw notYet('Cloud DNS zone lookup');
+  async findDnsZone(cloud, name, privateZone) {
+    const { findGceDnsZone } = await import('./gce-dns-zones');
+    return findGceDnsZone(await cloud.connectDns(), cloud.project, name, privateZone);
   },
 };

@@ -20,6 +20,8 @@ export const GCE_LIFECYCLE_KINDS: Readonly<Record<string, string>> = {
   Subnet: 'Subnetwork',
   TargetPool: 'TargetPool',
   // kforge's own names where they differ from kops's
+  // The Cloud DNS placeholders (kops makes them outside its task graph, so it has no name for them).
+  DNSRecord: 'DNSRecord',
   HttpHealthCheck: 'HttpHealthCheck',
   Subnetwork: 'Subnetwork',
 };

@@ -45,7 +45,7 @@ it('refuses an AWS kind on a GCE cluster, naming GCE kinds, before any call or w
   const calls = fake.requests.length;
   const err = await run({ yes: true, lifecycleOverrides: ['IAMRole=Ignore'] }).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(UsageError);
-  expect((err as Error).message).toMatch(/^--lifecycle-overrides: unknown task kind "IAMRole" in "IAMRole=Ignore"; valid kinds: Address, BackendService, Disk, FirewallRule, /);
+  expect((err as Error).message).toMatch(/^--lifecycle-overrides: unknown task kind "IAMRole" in "IAMRole=Ignore"; valid kinds: Address, BackendService, DNSRecord, Disk, FirewallRule, /);
   expect(fake.requests.length).toBe(calls);
   expect(files()).toEqual(before);
 });
