@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `bundle.js`: bundles the CLI into one file, dist/bundle/kforge.js, so a command starts without
 // resolving ~200 modules. Left out of the bundle, and loaded from node_modules only by the commands that
-// use them: the cloud SDKs, @kubernetes/client-node (ESM, ~400 ms to load; validate and get instances), ajv with the validators compiled at build time (1 MB that only validating
+// use them: the cloud SDKs (with google-gax and the Google auth library: 3 MB that doubled the bundle and
+// the start of every command when they were bundled), @kubernetes/client-node (ESM, ~400 ms to load; validate and get instances), ajv with the validators compiled at build time (1 MB that only validating
 // commands need; they stay in dist/validate) and typescript (which @oclif/core can load; kforge never
 // does). Inside the bundle, module bodies run only when first used (scripts/lazy-requires.js), and the
 // output is ASCII so that bin/run.js can read it as latin1.
@@ -83,21 +84,41 @@ function patchOclif(file, source) {
   return source;
 }
 
+/**
+ * Packages that must never be inside the bundle: each is only needed by a command that talks to a cloud.
+ * A new import of one (or of a package that pulls it in) would slow every command's start without any
+ * test noticing, so the build fails instead, naming the file that pulled it in.
+ */
+const NEVER_BUNDLED = ['google-gax', '@grpc/grpc-js', 'protobufjs', 'google-auth-library', 'gaxios', '@aws-sdk/', '@smithy/', '@google-cloud/'];
+
+function checkNeverBundled(metafile) {
+  const banned = (file) => NEVER_BUNDLED.find((p) => file.includes(`node_modules/${p}`));
+  const found = Object.keys(metafile.inputs).filter(banned);
+  if (found.length === 0) return;
+  // Name the first files outside the banned packages that import one of them: where the fix goes.
+  const importers = Object.entries(metafile.inputs)
+    .filter(([file, i]) => !banned(file) && (i.imports ?? []).some((im) => banned(im.path)))
+    .map(([file]) => file);
+  throw new Error(`the bundle includes ${banned(found[0])} (${found.length} files), imported by ${importers.join(', ') || found[0]}: add it to the externals in scripts/bundle.js`);
+}
+
 async function bundle() {
   const outfile = path.join(root, 'dist', 'bundle', 'kforge.js');
-  await require('esbuild').build({
+  const result = await require('esbuild').build({
+    metafile: true,
     entryPoints: [path.join(root, 'dist', 'cli', 'bundle-entry.js')],
     outfile,
     bundle: true,
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    external: ['typescript', '@aws-sdk/*', '@smithy/*', '@google-cloud/*', 'ajv', 'ajv/*', '@kubernetes/client-node'],
+    external: ['typescript', '@aws-sdk/*', '@smithy/*', '@google-cloud/*', 'google-gax', 'google-gax/*', 'google-auth-library', 'gaxios', 'ajv', 'ajv/*', '@kubernetes/client-node'],
     plugins: [compiledValidatorsOutside, debugIfEnabled, ejsSimpleTags, isattyWithoutTty, lazyRequires(/(\/dist\/|\/node_modules\/@oclif\/core\/lib\/).*\.js$/, patchOclif)],
     logLevel: 'warning',
     legalComments: 'none',
     charset: 'ascii',
   });
+  checkNeverBundled(result.metafile);
   asciiOnly(outfile);
 }
 

@@ -114,6 +114,8 @@ export interface DeleteOptions {
 export interface CloudProvider<C extends CloudConnection = CloudConnection, T extends DeleteTarget = DeleteTarget> {
   /** `spec.cloudProvider`. */
   readonly name: 'aws' | 'gce';
+  /** The names `--lifecycle-overrides` accepts (kops's task type names and kforge's kinds), mapped to task kinds. */
+  readonly lifecycleKinds: Readonly<Record<string, string>>;
   /** Connects and proves the credentials with one cheap call, before anything is planned. */
   connect(cluster: Cluster, options: ConnectOptions): Promise<C>;
   /** Checks what the cloud must offer before anything is created (images, zones, instance types). */

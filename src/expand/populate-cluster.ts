@@ -4,6 +4,7 @@ import { expandClusterDefaults } from './components/cluster-defaults';
 import { expandCniDefaults } from './components/cni-defaults';
 import { expandContainerd } from './components/containerd';
 import { expandEtcd } from './components/etcd';
+import { expandGceCloudConfig } from './components/gce-cloud-config';
 import { remapImage } from './components/images';
 import { expandKubeAPIServer } from './components/kube-apiserver';
 import { expandKubeControllerManager } from './components/kube-controller-manager';
@@ -32,6 +33,7 @@ export const EXPAND_STEPS: ReadonlyArray<[string, ExpandStep]> = [
   ['containerd', expandContainerd],
   ['kube-dns', expandKubeDNS],
   ['kubelet', expandKubelet],
+  ['gce-cloud-config', expandGceCloudConfig],
   ['kube-controller-manager', expandKubeControllerManager],
   ['kube-scheduler', expandKubeScheduler],
   ['kube-proxy', expandKubeProxy],

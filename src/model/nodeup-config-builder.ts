@@ -58,6 +58,10 @@ export interface NodeupConfig {
    */
   ConfigServer?: { Servers: string[]; CACertificates: string; Region: string; Approval?: boolean };
   channels: string[];
+  /** GCE only (kops's `multizone`, `nodeTags`, `nodeInstancePrefix` from spec.cloudConfig): the `[global]` options of /etc/kubernetes/cloud.config. */
+  multizone?: boolean;
+  nodeTags?: string;
+  nodeInstancePrefix?: string;
 }
 
 // Worker nodes need the cluster CA and their two client identities; nothing else of the keystore.
@@ -107,6 +111,7 @@ export function buildNodeupConfig(completed: Cluster, ig: InstanceGroup, certifi
   const kubeletFile = kubeletConfigFile(kubelet);
   if (kubeletFile !== undefined) config.KubeletConfigFile = kubeletFile;
   if (spec.kubeProxy?.enabled !== false) config.KubeProxy = spec.kubeProxy ?? {};
+  if (spec.cloudProvider === 'gce') addGceCloudConfig(config, spec.cloudConfig);
   if (usesNoneDns(completed)) {
     config.UsesNoneDNS = true;
     const ips = cp ? [] : knownApiServerIps(completed);
@@ -136,6 +141,13 @@ export function buildNodeupConfig(completed: Cluster, ig: InstanceGroup, certifi
   if (approval) config.ConfigServer = approval;
   config.Images = Object.fromEntries(Object.entries(images).sort(([a], [b]) => a.localeCompare(b)));
   return config;
+}
+
+/** kops's GCE cloud-config options, on every group as kops sets them (pkg/apis/nodeup/config.go); nodeup writes them on the control plane. */
+function addGceCloudConfig(config: NodeupConfig, cc: NonNullable<Cluster['spec']['cloudConfig']> | undefined): void {
+  if (cc?.multizone !== undefined) config.multizone = cc.multizone;
+  if (cc?.nodeTags !== undefined) config.nodeTags = cc.nodeTags;
+  if (cc?.nodeInstancePrefix !== undefined) config.nodeInstancePrefix = cc.nodeInstancePrefix;
 }
 
 /** kops's UsesNoneDNS: `spec.topology.dns.type: None`, which `.k8s.local` (gossip) names default to. */

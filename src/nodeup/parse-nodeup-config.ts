@@ -32,6 +32,9 @@ export function parseNodeupConfig(text: string, source: string): NodeupConfig {
   need(typeof doc.InstanceGroupRole === 'string' && ROLES.includes(doc.InstanceGroupRole), 'InstanceGroupRole', `must be one of ${ROLES.join(', ')}`);
   if (doc.InstanceGroupRole === 'Bastion') problems.push('InstanceGroupRole: Bastion: a bastion is not a Kubernetes node; nodeup installs nothing on it');
   need(doc.ContainerRuntime === undefined || doc.ContainerRuntime === 'containerd', 'ContainerRuntime', 'only containerd is supported');
+  // GCE's cloud-config options (kops's field names), written into /etc/kubernetes/cloud.config on the control plane.
+  need(doc.multizone === undefined || typeof doc.multizone === 'boolean', 'multizone', 'must be true or false');
+  for (const f of ['nodeTags', 'nodeInstancePrefix']) need(doc[f] === undefined || isNonEmptyString(doc[f]), f, 'must be a non-empty string');
   const flags = doc.ComponentFlags;
   need(isRecord(flags), 'ComponentFlags', 'must be a mapping of component name to argv');
   if (isRecord(flags)) {

@@ -1,5 +1,6 @@
 import type { NodeupConfig } from '../model/nodeup-config-builder';
 import { caFiles } from './ca-files';
+import { cloudConfigFiles } from './cloud-config-file';
 import { containerdFiles } from './containerd-files';
 import { etcHostsFile } from './etc-hosts';
 import { checkFlagFilePaths } from './flag-file-path';
@@ -26,7 +27,7 @@ export interface RenderNodeFilesOptions {
 /**
  * Pure: a parsed nodeup config in, the files of the node out (sorted by path): containerd's config and
  * unit, kubelet's unit, the CA certificates, static pod manifests, sysctls and kernel modules, and on the
- * control plane protokube's unit; with
+ * control plane protokube's unit and, on GCE, the cloud config; with
  * `pki`, the keys, certificates and kubeconfigs the flags name; with `etcHosts`, /etc/hosts. Every file a flag
  * names must be below kops's directories for its component (flagFilePath). CA bundles
  * from the config are checked to hold certificates only; private keys come only from `pki`.
@@ -35,7 +36,7 @@ export function renderNodeFiles(config: NodeupConfig, options: RenderNodeFilesOp
   try {
     // Every flag-named file, whether or not this render writes it: a hostile path fails the same everywhere.
     checkFlagFilePaths(config);
-    const files = [...containerdFiles(config), ...kubeletFiles(config), ...caFiles(config), ...staticPodManifests(config), ...kernelSettingsFiles(config), ...protokubeUnitFiles(config), ...kopsControllerUnitFiles(config)];
+    const files = [...containerdFiles(config), ...kubeletFiles(config), ...caFiles(config), ...staticPodManifests(config), ...kernelSettingsFiles(config), ...protokubeUnitFiles(config), ...kopsControllerUnitFiles(config), ...cloudConfigFiles(config)];
     if (options.pki) files.push(...pkiFiles(config, options.pki));
     if (options.etcHosts !== undefined) {
       const hosts = etcHostsFile(config, options.etcHosts === 'absent' ? undefined : options.etcHosts);

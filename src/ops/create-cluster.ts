@@ -29,17 +29,19 @@ export async function planNewCluster(vfs: Vfs, options: NewClusterOptions, sets:
 
 /**
  * As kops: a cluster whose API has DNS records (`--dns public|private`) but no `--dns-zone` gets the Route 53
- * zone found by walking up its name (kops's FindDNSHostedZone), stored as the zone's id, so that `update`
- * never meets a spec it cannot build. Only then does `create` call AWS (Route 53 ListHostedZones).
+ * (AWS) or Cloud DNS (GCE) zone found by walking up its name (kops's FindDNSHostedZone), stored as the zone's
+ * id, so that `update` never meets a spec it cannot build. Only then does `create` call the cloud.
  */
 async function resolveDnsZone(planned: NewCluster, env?: NodeJS.ProcessEnv): Promise<void> {
   const spec = planned.cluster.spec;
   const dnsType = spec.topology?.dns?.type;
-  if (spec.dnsZone || (dnsType !== 'Public' && dnsType !== 'Private') || (spec.cloudProvider ?? 'aws') !== 'aws') return;
+  const cloudName = spec.cloudProvider ?? 'aws';
+  if (spec.dnsZone || (dnsType !== 'Public' && dnsType !== 'Private') || (cloudName !== 'aws' && cloudName !== 'gce')) return;
   const { loadCloudProvider } = await import('../cloud/cloud-provider');
-  const provider = await loadCloudProvider('aws', 'create cluster');
+  const provider = await loadCloudProvider(cloudName, 'create cluster');
   const name = planned.cluster.metadata.name;
-  const cloud = await provider.connect(planned.cluster, { env, consequence: `; finding the Route 53 zone of ${name} needs them (or give --dns-zone); nothing was written` });
+  const service = cloudName === 'gce' ? 'Cloud DNS' : 'Route 53';
+  const cloud = await provider.connect(planned.cluster, { env, consequence: `; finding the ${service} zone of ${name} needs them (or give --dns-zone); nothing was written` });
   spec.dnsZone = await provider.findDnsZone(cloud, name, dnsType === 'Private');
 }
 

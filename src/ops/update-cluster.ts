@@ -10,6 +10,7 @@ import { StatePaths } from '../state/state-paths';
 import type { Vfs } from '../state/vfs/vfs';
 import type { StateStoreFile } from '../targets/terraform/state-store-files';
 import { Lifecycle, lifecycleApplies, lifecycleOfKind } from '../tasks/lifecycle';
+import { parseLifecycleOverrides } from '../tasks/parse-lifecycle-overrides';
 import type { DuplicateName } from '../tasks/duplicate-name';
 import type { AnyTask } from '../tasks/task';
 import type { TaskExecutor, TaskExecutorOptions } from '../tasks/task-executor';
@@ -49,8 +50,10 @@ export interface UpdateClusterOptions {
   target?: 'direct' | 'terraform';
   /** Where `terraform` writes `kubernetes.tf` and `data/`; default `out/terraform` (kops's). */
   outDir?: string;
-  /** `--lifecycle-overrides`: lifecycles by task kind (direct target only); a kind not listed is Sync. */
+  /** Lifecycles by task kind (direct target only); a kind not listed is Sync. Takes precedence over `lifecycleOverrides`. */
   lifecycles?: Readonly<Record<string, Lifecycle>>;
+  /** `--lifecycle-overrides` as given (`Kind=Lifecycle`, comma-separated or repeated), parsed against the cluster's cloud's kinds. */
+  lifecycleOverrides?: readonly string[];
 }
 
 /** What `--target terraform` wrote. */
@@ -101,7 +104,8 @@ export interface UpdateClusterResult {
  */
 export async function updateCluster(vfs: Vfs, name: string, options: UpdateClusterOptions): Promise<UpdateClusterResult> {
   // kops applies lifecycles to the direct target only and silently ignores them for terraform; refusing says so.
-  if (options.target === 'terraform' && Object.keys(options.lifecycles ?? {}).length > 0) {
+  const overridesGiven = Object.keys(options.lifecycles ?? {}).length > 0 || (options.lifecycleOverrides ?? []).some((v) => v.replace(/,/g, '').trim() !== '');
+  if (options.target === 'terraform' && overridesGiven) {
     throw new UsageError('update cluster: --lifecycle-overrides applies to the direct target only; --target terraform renders every resource (drop the resources from the Terraform output or import them instead)');
   }
   // Under the lock, every change (a state write, a task, a cloud call) verifies the lock first (the fence).
@@ -124,6 +128,8 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     p?.step('build');
     // The completed spec's cloud picks the provider; its model builders make the tasks.
     const provider = await loadCloudProvider(managed.completed.spec.cloudProvider ?? 'aws', 'update cluster');
+    // The kinds a user may name are the cloud's, so the flag is parsed once the cloud is known (nothing is written yet).
+    const lifecycles = options.lifecycles ?? parseLifecycleOverrides(options.lifecycleOverrides ?? [], provider.lifecycleKinds);
     const tasks = await provider.buildTasks(managed.completed, instanceGroups, await modelInputs(store, name, managed, options.env ?? process.env));
     p?.step('connect');
     const cloud = await connectOnce(managed.completed);
@@ -132,10 +138,10 @@ export async function updateCluster(vfs: Vfs, name: string, options: UpdateClust
     await provider.preflight(cloud, managed.completed, instanceGroups);
     if (options.target === 'terraform') return renderAndWriteTerraform(store, provider, { cluster: name, managed, discovery, cloud, tasks }, options, fence);
     p?.step('find');
-    const executor = await makeExecutor(provider, cloud, tasks, { ...options, fence: fence?.verify });
+    const executor = await makeExecutor(provider, cloud, tasks, { ...options, lifecycles, fence: fence?.verify });
     const cloudPlan = await executor.plan();
     p?.step('plan');
-    const { orphans, kept } = keepHeldOrphans(await provider.findOrphans(cloud, tasks), options.lifecycles);
+    const { orphans, kept } = keepHeldOrphans(await provider.findOrphans(cloud, tasks), lifecycles);
     const result: UpdateClusterResult = { cluster: name, cloudPlan, managed, discovery, applied: false, cloud, tasks, orphans, warnings: byTask([...executor.warnings, ...kept]), duplicates: provider.duplicateNames(cloud) };
     if (!options.yes || (!cloudPlan.hasChanges && !managed.hasChanges && !discovery.hasChanges && orphans.length === 0)) return result;
     p?.step('write managed files');

@@ -46,8 +46,8 @@ export class GceComputeRest {
     return JSON.parse(text) as T;
   }
 
-  /** The default service account's access token, from the metadata server, kept until a minute before it expires. */
-  private async accessToken(): Promise<string> {
+  /** The default service account's access token, from the metadata server, kept until a minute before it expires (Cloud DNS calls use it too). */
+  async accessToken(): Promise<string> {
     if (this.token && this.token.expires > Date.now()) return this.token.value;
     const url = `${gceMetadataBase(this.env)}/instance/service-accounts/default/token`;
     let res: Response;

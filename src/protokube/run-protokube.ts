@@ -30,7 +30,7 @@ export interface ProtokubeOptions {
   identity: Partial<NodeIdentity>;
   /** Where volume devices appear by id. Default /dev/disk/by-id. */
   deviceDir?: string;
-  /** Override of the spec's DNS type: Route 53 (`public`, `private`) or the hosts file (`none`). */
+  /** Override of the spec's DNS type: Route 53 or Cloud DNS (`public`, `private`) or the hosts file (`none`). */
   dns?: 'public' | 'private' | 'none';
   /** How long to wait for a device after the attach. Default 120 s. */
   deviceTimeoutMs?: number;
@@ -63,8 +63,10 @@ export interface ProtokubeReport {
   members: EtcdMemberReport[];
   files: { path: string; action: string }[];
   dns: 'public' | 'private' | 'none';
-  /** Names and addresses published (hosts file or Route 53). */
+  /** Names and addresses published (hosts file, Route 53 or Cloud DNS). */
   names: NameRecord[];
+  /** Whether the names went to Cloud DNS (GCE) rather than Route 53. */
+  cloudDns?: boolean;
   /** The bootstrap channel applied to the local API server. */
   addons: AddonsReport;
 }
@@ -79,7 +81,7 @@ function attachDevice(index: number): string {
  * store the boot config names; for each etcd cluster, finds this machine's volume in its zone (the one it
  * already holds, else claims a free one; the cloud decides races); waits for the device, formats it if
  * blank, mounts it at `/mnt/master-<volume>`; writes the member's static pod manifest and certificates;
- * then publishes every attached member's stable name, `api.internal` and `kops-controller.internal` (Route 53, or the hosts file).
+ * then publishes every attached member's stable name, `api.internal` and `kops-controller.internal` (Route 53, Cloud DNS, or the hosts file).
  */
 export async function runProtokube(options: ProtokubeOptions): Promise<ProtokubeReport> {
   try {
@@ -106,12 +108,12 @@ async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport
   let identity: NodeIdentity;
   let cloud: AwsCloud | undefined;
   let volumeCloud: EtcdVolumeCloud;
+  let project = '';
   if (gce) {
-    // Cloud DNS is not built: on GCE the names go to the hosts file.
-    if (dns !== 'none') throw new ProtokubeError(`--dns ${dns}: publishing names in Cloud DNS is not built; on GCE protokube writes the hosts file (--dns none)`);
     const { readGceInstanceIdentity } = await import('../cloud/gce/gce-instance-identity');
     const { GceNames } = await import('../model/gce/gce-names');
     const metadata = await readGceInstanceIdentity(options.env);
+    project = metadata.project;
     // A disk's `users` and AttachDisk name instances by name: the name is the id here.
     identity = { instanceId: metadata.instanceName, zone: metadata.zone, internalIp: options.identity.internalIp || metadata.internalIp };
     volumeCloud = gceEtcdVolumeCloud(metadata.project, metadata.zone, GceNames.safeClusterName(boot.ClusterName), deviceDir, options.env);
@@ -155,7 +157,8 @@ async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport
   }
 
   // Listed again: claims made just now, by this machine and by others, are in the names.
-  let names = await memberNames(volumeCloud, boot.ClusterName, await volumeCloud.list(), identity);
+  const listed = await volumeCloud.list();
+  let names = await memberNames(volumeCloud, boot.ClusterName, listed, identity);
   if (dns === 'none') {
     // Without DNS, api.internal is nodeup's line in /etc/hosts (127.0.0.1 on the control plane, as kops's
     // EtcHostsBuilder): a second line here would contradict it. Only the etcd names go in protokube's block.
@@ -163,11 +166,20 @@ async function protokubePass(options: ProtokubeOptions): Promise<ProtokubeReport
     names = names.filter((n) => n.name !== `api.internal.${boot.ClusterName}` && n.name !== `kops-controller.internal.${boot.ClusterName}`);
     writeHostsFile(options.root, names);
   } else {
-    if (!spec.dnsZone) throw new ProtokubeError(`--dns ${dns} needs spec.dnsZone in cluster ${boot.ClusterName}'s spec; use --dns none for the hosts file`);
-    await publishRoute53(cloud as AwsCloud, spec.dnsZone, dns === 'private', names);
+    if (gce) {
+      // On GCE protokube also keeps api.<cluster> (kops's dns-controller does, from the API server's annotations).
+      const env = options.env ?? process.env;
+      const { gceApiRecord, publishCloudDns } = await import('./gce-cloud-dns-publish');
+      const api = await gceApiRecord(spec, boot.ClusterName, project, listed, env);
+      if (api) names = [...names, api].sort((a, b) => a.name.localeCompare(b.name));
+      await publishCloudDns(project, boot.ClusterName, spec.dnsZone, dns === 'private', names, env);
+    } else {
+      if (!spec.dnsZone) throw new ProtokubeError(`--dns ${dns} needs spec.dnsZone in cluster ${boot.ClusterName}'s spec; use --dns none for the hosts file`);
+      await publishRoute53(cloud as AwsCloud, spec.dnsZone, dns === 'private', names);
+    }
   }
   const addons = await applyBootstrapChannel({ vfs, configBase: boot.ConfigBase, writer, kubeconfig: options.kubeconfig, apiWaitMs: options.apiWaitMs ?? 30_000 });
-  const report = { cluster: boot.ClusterName, instanceId: identity.instanceId, zone: identity.zone, members, files, dns, names, addons };
+  const report = { cluster: boot.ClusterName, instanceId: identity.instanceId, zone: identity.zone, members, files, dns, names, ...(gce && dns !== 'none' ? { cloudDns: true } : {}), addons };
   const failed = addons.addons.filter((a) => a.action === 'failed');
   // The etcd members and names are done (and idempotent): the pass fails on the addons alone, naming each refusal.
   if (failed.length > 0) throw new AddonApplyError(failed.map((a) => a.error).join('; '));
@@ -303,7 +315,7 @@ export function summarizeReport(r: ProtokubeReport): string {
   const changed = r.files.filter((f) => f.action !== 'unchanged');
   for (const f of changed) lines.push(`  ${f.action.padEnd(9)} ${f.path}`);
   lines.push(`  ${r.files.length} files: ${changed.length} written, ${r.files.length - changed.length} unchanged`);
-  lines.push(`  names (${r.dns === 'none' ? '/etc/hosts' : `Route 53, ${r.dns}`}): ${r.names.map((n) => `${n.name}=${n.addresses.join(',')}`).join(' ') || 'none yet'}`);
+  lines.push(`  names (${r.dns === 'none' ? '/etc/hosts' : `${r.cloudDns ? 'Cloud DNS' : 'Route 53'}, ${r.dns}`}): ${r.names.map((n) => `${n.name}=${n.addresses.join(',')}`).join(' ') || 'none yet'}`);
   const a = r.addons;
   if (a.status !== 'applied') lines.push(`  addons: ${a.status}: ${a.reason}`);
   else {

@@ -9,6 +9,7 @@ import { clusterNameProblem, etcdClusterNameProblem, instanceGroupNameProblem, q
 import { checkExternalDns } from './check-external-dns';
 import { checkMetricsServer } from './check-metrics-server';
 import { checkAwsEbsCsiDriver } from './check-aws-ebs-csi-driver';
+import { checkGceCloudConfig } from './check-gce-cloud-config';
 import { checkRefusedFields } from './field-support';
 import { checkIpv6 } from './check-ipv6';
 import { checkIssuerDiscovery } from './check-issuer-discovery';
@@ -58,6 +59,7 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
   append(errors, checkExternalDns(cluster));
   append(errors, checkMetricsServer(cluster));
   append(errors, checkAwsEbsCsiDriver(cluster));
+  append(errors, checkGceCloudConfig(cluster));
   append(errors, checkDnsNames(cluster));
   append(errors, checkKubeletShutdown(cluster, igs));
   append(errors, checkNodeTerminationHandler(cluster));

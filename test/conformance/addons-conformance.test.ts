@@ -30,7 +30,9 @@ const NOT_RENDERED_BY_DESIGN: Record<string, string> = {
 const REFUSED_ADDONS: Record<string, string> = Object.fromEntries(Object.values(REFUSED_ADDON_FIELDS).map((a) => [a, 'its spec field is refused at validation (not rendered yet)']));
 
 /** kops addons not built yet (docs/addons.md, "Not done yet"). */
-const NOT_BUILT_YET: Record<string, string> = {};
+const NOT_BUILT_YET: Record<string, string> = {
+  'gcp-pd-csi-driver.addons.k8s.io': 'the GCP PD CSI driver (on by default in kops on GCE); cloudConfig.gcpPDCSIDriver is refused',
+};
 
 /** kforge addons kops does not have. */
 const KFORGE_ONLY: Record<string, string> = {
@@ -79,10 +81,13 @@ function kforgeVersion(kopsVersion: string): string {
 const key = (o: KubeObject) => `${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
 /**
- * kops's args that kforge deliberately does not render (docs/differences-from-kops.md, "Addons"): the
- * cloud-controller-manager's `--cloud-config`, a file kforge's nodeup does not write.
+ * kops's args that kforge deliberately does not render, by container (docs/differences-from-kops.md, "Addons"): the
+ * AWS cloud-controller-manager's `--cloud-config`, a file kforge's nodeup does not write on AWS (it does on GCE,
+ * and the GCP cloud-controller-manager gets the flag).
  */
-const ARGS_NOT_RENDERED = [/^--cloud-config=/];
+const ARGS_NOT_RENDERED: Record<string, RegExp[]> = {
+  'DaemonSet kube-system/aws-cloud-controller-manager aws-cloud-controller-manager': [/^--cloud-config=/],
+};
 
 /**
  * Containers kops renders in another addon only because of a spec field kforge refuses (REFUSED_ADDON_FIELDS),
@@ -101,8 +106,9 @@ function containers(objects: KubeObject[]): Record<string, unknown> {
     const pod = (o.spec as { template?: { spec?: Record<string, unknown> } } | undefined)?.template?.spec;
     if (!pod) continue;
     for (const c of [...((pod.initContainers as Array<Record<string, unknown>>) ?? []), ...((pod.containers as Array<Record<string, unknown>>) ?? [])]) {
-      const args = (c.args as string[] | undefined)?.filter((a) => !ARGS_NOT_RENDERED.some((r) => r.test(a)));
-      out[`${key(o)} ${String(c.name)}`] = { image: c.image, args: args ?? null, command: c.command ?? null };
+      const name = `${key(o)} ${String(c.name)}`;
+      const args = (c.args as string[] | undefined)?.filter((a) => !(ARGS_NOT_RENDERED[name] ?? []).some((r) => r.test(a)));
+      out[name] = { image: c.image, args: args ?? null, command: c.command ?? null };
     }
   }
   return out;

@@ -65,6 +65,12 @@ const CURRENT: Array<string | [string, Projection]> = [
   ['etcdClusters', (v) => (v as Array<Record<string, unknown>> | undefined)?.map((e) => ({ name: e.name, manager: e.manager }))],
 ];
 
+/** GCE cases only: the cloud config nodeup writes and the GCP cloud-controller-manager's settings (the image and `controllers` follow kops's version, compared in test/model/addons/gcp-cloud-controller-addon.test.ts). */
+const GCE_FIELDS: string[] = [
+  'cloudConfig.manageStorageClasses', 'cloudConfig.multizone', 'cloudConfig.nodeTags',
+  ...['allocateNodeCIDRs', 'cidrAllocatorType', 'clusterCIDR', 'clusterName', 'configureCloudRoutes', 'leaderElection'].map((f) => `cloudControllerManager.${f}`),
+];
+
 /** Deliberate differences: [case or '*', field, kops's value, kforge's value, why]. */
 const DIFFERENCES: Array<[string, string, unknown, unknown, string]> = [
   ['*', 'kubeAPIServer.authorizationMode', 'AlwaysAllow', 'Node,RBAC', 'a manifest without spec.authorization gets RBAC, never AlwaysAllow (docs/differences-from-kops.md)'],
@@ -112,7 +118,7 @@ describe.each(cases)('kops conformance: %s', (name) => {
   const dir = path.join(ROOT, name);
   const source = yaml.load(fs.readFileSync(path.join(dir, 'source.yaml'), 'utf8')) as Source;
   const kops = yaml.load(fs.readFileSync(path.join(dir, 'kops-completed.yaml'), 'utf8')) as Cluster;
-  const fields = [...COMMON, ...(source.era === 'current' ? CURRENT : [])];
+  const fields = [...COMMON, ...(source.era === 'current' ? CURRENT : []), ...(kops.spec.cloudProvider === 'gce' ? GCE_FIELDS : [])];
 
   it('completes the kops input and derives what kops derives', () => {
     const set = loadManifests(fs.readFileSync(path.join(dir, 'in.yaml'), 'utf8'), `${name}/in.yaml`);

@@ -5,10 +5,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
-import { DisksClient, GlobalOperationsClient, InstanceGroupManagersClient, InstanceTemplatesClient, ZoneOperationsClient } from '@google-cloud/compute';
-import type { Cluster, InstanceGroup } from '../../src/api/types';
 import { remapFileUrl } from '../../src/expand/components/images';
-import { buildGceEtcdDiskTasks } from '../../src/model/gce/etcd-disk-model-builder';
 import { NODE_RUNTIME_VERSION } from '../../src/model/nodeup-artifacts';
 import { StatePaths } from '../../src/state/state-paths';
 import { GcsVfs } from '../../src/state/vfs/gcs-vfs';
@@ -16,15 +13,15 @@ import { runCliAsync, tempDir } from '../helpers/cli';
 import { execCommands } from '../helpers/systemd-unit';
 import { FakeGcs, startFakeGcs } from '../fakes/fake-gcs-server';
 import { FakeCompute, startFakeCompute } from '../fakes/gce/compute-fake';
-import { fakeComputeClientOptions } from '../fakes/gce/fake-compute-client-options';
+import { fakeGceEnv } from '../fakes/gce/fake-gce-env';
 import { FakeGceMetadata, startFakeGceMetadata } from '../fakes/gce/fake-gce-metadata';
 import { cachedDebianRoot, WritableRoot, writableRoot } from './debian-root';
 import { releaseFiles } from './release-files';
 
 // The GCE node bootstrap end to end, in a real Debian 12 root (the cached one of node-bootstrap.test.ts):
-// `create cluster --cloud gce` with a gs:// state store (the fake GCS) and `update cluster --target terraform`
-// (direct apply on GCE is gce-apply's), then the ACTUAL startup-script of each group's instance template
-// (the Terraform data file kops's layout names; cloudConfig.gceUseStartupScript so the key is startup-script)
+// `create cluster --cloud gce` with a gs:// state store (the fake GCS) and `update cluster --yes` against the
+// fake Compute API, then the ACTUAL startup-script of the instance template each group's MIG runs, as the
+// API holds it (cloudConfig.gceUseStartupScript so the key is startup-script),
 // runs in a fresh copy of the root with chroot, as Google's guest agent runs it. It reads the nodeup bundle
 // that update uploaded into the gs:// store with the service account's token from the fake metadata server
 // (the fake GCS accepts no other bearer), writes the boot config, and nodeup reads its identity from the
@@ -85,18 +82,19 @@ beforeAll(async () => {
   await new GcsVfs(`gs://${BUCKET}`, storeEnv).createStore();
   const runtimeUrl = `${base}/dist/v${NODE_RUNTIME_VERSION}/node-v${NODE_RUNTIME_VERSION}-linux-x64.tar.xz`;
   const env = { ...storeEnv, HOME: work, KFORGE_NODE_RUNTIME_AMD64: `${sha256(served(runtimeUrl))}@${runtimeUrl}` };
-  const out = path.join(work, 'terraform');
+  // The cloud: the fake Compute API, which `update --yes` fills (network, disks, templates, MIGs and their
+  // instances) and the control plane's protokube reads.
+  compute = await startFakeCompute();
   for (const args of [
     ['create', 'cluster', CLUSTER, '--cloud', 'gce', '--zones', ZONE, '--dns', 'none', '--set', `spec.project=${PROJECT}`, '--set', 'spec.cloudConfig.gceUseStartupScript=true'],
-    ['update', 'cluster', CLUSTER, '--target', 'terraform', '--out', out],
+    ['update', 'cluster', CLUSTER, '--yes'],
   ]) {
-    const r = await runCliAsync([...args, '--state', `gs://${BUCKET}`], env);
+    const r = await runCliAsync([...args, '--state', `gs://${BUCKET}`], { ...env, ...fakeGceEnv(compute) });
     if (r.status !== 0) throw new Error(`kforge ${args.join(' ')} failed (status ${r.status}):\n${r.stderr}`);
   }
   const store = new GcsVfs(`gs://${BUCKET}`, storeEnv);
   for (const [group, role] of GROUPS) {
-    const file = path.join(out, 'data', `google_compute_instance_template_${group}-${CLUSTER.replace(/\./g, '-')}_metadata_startup-script`);
-    const script = fs.readFileSync(file, 'utf8');
+    const script = startupScript(group);
     const key = StatePaths.nodeupConfig(CLUSTER, role, group);
     const stored = (await store.read(key))?.data.toString('utf8') ?? '';
     if (!script.includes(`NodeupConfigHash: ${sha256(stored)}\n`)) throw new Error(`${group}: the startup-script does not carry the stored config's hash`);
@@ -113,21 +111,9 @@ beforeAll(async () => {
     { id: '1001', name: 'x', zone: ZONE, internalIp: '10.0.16.2', attributes: { 'cluster-name': CLUSTER }, serviceAccountEmail: `sa@${PROJECT}.iam.gserviceaccount.com`, scopes: [] },
     { id: PROJECT, numericId: '123456789012' },
   );
-  // The cloud the control plane's protokube finds: the model's etcd disks, and a control-plane instance.
-  compute = await startFakeCompute();
-  const options = fakeComputeClientOptions(compute.port) as ConstructorParameters<typeof DisksClient>[0];
-  const completed = yaml.load((await store.read(`${CLUSTER}/cluster-completed.spec`))?.data.toString('utf8') ?? '') as Cluster;
-  const groups = [(yaml.load((await store.read(`${CLUSTER}/instancegroup/${GROUPS[0][0]}`))?.data.toString('utf8') ?? '') as InstanceGroup)];
-  const zoneOps = new ZoneOperationsClient(options);
-  for (const t of buildGceEtcdDiskTasks(completed, groups)) {
-    const [op] = await new DisksClient(options).insert({ project: PROJECT, zone: t.desired.zone, diskResource: { name: t.name, sizeGb: String(t.desired.sizeGb), labels: t.desired.labels } });
-    await zoneOps.wait({ project: PROJECT, zone: t.desired.zone, operation: op.name! });
-    disks.push(t.name);
-  }
-  const [tpl] = await new InstanceTemplatesClient(options).insert({ project: PROJECT, instanceTemplateResource: { name: 'cp', properties: { machineType: 'e2-medium' } } });
-  await new GlobalOperationsClient(options).wait({ project: PROJECT, operation: tpl.name! });
-  const [mig] = await new InstanceGroupManagersClient(options).insert({ project: PROJECT, zone: ZONE, instanceGroupManagerResource: { name: 'cp', baseInstanceName: 'control-plane', targetSize: 1, instanceTemplate: 'global/instanceTemplates/cp' } });
-  await zoneOps.wait({ project: PROJECT, zone: ZONE, operation: mig.name! });
+  // The control plane's protokube finds the model's etcd disks, which update created.
+  disks.push(...compute.store.list(`projects/${PROJECT}/zones/${ZONE}/disks`).map((d) => String(d.name)));
+  if (disks.length !== 2) throw new Error(`update made ${disks.length} etcd disks, not main and events`);
   // From here on, as on GCE: only the metadata server's tokens are accepted.
   gcs.requireBearer((t) => metadata.issued(t));
 }, 900_000);
@@ -180,6 +166,8 @@ describe.each(GROUPS)('the startup-script of %s in a Debian 12 root', (group, ro
     expect(metadata.requests).toContain('GET /computeMetadata/v1/instance/service-accounts/default/token');
     expect(fs.existsSync(path.join(r.root, 'etc/kubernetes/manifests/kube-apiserver.manifest'))).toBe(role === 'ControlPlane');
     expect(fs.existsSync(path.join(r.root, 'etc/systemd/system/kforge-protokube.service'))).toBe(role === 'ControlPlane');
+    // The GCP cloud-controller-manager's --cloud-config: written on the control plane only, as kops's nodeup does.
+    expect(fs.existsSync(path.join(r.root, 'etc/kubernetes/cloud.config'))).toBe(role === 'ControlPlane');
     if (role !== 'ControlPlane') return;
 
     // protokube, as kforge-protokube.service runs it, once: the disks are claimed through the Compute API.
@@ -202,8 +190,26 @@ describe.each(GROUPS)('the startup-script of %s in a Debian 12 root', (group, ro
   });
 });
 
+/** The group's MIG in the fake Compute API, as update made it. */
+function migOf(group: string): Record<string, unknown> {
+  const mig = compute.store.list(`projects/${PROJECT}/zones/${ZONE}/instanceGroupManagers`).find((m) => String(m.name).includes(group));
+  if (!mig) throw new Error(`no MIG of ${group} in the fake Compute API`);
+  return mig;
+}
+
+/** The startup-script of the template the group's MIG runs, as `update --yes` sent it to the Compute API. */
+function startupScript(group: string): string {
+  const url = String(migOf(group).instanceTemplate);
+  const template = compute.store.get(`projects/${PROJECT}/global/instanceTemplates`, url.slice(url.lastIndexOf('/') + 1));
+  const items = (template.properties as { metadata: { items: Array<{ key: string; value: string }> } }).metadata.items;
+  const script = items.find((i) => i.key === 'startup-script')?.value;
+  if (!script) throw new Error(`${group}: the template has no startup-script (metadata keys: ${items.map((i) => i.key).join(', ')})`);
+  return script;
+}
+
 /** The control-plane MIG's one instance in the fake Compute API. */
 function controlPlaneInstance(): string {
-  const i = compute.inventory().find((x) => x.includes('/instances/')) ?? '';
+  const base = String(migOf(GROUPS[0][0]).baseInstanceName);
+  const i = compute.inventory().find((x) => x.includes('/instances/') && x.slice(x.lastIndexOf('/') + 1).startsWith(base)) ?? '';
   return i.slice(i.lastIndexOf('/') + 1);
 }

@@ -92,6 +92,8 @@ it('reads the identity from the metadata server and the store with its token, an
   expect(summary.node).toEqual({ name: 'nodes-us-central1-a-x7k2', zone: 'us-central1-a', project: PROJECT, internalIp: '10.0.16.7' });
   expect(summary.created).toBeGreaterThan(0);
   expect(listFiles(root)).toEqual(expect.arrayContaining(['etc/systemd/system/kubelet.service']));
+  // Only the control plane runs the cloud-controller-manager, which reads the cloud config (kops writes it there only).
+  expect(listFiles(root)).not.toContain('etc/kubernetes/cloud.config');
   expect(metadata.requests).toContain('GET /computeMetadata/v1/instance/service-accounts/default/token');
   expect(metadata.requests).toContain('GET /computeMetadata/v1/instance/attributes/kops-k8s-io-instance-group-name');
 });
@@ -113,4 +115,32 @@ it('says the metadata server cannot be reached off GCE, and installs nothing', a
   expect(r.stderr).toMatch(/cannot reach the GCE metadata server at http:\/\/127\.0\.0\.1:1/);
   expect(r.stderr).not.toMatch(/\n\s+at /);
   expect(listFiles(root)).toEqual([STATUS_FILE]);
+});
+
+it("writes kops's /etc/kubernetes/cloud.config on a control-plane machine, for the GCP cloud-controller-manager", async () => {
+  const cpMetadata = await startFakeGceMetadata(
+    {
+      id: '4242424242424242425',
+      name: 'control-plane-us-central1-a-9wq4',
+      zone: 'us-central1-a',
+      internalIp: '10.0.16.2',
+      attributes: { 'cluster-name': NAME, 'kops-k8s-io-instance-group-name': 'control-plane-us-central1-a' },
+      serviceAccountEmail: `control-plane-gcenode-example-com@${PROJECT}.iam.gserviceaccount.com`,
+      scopes: ['https://www.googleapis.com/auth/devstorage.read_write'],
+    },
+    { id: PROJECT, numericId: '123456789012' },
+  );
+  gcs.requireBearer((t) => metadata.issued(t) || cpMetadata.issued(t));
+  try {
+    const root = path.join(work, 'cp-root');
+    const r = await runCliAsync(['nodeup', '--conf', bootConfig('control-plane-us-central1-a', 'ControlPlane', hashes['control-plane-us-central1-a']), '--root', root], {
+      ...env(),
+      GCE_METADATA_HOST: cpMetadata.host,
+    });
+    expect(splitStages(r).stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(fs.readFileSync(path.join(root, 'etc/kubernetes/cloud.config'), 'utf8')).toBe('[global]\nnode-tags = gcenode-example-com-k8s-io-role-node\nmultizone = true\n');
+  } finally {
+    await cpMetadata.stop();
+  }
 });

@@ -6,6 +6,7 @@ import { saveCluster } from '../../src/ops/save-cluster';
 import { updateCluster } from '../../src/ops/update-cluster';
 import { openVfs } from '../../src/state/vfs/open-vfs';
 import { FakeCompute, startFakeCompute } from '../fakes/gce/compute-fake';
+import { fakeGceEnv } from '../fakes/gce/fake-gce-env';
 
 // The GCE API calls of a no-op update (a plan that finds everything in place), for 1 and for 20 node
 // instance groups: find reads one list per collection and scope, so the count is flat and within the
@@ -32,8 +33,7 @@ async function noopCalls(groups: number): Promise<{ calls: number; mutating: num
   const template = planned.instanceGroups.find((ig) => ig.spec.role === 'Node')!;
   for (let i = 1; i < groups; i++) planned.instanceGroups.push({ ...template, metadata: { ...template.metadata, name: `extra-${String(i).padStart(2, '0')}` } });
   await saveCluster(vfs, { cluster: planned.cluster, instanceGroups: planned.instanceGroups });
-  const env = { ...process.env, KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only', CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${fake.endpoint}/compute/v1/`, CLOUDSDK_API_ENDPOINT_OVERRIDES_IAM: `${fake.endpoint}/`,
-    CLOUDSDK_API_ENDPOINT_OVERRIDES_CLOUDRESOURCEMANAGER: `${fake.endpoint}/`, CLOUDSDK_AUTH_ACCESS_TOKEN: 'fake-token' };
+  const env = { ...process.env, KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only', ...fakeGceEnv(fake), };
   const lock = { command: 'test', forceUnlock: false, ttlSeconds: 300 };
   const first = await updateCluster(vfs, name, { yes: true, lock, env });
   expect(first.applied).toBe(true);

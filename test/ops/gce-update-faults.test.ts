@@ -7,6 +7,7 @@ import { saveCluster } from '../../src/ops/save-cluster';
 import { updateCluster } from '../../src/ops/update-cluster';
 import { openVfs } from '../../src/state/vfs/open-vfs';
 import { FakeCompute, startFakeCompute } from '../fakes/gce/compute-fake';
+import { fakeGceEnv } from '../fakes/gce/fake-gce-env';
 
 // `update --yes` of a three-zone HA private GCE cluster through the fake's faults: a fifth of all calls
 // throttled (429) and mutations whose answers are lost after they took effect. Every resource is made
@@ -32,8 +33,7 @@ it('an HA private cluster is made through 429s and lost answers, each resource o
   const planned = newCluster({ name, zones, controlPlaneZones: zones, cloud: 'gce', dns: 'none', topology: 'private', networking: 'cilium' } as Parameters<typeof newCluster>[0]);
   planned.cluster.spec.project = 'p';
   await saveCluster(vfs, { cluster: planned.cluster, instanceGroups: planned.instanceGroups });
-  const env = { ...process.env, KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only', CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${fake.endpoint}/compute/v1/`, CLOUDSDK_API_ENDPOINT_OVERRIDES_IAM: `${fake.endpoint}/`,
-    CLOUDSDK_API_ENDPOINT_OVERRIDES_CLOUDRESOURCEMANAGER: `${fake.endpoint}/`, CLOUDSDK_AUTH_ACCESS_TOKEN: 'fake-token' };
+  const env = { ...process.env, KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only', ...fakeGceEnv(fake), };
   const lock = { command: 'test', forceUnlock: false, ttlSeconds: 300 };
 
   fake.setThrottleShare(0.2);

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AWS_LIFECYCLE_KINDS } from '../../src/cloud/aws/aws-lifecycle-kinds';
+import { GCE_LIFECYCLE_KINDS } from '../../src/cloud/gce/gce-lifecycle-kinds';
 import { UsageError } from '../../src/errors/usage-error';
 import { parseLifecycleOverrides } from '../../src/tasks/parse-lifecycle-overrides';
 
@@ -53,5 +54,17 @@ describe('parseLifecycleOverrides', () => {
     expect([...new Set(Object.values(AWS_LIFECYCLE_KINDS))].sort()).toEqual([...kinds].sort());
     // kforge's own names always work, so what the plan prints can be pasted into the flag.
     for (const k of kinds) expect(AWS_LIFECYCLE_KINDS[k]).toBe(k);
+  });
+
+  it('knows every GCE task kind, and maps only to kinds that exist', () => {
+    const dir = path.join(__dirname, '../../src/cloud/gce/tasks');
+    const source = fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
+    // Most tasks name their kind in a field; the health check's is one of two, set in its constructor.
+    const kinds = new Set([...source.matchAll(/readonly kind = '(\w+)'/g), ...source.matchAll(/this\.kind = [^;]*'(\w+)' : '(\w+)'/g)].flatMap((m) => m.slice(1) as string[]));
+    expect(kinds.size).toBeGreaterThan(10);
+    expect([...new Set(Object.values(GCE_LIFECYCLE_KINDS))].sort()).toEqual([...kinds].sort());
+    for (const k of kinds) expect(GCE_LIFECYCLE_KINDS[k]).toBe(k);
+    // kops's GCE names map to kforge's kinds.
+    expect(parseLifecycleOverrides(['Subnet=Ignore,HTTPHealthcheck=ExistsAndWarnIfChanges', 'FirewallRule=Ignore'], GCE_LIFECYCLE_KINDS)).toEqual({ Subnetwork: 'Ignore', HttpHealthCheck: 'ExistsAndWarnIfChanges', FirewallRule: 'Ignore' });
   });
 });

@@ -58,14 +58,12 @@ describe('spec.cloudConfig.awsEBSCSIDriver', () => {
   });
 });
 
+// multizone, nodeTags and nodeInstancePrefix are used on GCE (nodeup's cloud.config): test/validate/gce-cloud-config-checks.test.ts.
 describe('spec.cloudConfig fields kforge does not use', () => {
   const refused: Array<[string, Record<string, unknown>, () => ReturnType<typeof aws>]> = [
     ['disableSecurityGroupIngress', { disableSecurityGroupIngress: true }, aws],
     ['elbSecurityGroup', { elbSecurityGroup: 'sg-0123456789abcdef0' }, aws],
     ['nodeIPFamilies', { nodeIPFamilies: ['ipv4'] }, aws],
-    ['multizone', { multizone: true }, gce],
-    ['nodeTags', { nodeTags: 'a-tag' }, gce],
-    ['nodeInstancePrefix', { nodeInstancePrefix: 'prefix' }, gce],
     ['gcpPDCSIDriver', { gcpPDCSIDriver: { enabled: false } }, gce],
   ];
   it.each(refused)('refuses %s by path, "not supported yet"', (field, value, base) => {

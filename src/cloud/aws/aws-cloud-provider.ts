@@ -1,3 +1,4 @@
+import { AWS_LIFECYCLE_KINDS } from './aws-lifecycle-kinds';
 import type { Cluster, InstanceGroup } from '../../api/types';
 import { controlPlaneIamName, nodeGroupIamName } from '../../model/aws/iam-names';
 import type { CloudProvider, DeleteTarget } from '../cloud-provider';
@@ -35,6 +36,7 @@ function sharedIdsOf(cluster: Cluster, groups: readonly InstanceGroup[]): Shared
  */
 export const awsCloudProvider: CloudProvider<AwsCloud, AwsDeleteTarget> = {
   name: 'aws',
+  lifecycleKinds: AWS_LIFECYCLE_KINDS,
   async connect(cluster, options) {
     const { connectAwsCloud } = await import('./connect-aws-cloud');
     return connectAwsCloud(cluster, options);

@@ -2,6 +2,7 @@ import { NotSupportedError } from '../../errors/not-supported-error';
 import { UsageError } from '../../errors/usage-error';
 import type { CloudProvider } from '../cloud-provider';
 import { GceCloud } from './gce-cloud';
+import { GCE_LIFECYCLE_KINDS } from './gce-lifecycle-kinds';
 import type { GceDeleteTarget } from './gce-cluster-resources';
 
 /** The refusal of what GCE does not do yet, naming the way that works. */
@@ -17,6 +18,7 @@ function notYet(what: string): NotSupportedError {
  */
 export const gceCloudProvider: CloudProvider<GceCloud, GceDeleteTarget> = {
   name: 'gce',
+  lifecycleKinds: GCE_LIFECYCLE_KINDS,
   async connect(cluster, options) {
     const project = cluster.spec?.project;
     const regions = [...new Set((cluster.spec?.subnets ?? []).map((s) => s.region).filter((r): r is string => !!r))];
@@ -113,7 +115,8 @@ export const gceCloudProvider: CloudProvider<GceCloud, GceDeleteTarget> = {
     const { findGceApiAddress } = await import('./gce-api-address');
     return findGceApiAddress(cloud);
   },
-  async findDnsZone() {
-    throw notYet('Cloud DNS zone lookup');
+  async findDnsZone(cloud, name, privateZone) {
+    const { findGceDnsZone } = await import('./gce-dns-zones');
+    return findGceDnsZone(await cloud.connectDns(), cloud.project, name, privateZone);
   },
 };

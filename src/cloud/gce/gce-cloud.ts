@@ -1,4 +1,5 @@
 import type { CallCounter, CloudConnection } from '../cloud-provider';
+import type { CloudDnsRest } from './cloud-dns-rest';
 import { GceCallCounter } from './gce-call-counter';
 import type { GceCompute } from './gce-compute';
 import { GceInventory } from './gce-inventory';
@@ -13,6 +14,7 @@ export class GceCloud implements CloudConnection {
   fence?: () => Promise<void>;
   /** Set by connectCompute (direct apply, delete); absent for the Terraform target. */
   private client: GceCompute | undefined;
+  private dnsClient: CloudDnsRest | undefined;
   readonly inventory = new GceInventory(() => this.compute);
 
   constructor(
@@ -38,5 +40,14 @@ export class GceCloud implements CloudConnection {
       this.client = await GceCompute.connect({ project: this.project, env: this.env, calls: this.calls, fence: () => this.fence?.() ?? Promise.resolve() });
     }
     return this.client;
+  }
+
+  /** The Cloud DNS calls (loaded lazily: only DNS clusters pay for them), counted with the Compute ones. */
+  async connectDns(): Promise<CloudDnsRest> {
+    if (!this.dnsClient) {
+      const { connectGceCloudDns } = await import('./gce-cloud-dns');
+      this.dnsClient = await connectGceCloudDns(this.project, this.env, this.calls, () => this.fence?.() ?? Promise.resolve());
+    }
+    return this.dnsClient;
   }
 }

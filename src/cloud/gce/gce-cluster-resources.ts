@@ -13,6 +13,8 @@ export interface GceDeleteTarget extends DeleteTarget {
   /** `spec.networkID` and the subnets' ids: existing resources the cluster used, never deleted. */
   sharedNetwork?: string;
   sharedSubnetworks: string[];
+  /** `spec.dnsZone` and its visibility, when the cluster has DNS records (topology.dns Public or Private). */
+  dns?: { zone: string | undefined; privateZone: boolean; names: string[] };
 }
 
 /** The roles whose service accounts the model makes (kops's `<role>-<cluster>` account ids). */
@@ -22,7 +24,10 @@ const ACCOUNT_ROLES = ['control-plane', 'node', 'bastion'];
 export function gceDeleteTarget(cloud: GceCloud, cluster: Cluster, groups: readonly InstanceGroup[]): GceDeleteTarget {
   const zones = [...new Set(groups.flatMap((g) => g.spec.zones ?? []))].sort();
   const spec = cluster.spec ?? {};
-  return { cloud, zones, sharedNetwork: spec.networkID || undefined, sharedSubnetworks: (spec.subnets ?? []).flatMap((s) => (s.id ? [s.id] : [])) };
+  const dnsType = spec.topology?.dns?.type;
+  const names = [spec.api?.publicName, spec.masterPublicName, spec.masterInternalName].filter((n): n is string => !!n);
+  const dns = (dnsType === 'Public' || dnsType === 'Private') && !cluster.metadata.name.endsWith('.k8s.local') ? { zone: spec.dnsZone, privateZone: dnsType === 'Private', names } : undefined;
+  return { cloud, zones, sharedNetwork: spec.networkID || undefined, sharedSubnetworks: (spec.subnets ?? []).flatMap((s) => (s.id ? [s.id] : [])), ...(dns ? { dns } : {}) };
 }
 
 /**
@@ -68,6 +73,10 @@ export async function listGceClusterResources(target: GceDeleteTarget): Promise<
     return { type: f.type, name: String(f.r.name), id, dependsOn: [...new Set(dependsOn)].sort(), delete: () => deleteOne(cloud, f.collection, f.where, String(f.r.name)) };
   });
   for (const account of await listAccounts(cloud)) resources.push(account);
+  if (target.dns) {
+    const { listGceDnsRecords } = await import('./gce-dns-records');
+    resources.push(...(await listGceDnsRecords(cloud, target.dns)));
+  }
   return resources.sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 

@@ -206,7 +206,7 @@ export class GceCompute {
   }
 
   /** An IAM v1 REST call (`projects/p/serviceAccounts`), counted and retried as the Compute calls are. */
-  async iam<T>(name: string, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  async iam<T>(name: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
     return this.call(name, method !== 'GET', async () => {
       if (method !== 'GET') await this.options.fence?.();
       const res = await this.auth.request<T>({ url: `${this.iamBase}v1/${path}`, method, ...(body ? { data: body } : {}), responseType: 'json' });

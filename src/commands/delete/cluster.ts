@@ -46,7 +46,7 @@ export default class DeleteCluster extends BaseCommand {
     const target = connected.cloud;
     const summary = async () => {
       if (!target) return;
-      const { formatCallSummary } = await import('../../cloud/aws/format-call-summary');
+      const { formatCallSummary } = await import('../../cloud/format-call-summary');
       this.status(formatCallSummary(target.cloud.calls, Date.now() - started, flags.verbose));
     };
 

@@ -55,12 +55,9 @@ export default class UpdateCluster extends BaseCommand {
     const { updateCluster } = await import('../../ops/update-cluster');
     const { updatePlanReport, renderUpdatePlan } = await import('../../targets/update-plan-report');
     const { updateProgress } = await import('../../cli/update-progress');
-    const { formatCallSummary } = await import('../../cloud/aws/format-call-summary');
+    const { formatCallSummary } = await import('../../cloud/format-call-summary');
     const target = flags.target === 'terraform' ? 'terraform' : 'direct';
     if (flags.out !== undefined && target !== 'terraform') throw new UsageError('update cluster: --out is for --target terraform');
-    const { parseLifecycleOverrides } = await import('../../tasks/parse-lifecycle-overrides');
-    const { AWS_LIFECYCLE_KINDS } = await import('../../cloud/aws/aws-lifecycle-kinds');
-    const lifecycles = parseLifecycleOverrides(flags['lifecycle-overrides'] ?? [], AWS_LIFECYCLE_KINDS);
     const { parseDuration } = await import('../../util/parse-duration');
     const adminMs = flags.admin !== undefined ? parseDuration(flags.admin, '--admin') : undefined;
     // As kops: asking for credentials or the internal name means asking for the kubeconfig.
@@ -70,7 +67,7 @@ export default class UpdateCluster extends BaseCommand {
     const progress = updateProgress();
     let result;
     try {
-      result = await updateCluster(vfs, name, { yes: flags.yes, lock: this.lockOptions(flags), progress, target, outDir: flags.out, lifecycles });
+      result = await updateCluster(vfs, name, { yes: flags.yes, lock: this.lockOptions(flags), progress, target, outDir: flags.out, lifecycleOverrides: flags['lifecycle-overrides'] ?? [] });
     } catch (e) {
       // A script reading -o json learns which task failed and every task that did not run; the error is still reported on stderr.
       if (flags.output === 'json' && e instanceof TaskFailedError) this.out(JSON.stringify({ cluster: name, applied: false, failed: taskFailure(e) }, null, 2));

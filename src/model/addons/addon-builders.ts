@@ -7,6 +7,7 @@ import { calicoAddon } from './calico-addon';
 import { ciliumAddon } from './cilium-addon';
 import { corednsAddon } from './coredns-addon';
 import { flannelAddon } from './flannel-addon';
+import { gcpCloudControllerAddon } from './gcp-cloud-controller-addon';
 import { kubeRouterAddon } from './kube-router-addon';
 import { kubeletApiRbacAddon } from './kubelet-api-rbac-addon';
 import { limitRangeAddon } from './limit-range-addon';
@@ -15,6 +16,7 @@ import { nodeBootstrapRbacAddon } from './node-bootstrap-rbac-addon';
 import { nodeLocalDnsAddon } from './nodelocaldns-addon';
 import { nodeProblemDetectorAddon } from './node-problem-detector-addon';
 import { storageAwsAddon } from './storage-aws-addon';
+import { storageGceAddon } from './storage-gce-addon';
 
 /**
  * Every addon builder, in the order kops lists its channel entries. Each helper module adds its builder here;
@@ -29,6 +31,9 @@ export const ADDON_BUILDERS: AddonBuilder[] = [
   buildNodeTerminationHandlerAddon,
   nodeProblemDetectorAddon,
   storageAwsAddon,
+  // GCE (kops: after the storage classes of the other clouds, before networking).
+  storageGceAddon,
+  gcpCloudControllerAddon,
   // networking (kops: after storage-aws, before the cloud-controller-manager); at most one renders.
   ciliumAddon,
   calicoAddon,

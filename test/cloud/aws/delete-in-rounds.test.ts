@@ -2,7 +2,7 @@ import { ApiCallCounter } from '../../../src/cloud/aws/api-call-counter';
 import { classifyAwsError, isRetryableAwsError } from '../../../src/cloud/aws/aws-errors';
 import type { ClusterResource, DeleteOutcome } from '../../../src/cloud/aws/cluster-resources/cluster-resource';
 import { deleteInRounds, RoundReport } from '../../../src/cloud/aws/cluster-resources/delete-in-rounds';
-import { formatCallSummary } from '../../../src/cloud/aws/format-call-summary';
+import { formatCallSummary } from '../../../src/cloud/format-call-summary';
 import { DeleteBlockedError } from '../../../src/errors/delete-blocked-error';
 
 /** An SDK-shaped error: name and HTTP status, as aws-errors.ts classifies them. */

@@ -29,7 +29,7 @@ const ACCOUNT_FIELDS = new Set(['displayName', 'description']);
 /**
  * The part of IAM v1 (`iam.googleapis.com/v1/projects/{p}/serviceAccounts`) kforge uses: create (409
  * ALREADY_EXISTS on a taken account id, 400 on unknown fields or an account id outside 6–30 of
- * `[a-z][-a-z0-9]*[a-z0-9]`), get and delete by email (404 NOT_FOUND), and list (`accounts`).
+ * `[a-z][-a-z0-9]*[a-z0-9]`), get, patch (texts only) and delete by email (404 NOT_FOUND), and list (`accounts`).
  */
 export class IamFake {
   readonly accounts = new Map<string, FakeServiceAccount>();
@@ -54,6 +54,7 @@ export class IamFake {
       this.accounts.delete(key);
       return { status: 200, body: {} };
     }
+    if (method === 'PATCH') return this.patch(account, body);
     return failure(405, 'METHOD_NOT_ALLOWED', `${method} is not implemented by the fake IAM`);
   }
 
@@ -80,6 +81,21 @@ export class IamFake {
     const next = { version: policy.version ?? 1, etag: Buffer.from(`etag-${++this.policySeq}`).toString('base64'), bindings: (policy.bindings ?? []).filter((b) => b.members.length > 0) };
     this.policies.set(project, next);
     return { status: 200, body: next };
+  }
+
+  /**
+   * `projects.serviceAccounts.patch`: `{serviceAccount, updateMask}`, where the mask names only `displayName`
+   * and/or `description` (IAM refuses any other field with 400, and an empty mask too).
+   */
+  private patch(account: FakeServiceAccount, body: Record<string, unknown>): IamAnswer {
+    const unknown = Object.keys(body).find((k) => k !== 'serviceAccount' && k !== 'updateMask') ?? Object.keys((body.serviceAccount ?? {}) as object).find((k) => !ACCOUNT_FIELDS.has(k) && k !== 'etag' && k !== 'name');
+    if (unknown) return failure(400, 'INVALID_ARGUMENT', `Invalid JSON payload received. Unknown name "${unknown}": Cannot find field.`);
+    const mask = String(body.updateMask ?? '').split(',').filter((f) => f !== '');
+    if (mask.length === 0 || mask.some((f) => !ACCOUNT_FIELDS.has(f))) return failure(400, 'INVALID_ARGUMENT', `Invalid update mask: "${String(body.updateMask ?? '')}"`);
+    const sa = (body.serviceAccount ?? {}) as { displayName?: string; description?: string };
+    for (const field of mask as Array<'displayName' | 'description'>) account[field] = sa[field];
+    account.etag = Buffer.from(`${account.etag}+`).toString('base64').slice(0, 12);
+    return { status: 200, body: account };
   }
 
   private create(project: string, body: Record<string, unknown>): IamAnswer {

@@ -128,6 +128,24 @@ describe('kops GCE conformance: kforge builds what kops renders', () => {
     }
   });
 
+  it('DNS cases pre-create kops\'s placeholder records at update; like kops\'s kubernetes.tf, the Terraform output has no google_dns_record_set', async () => {
+    for (const c of CASES) {
+      const { cluster, instanceGroups } = completedInput(c);
+      const tasks = buildGceTasks(cluster, instanceGroups, INPUTS);
+      const records = tasks.filter((t) => t.kind === 'DNSRecord').map((t) => t.name).sort();
+      const name = cluster.metadata.name;
+      const dns = cluster.spec.topology?.dns?.type !== 'None';
+      const internalByLb = cluster.spec.api?.loadBalancer?.useForInternalApi === true;
+      // kops's buildPrecreateDNSHostnames: api (a placeholder without a load balancer; with one kforge points it at the load
+      // balancer), api.internal unless the load balancer serves it (minimal_gce_ilb), kops-controller.internal.
+      expect({ c, records }).toEqual({ c, records: dns ? [`api.${name}`, ...(internalByLb ? [] : [`api.internal.${name}`]), `kops-controller.internal.${name}`].sort() : [] });
+      const writer = new TerraformWriter('us-test1');
+      writer.renderTasks(tasks);
+      const kops = fs.readFileSync(path.join(FIXTURES, c, 'kubernetes.tf'), 'utf8');
+      expect({ c, ours: /google_dns_/.test(writer.files().get('kubernetes.tf') ?? ''), kops: /google_dns_/.test(kops) }).toEqual({ c, ours: false, kops: false });
+    }
+  });
+
   it('every reference in the rendered output resolves to a rendered resource', async () => {
     for (const c of CASES) {
       const { cluster, instanceGroups } = completedInput(c);

@@ -75,8 +75,17 @@ export class GceServiceAccountTask extends GceTask<GceServiceAccountDesired> {
     await this.bindRoles(cloud);
   }
 
-  /** Binds missing project roles (a read-modify-write of the project's policy); the texts are left as they are. */
+  /**
+   * Sends changed texts with IAM's `serviceAccounts.patch` (its update mask names only what differs), then
+   * binds missing project roles (a read-modify-write of the project's policy).
+   */
   protected override async update(cloud: GceCloud, changes: readonly Change[]): Promise<void> {
+    const texts = changes.map((c) => c.field).filter((f): f is 'description' | 'displayName' => f === 'description' || f === 'displayName').sort();
+    if (texts.length > 0) {
+      const d = this.desired;
+      const serviceAccount = Object.fromEntries(texts.map((f) => [f, d[f]]));
+      await cloud.compute.iam('serviceAccounts.patch', 'PATCH', `projects/${d.project}/serviceAccounts/${encodeURIComponent(this.email())}`, { serviceAccount, updateMask: texts.join(',') });
+    }
     if (changes.some((c) => c.field === 'projectRoles')) await this.bindRoles(cloud);
   }
 

@@ -1,4 +1,4 @@
-import type { CallCounter } from '../cloud-provider';
+import type { CallCounter } from './cloud-provider';
 
 /**
  * The one-line summary of a command's AWS calls, e.g. `AWS API: 42 calls (3 throttled, 1 retried) in 4.2 s`;
