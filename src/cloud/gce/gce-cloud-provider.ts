@@ -1,14 +1,8 @@
-import { NotSupportedError } from '../../errors/not-supported-error';
 import { UsageError } from '../../errors/usage-error';
 import type { CloudProvider } from '../cloud-provider';
 import { GceCloud } from './gce-cloud';
 import { GCE_LIFECYCLE_KINDS } from './gce-lifecycle-kinds';
 import type { GceDeleteTarget } from './gce-cluster-resources';
-
-/** The refusal of what GCE does not do yet, naming the way that works. */
-function notYet(what: string): NotSupportedError {
-  return new NotSupportedError(`${what} is not built for GCE yet; "kforge update cluster --target terraform" renders a GCE cluster`);
-}
 
 /**
  * GCE behind the cloud seam. Built: the model (network, Cloud NAT, firewall rules, service accounts, etcd
