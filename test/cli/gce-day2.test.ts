@@ -9,6 +9,7 @@ import { startFakeKubeApi } from '../fakes/kube/fake-kube-api-server';
 import { CliResult, runCliAsync, tempDir } from '../helpers/cli';
 import { GceKube, startGceKube } from '../helpers/gce-kube';
 import { FakeCompute, startFakeCompute } from '../fakes/gce/compute-fake';
+import { fakeGceEnv } from '../fakes/gce/fake-gce-env';
 import type { Resource } from '../fakes/gce/compute-store';
 import type { Cluster } from '../../src/api/types';
 import { GceCloud } from '../../src/cloud/gce/gce-cloud';
@@ -34,10 +35,7 @@ const env = (): NodeJS.ProcessEnv => ({
   KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only',
   KFORGE_STATE_STORE: '',
   KFORGE_ROLLING_UPDATE_TICK: '30ms',
-  CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${fake.endpoint}/compute/v1/`,
-  CLOUDSDK_API_ENDPOINT_OVERRIDES_IAM: `${fake.endpoint}/`,
-  CLOUDSDK_API_ENDPOINT_OVERRIDES_CLOUDRESOURCEMANAGER: `${fake.endpoint}/`,
-  CLOUDSDK_AUTH_ACCESS_TOKEN: 'fake-token',
+  ...fakeGceEnv(fake),
 });
 const kforge = (args: string[]): Promise<CliResult> => runCliAsync([...args, '--state', store], env());
 const ok = (r: CliResult): void => expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: expect.not.stringContaining('Error') });

@@ -4,6 +4,7 @@ import { gceCloudProvider } from '../../../src/cloud/gce/gce-cloud-provider';
 import { GCE_COLLECTIONS } from '../../../src/cloud/gce/gce-compute';
 import { checkInstanceGroups } from '../../../src/cluster-validation/cloud-checks';
 import { FakeCompute, startFakeCompute } from '../../fakes/gce/compute-fake';
+import { fakeGceEnv } from '../../fakes/gce/fake-gce-env';
 
 // The GCE readers against the fake Compute API, in process: an instance group over two zones read as one
 // group in two calls, a MIG with a recreate in progress (one more call, the member not InService), the API
@@ -16,7 +17,7 @@ let cloud: GceCloud;
 
 beforeEach(async () => {
   fake = await startFakeCompute({ actionRequests: 10 });
-  cloud = new GceCloud(NAME, 'p', 'us-central1', ['us-central1-a', 'us-central1-b'], { CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${fake.endpoint}/compute/v1/`, CLOUDSDK_AUTH_ACCESS_TOKEN: 't' });
+  cloud = new GceCloud(NAME, 'p', 'us-central1', ['us-central1-a', 'us-central1-b'], fakeGceEnv(fake));
   const compute = await cloud.connectCompute();
   const labels = { 'k8s-io-cluster-name': SAFE, 'k8s-io-instance-group': 'nodes', 'k8s-io-role-node': 'node' };
   // Another cluster's template and MIG in the same project: never read as this cluster's.
