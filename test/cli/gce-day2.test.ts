@@ -169,6 +169,22 @@ test('rolling-update cluster replaces each instance on an old template by recrea
   expect(again.stdout).toContain('No rolling-update required.');
 }, 120_000);
 
+test('--cloudonly --force recreates the control plane\'s instance without the Kubernetes API, waiting on the MIG only', async () => {
+  const cp = instances().filter((i) => !String(i.name).startsWith(`${NODES}-`));
+  const start = fake.requests.length;
+  const kubeRequests = kube.api.requests.length;
+  const r = await kforge(['rolling-update', 'cluster', NAME, '--yes', '--cloudonly', '--force', '--instance-group', 'control-plane-us-central1-a', '--control-plane-interval', '0s', '--validation-timeout', '60s']);
+  ok(r);
+  expect(mutations(start)).toEqual(['InstanceGroupManagers.RecreateInstances']);
+  const after = instances().filter((i) => !String(i.name).startsWith(`${NODES}-`));
+  expect(after.map((i) => String(i.name))).toEqual(cp.map((i) => String(i.name)));
+  expect(after.map((i) => String(i.id))).not.toEqual(cp.map((i) => String(i.id)));
+  // Cloud only: not one request to the Kubernetes API (no cordon, drain, Node deletion or validation).
+  expect(kube.api.requests.length).toBe(kubeRequests);
+  expect(r.stderr).not.toContain('cordoning');
+  expect(r.stderr).not.toContain('validated');
+});
+
 test('delete instancegroup removes its MIG, its instances and its template, nothing else; a second delete finds nothing', async () => {
   const before = fake.inventory();
   const nodes = nodeInstances().map((i) => `${ZONE}/instances/${String(i.name)}`);
