@@ -31,6 +31,11 @@ export interface BootScriptParams {
    * Default: none, the boot config names the store (ConfigBase).
    */
   configServer?: { servers: string[]; caCertificates: string; region: string; /** The host the service's name is reached at (no DNS: the API load balancer). */ via?: string };
+  /**
+   * kops's BootConfig.APIServerIPs: the API's internal addresses a worker of a cluster without DNS maps the
+   * API's internal name to in /etc/hosts (or placeholders the cloud task replaces once they exist). Default: none.
+   */
+  apiServerIps?: readonly string[];
 }
 
 /** A value that cannot be put into a boot script safely (it would need quoting in shell or YAML). */
@@ -97,6 +102,8 @@ export function renderBootScript(p: BootScriptParams): string {
     ? ['ConfigServer:', '  CACertificates: |', ...ca.split('\n').map((l) => `    ${l}`), `  Region: ${server.region}`, '  Servers:', ...bootServers.map((s) => `  - ${s}`)].join('\n')
     : `ConfigBase: ${p.configBase}`;
   values.CONFIG_SERVER_CA = ca;
+  for (const ip of p.apiServerIps ?? []) if (!SAFE.test(ip)) throw new UserDataValueError('APIServerIPs', ip);
+  if (p.apiServerIps?.length) values.BOOT_CONFIG_SOURCE = ['APIServerIPs:', ...p.apiServerIps.map((ip) => `- ${ip}`), values.BOOT_CONFIG_SOURCE].join('\n');
   // A part's line is replaced whole (with its newline) by the fragment, which brings its own.
   const script = templateFile('nodeup-user-data.sh').replace(/^\{\{> ([a-z-]+)\}\}\n/gm, (_m, part: string) => templateFile(`nodeup-user-data/${p.cloud}-${part}.sh`));
   return script.replace(/\{\{([A-Z0-9_]+)\}\}/g, (m, key: string) => {

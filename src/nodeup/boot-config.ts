@@ -25,6 +25,8 @@ export interface BootConfig {
   InstanceGroupRole: string;
   /** sha256 (hex) of the group's nodeupconfig.yaml as update wrote it. */
   NodeupConfigHash: string;
+  /** kops's APIServerIPs: the API's internal addresses (a worker of a cluster without DNS), for /etc/hosts. */
+  APIServerIPs?: string[];
 }
 
 const FIELDS = ['CloudProvider', 'ClusterName', 'InstanceGroupName', 'InstanceGroupRole', 'NodeupConfigHash'] as const;
@@ -48,6 +50,8 @@ export function parseBootConfig(text: string): BootConfig | undefined {
   const server = configServer(o.ConfigServer);
   if (server) boot.ConfigServer = server;
   if (typeof o.ConfigBase === 'string' && o.ConfigBase !== '') boot.ConfigBase = o.ConfigBase;
+  // Each is checked as an IP where /etc/hosts is rendered (hostsLine), so a bad one is refused with its field.
+  if (Array.isArray(o.APIServerIPs) && o.APIServerIPs.every((x) => typeof x === 'string')) boot.APIServerIPs = o.APIServerIPs as string[];
   return boot.ConfigBase !== undefined || boot.ConfigServer !== undefined ? boot : undefined;
 }
 

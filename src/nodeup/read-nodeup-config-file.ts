@@ -40,6 +40,9 @@ export async function readNodeupConfigFile(file: string, onBoot?: (boot: BootCon
   // The addresses this machine reaches the service at are its boot config's (kops's BootConfig.ConfigServer):
   // without DNS, the API load balancer's name, known only once it exists; the group's config names the service.
   if (boot.ConfigServer && config.ConfigServer) config.ConfigServer = { ...config.ConfigServer, Servers: boot.ConfigServer.Servers };
+  // The API's internal addresses are known only once the cloud made them, so a worker's boot config carries
+  // them (kops's BootConfig.APIServerIPs), beside any the group's config already has.
+  if (boot.APIServerIPs?.length && config.UsesNoneDNS && !config.APIServerConfig) config.APIServerIPs = [...new Set([...(config.APIServerIPs ?? []), ...boot.APIServerIPs])].sort();
   return checked(config, where);
 }
 

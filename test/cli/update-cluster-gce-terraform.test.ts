@@ -51,3 +51,25 @@ it('renders a GCE cluster as Terraform with the Google provider: network, NAT-le
   const fmt = spawnSync('terraform', ['fmt', '-check', '-recursive', out], { encoding: 'utf8' });
   expect({ status: fmt.status, stdout: fmt.stdout }).toEqual({ status: 0, stdout: '' });
 });
+
+it('without DNS, the workers\' boot script gets the internal API address from Terraform (replace() of its placeholder), the control plane\'s does not', async () => {
+  const name = 'tf-dns-none.example.com';
+  expect(kforge(['create', 'cluster', name, '--cloud', 'gce', '--zones', 'us-central1-a', '--set', 'spec.project=p', '--dns', 'none']).status).toBe(0);
+  const out = path.join(home, 'tf-dns-none');
+  const r = kforge(['update', 'cluster', name, '--target', 'terraform', '--out', out]);
+  expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: expect.not.stringContaining('Error') });
+  const tf = fs.readFileSync(path.join(out, 'kubernetes.tf'), 'utf8');
+  const json = (await parse('kubernetes.tf', tf)) as { resource: Resources };
+  const templates = json.resource.google_compute_instance_template;
+  const address = Object.keys(json.resource.google_compute_address).find((a) => (json.resource.google_compute_address[a][0] as { address_type?: string }).address_type === 'INTERNAL');
+  expect(address).toBeDefined();
+  const nodes = (templates['nodes-us-central1-a-tf-dns-none-example-com'][0] as { metadata: Record<string, string> }).metadata['user-data'];
+  const cp = (templates['control-plane-us-central1-a-tf-dns-none-example-com'][0] as { metadata: Record<string, string> }).metadata['user-data'];
+  const placeholder = `${address as string}.address.kforge.invalid`;
+  expect(nodes).toBe(`\${replace(file("\${path.module}/data/google_compute_instance_template_nodes-us-central1-a-tf-dns-none-example-com_metadata_user-data"), "${placeholder}", google_compute_address.${address as string}.address)}`);
+  expect(cp).not.toContain('replace(');
+  const data = fs.readFileSync(path.join(out, 'data', 'google_compute_instance_template_nodes-us-central1-a-tf-dns-none-example-com_metadata_user-data'), 'utf8');
+  expect(data).toContain(`APIServerIPs:\n- ${placeholder}\n`);
+  const fmt = spawnSync('terraform', ['fmt', '-check', '-recursive', out], { encoding: 'utf8' });
+  expect({ status: fmt.status, stdout: fmt.stdout }).toEqual({ status: 0, stdout: '' });
+});

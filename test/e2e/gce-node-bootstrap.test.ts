@@ -162,7 +162,14 @@ describe.each(GROUPS)('the startup-script of %s in a Debian 12 root', (group, ro
     for (const f of ['opt/kforge/node/bin/node', 'opt/kforge/bin/nodeup', 'usr/local/bin/kubelet', 'usr/local/bin/containerd', 'etc/systemd/system/kubelet.service', 'etc/systemd/system/kforge-nodeup.service']) {
       expect([f, fs.existsSync(path.join(r.root, f))]).toEqual([f, true]);
     }
-    expect(fs.readFileSync(path.join(r.root, 'opt/kforge/conf/kube_env.yaml'), 'utf8')).toContain(`CloudProvider: gce\nClusterName: ${CLUSTER}\nConfigBase: gs://${BUCKET}/${CLUSTER}\nInstanceGroupName: ${group}\nInstanceGroupRole: ${role}\n`);
+    // A worker's boot config names the API's internal address, which update learnt from the Compute API once
+    // it made it (kops's BootConfig.APIServerIPs); with no DNS, nodeup maps the API's internal name to it.
+    const ilb = String(compute.store.list(`projects/${PROJECT}/regions/us-central1/addresses`).find((a) => a.addressType === 'INTERNAL')?.address);
+    expect(ilb).toMatch(/^10\.0\.\d+\.\d+$/);
+    const apiIps = role === 'Node' ? `APIServerIPs:\n- ${ilb}\n` : '';
+    expect(fs.readFileSync(path.join(r.root, 'opt/kforge/conf/kube_env.yaml'), 'utf8')).toContain(`CloudProvider: gce\nClusterName: ${CLUSTER}\n${apiIps}ConfigBase: gs://${BUCKET}/${CLUSTER}\nInstanceGroupName: ${group}\nInstanceGroupRole: ${role}\n`);
+    const hosts = fs.readFileSync(path.join(r.root, 'etc/hosts'), 'utf8');
+    expect(hosts).toContain(role === 'Node' ? `${ilb}\tapi.internal.${CLUSTER}\n` : `127.0.0.1\tapi.internal.${CLUSTER}\n`);
     expect(metadata.requests).toContain('GET /computeMetadata/v1/instance/service-accounts/default/token');
     expect(fs.existsSync(path.join(r.root, 'etc/kubernetes/manifests/kube-apiserver.manifest'))).toBe(role === 'ControlPlane');
     expect(fs.existsSync(path.join(r.root, 'etc/systemd/system/kforge-protokube.service'))).toBe(role === 'ControlPlane');

@@ -29,7 +29,11 @@ export const gceCloudProvider: CloudProvider<GceCloud, GceDeleteTarget> = {
   async buildTasks(completed, instanceGroups, inputs) {
     const { buildGceTasks } = await import('../../model/gce/gce-model-builder');
     const { gceStartupScript } = await import('../../model/gce/gce-startup-script');
-    return buildGceTasks(completed, instanceGroups, { sshPublicKey: inputs.sshPublicKey, userData: (ig) => gceStartupScript(completed, ig, inputs.nodeupConfigHashes) });
+    const { gceWorkerApiAddressNames } = await import('../../model/gce/api-load-balancer-model-builder');
+    const { gceAddressPlaceholder } = await import('./tasks/gce-address-task');
+    // A worker of a cluster without DNS names the internal API addresses, filled in once they exist.
+    const apiServerIps = gceWorkerApiAddressNames(completed, instanceGroups).map(gceAddressPlaceholder);
+    return buildGceTasks(completed, instanceGroups, { sshPublicKey: inputs.sshPublicKey, userData: (ig) => gceStartupScript(completed, ig, inputs.nodeupConfigHashes, ig.spec.role === 'Node' ? apiServerIps : []) });
   },
   async executor(cloud, tasks, options) {
     await cloud.connectCompute();

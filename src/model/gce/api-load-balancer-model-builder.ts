@@ -17,6 +17,17 @@ const KOPS_CONTROLLER_PORT = 3988;
 const API_HEALTHCHECK_PORT = 3990;
 
 /**
+ * The internal API addresses a worker's boot config names (kops's BootConfig.APIServerIPs: with no DNS the
+ * workers' /etc/hosts maps the API's internal name to them), by address name: one per subnet of the control
+ * plane, when the cluster has the API load balancer and no DNS. Empty otherwise. Pure.
+ */
+export function gceWorkerApiAddressNames(cluster: Cluster, instanceGroups: readonly InstanceGroup[]): string[] {
+  if (!cluster.spec.api?.loadBalancer || cluster.spec.topology?.dns?.type !== 'None') return [];
+  const apiGroups = instanceGroups.filter((ig) => isControlPlane(ig) || ig.spec.role === 'APIServer');
+  return (cluster.spec.subnets ?? []).filter((sn) => apiGroups.some((ig) => (ig.spec.subnets ?? []).includes(sn.name))).map((sn) => GceNames.clusterSuffixed(`api-${sn.name}`, cluster.metadata.name));
+}
+
+/**
  * The API load balancer, as kops's APILoadBalancerBuilder, when `api.loadBalancer` is set. Always an internal
  * one (a regional TCP health check, a backend service over the control plane's MIGs, and per subnet of the
  * control plane an internal address shared by forwarding rules for 443, and 3988 when the API has no DNS);

@@ -1,6 +1,8 @@
 import type { Cluster, InstanceGroup } from '../../api/types';
 import type { AnyTask } from '../../tasks/task';
-import { buildGceApiLoadBalancerTasks } from './api-load-balancer-model-builder';
+import { GceAddressTask } from '../../cloud/gce/tasks/gce-address-task';
+import { GceInstanceTemplateTask } from '../../cloud/gce/tasks/gce-instance-template-task';
+import { buildGceApiLoadBalancerTasks, gceWorkerApiAddressNames } from './api-load-balancer-model-builder';
 import { buildGceDnsTasks } from './dns-model-builder';
 import { buildGceEtcdDiskTasks } from './etcd-disk-model-builder';
 import { buildGceFirewallTasks } from './firewall-model-builder';
@@ -16,6 +18,11 @@ export function buildGceTasks(cluster: Cluster, instanceGroups: readonly Instanc
   const { network, subnetworks, router } = buildGceNetworkTasks(cluster);
   const groups = buildGceInstanceGroupTasks(cluster, instanceGroups, network, subnetworks, inputs);
   const loadBalancer = buildGceApiLoadBalancerTasks(cluster, instanceGroups, network, subnetworks, groups);
+  // Workers' boot scripts name the internal API addresses (kops's BootConfig.APIServerIPs), known once they exist.
+  const workerAddresses = new Set(gceWorkerApiAddressNames(cluster, instanceGroups));
+  const addresses = loadBalancer.filter((t): t is GceAddressTask => t instanceof GceAddressTask && workerAddresses.has(t.name));
+  const workers = new Set(instanceGroups.filter((ig) => ig.spec.role === 'Node').map((ig) => ig.metadata.name));
+  for (const t of groups) if (t instanceof GceInstanceTemplateTask && workers.has(t.desired.metadata['kops-k8s-io-instance-group-name'] ?? '')) t.apiAddresses.push(...addresses);
   return [
     network,
     ...subnetworks,

@@ -11,6 +11,16 @@ export interface GceAddressDesired extends Record<string, string | undefined> {
   purpose: string | undefined;
 }
 
+/**
+ * What a boot script says in place of an address's IP until the address exists (kops bakes the internal API
+ * addresses into a worker's boot config, BootConfig.APIServerIPs): replaced by the instance template task at
+ * find and apply, and by Terraform's `replace()`. A name under `.invalid` is no IP, so nodeup refuses a boot
+ * config that somehow kept it rather than writing a wrong /etc/hosts.
+ */
+export function gceAddressPlaceholder(addressName: string): string {
+  return `${addressName}.address.kforge.invalid`;
+}
+
 /** A reserved IP address of the API load balancer (kops's gcetasks.Address). */
 export class GceAddressTask extends GceTask<GceAddressDesired> {
   readonly kind = 'Address';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { HclBlock, TerraformTarget } from '../../../tasks/terraform-target';
+import { HclBlock, HclExpression, TerraformTarget } from '../../../tasks/terraform-target';
+import { GceAddressTask, gceAddressPlaceholder } from './gce-address-task';
 import type { GceNetworkTask } from './gce-network-task';
 import type { GceServiceAccountTask } from './gce-service-account-task';
 import type { GceSubnetworkTask } from './gce-subnetwork-task';
@@ -50,14 +51,37 @@ export class GceInstanceTemplateTask extends GceTask<GceInstanceTemplateDesired>
     super(name, desired);
   }
 
-  /** The network and subnetwork its instances join, and its service account. */
-  dependencies(): readonly (GceNetworkTask | GceSubnetworkTask | GceServiceAccountTask)[] {
-    return [this.network, this.subnetwork, ...(this.serviceAccount ? [this.serviceAccount] : [])];
+  /**
+   * The internal API addresses whose IPs a worker's boot script names (gceAddressPlaceholder): dependencies,
+   * so they are found (or made) first and the template's content, and so its name, has their IPs.
+   */
+  readonly apiAddresses: GceAddressTask[] = [];
+
+  /** The network and subnetwork its instances join, its service account, and the API addresses its boot script names. */
+  dependencies(): readonly (GceNetworkTask | GceSubnetworkTask | GceServiceAccountTask | GceAddressTask)[] {
+    return [this.network, this.subnetwork, ...(this.serviceAccount ? [this.serviceAccount] : []), ...this.apiAddresses];
+  }
+
+  /** The desired content with each API address's IP in place of its placeholder, once the address's IP is known. */
+  private resolved(): GceInstanceTemplateDesired {
+    if (this.apiAddresses.length === 0) return this.desired;
+    const metadata: Record<string, string> = {};
+    for (const [k, v] of Object.entries(this.desired.metadata)) {
+      let value = v;
+      for (const a of this.apiAddresses) {
+        if (a.ip === undefined) continue;
+        // The IP goes into a YAML line of the boot config: only an IPv4 or IPv6 address is put there.
+        if (!/^[0-9a-fA-F.:]+$/.test(a.ip)) throw new Error(`InstanceTemplate/${this.name}: the address ${a.name} has IP ${JSON.stringify(a.ip)}, not an IP address`);
+        value = value.split(gceAddressPlaceholder(a.name)).join(a.ip);
+      }
+      metadata[k] = value;
+    }
+    return { ...this.desired, metadata };
   }
 
   /** The template's GCE name: the prefix and the first 8 hex characters of the content's sha256 (a change, a new name). */
   templateName(): string {
-    const content = JSON.stringify(Object.entries(this.desired).sort(([a], [b]) => (a < b ? -1 : 1)));
+    const content = JSON.stringify(Object.entries(this.resolved()).sort(([a], [b]) => (a < b ? -1 : 1)));
     return `${this.desired.namePrefix}-${createHash('sha256').update(content).digest('hex').slice(0, 8)}`;
   }
 
@@ -73,7 +97,8 @@ export class GceInstanceTemplateTask extends GceTask<GceInstanceTemplateDesired>
 
   /** Templates are immutable: a change is a new template (a new name), so only create is ever applied. */
   protected override async create(cloud: GceCloud): Promise<void> {
-    const d = this.desired;
+    const d = this.resolved();
+    for (const a of this.apiAddresses) if (a.ip === undefined) throw new Error(`InstanceTemplate/${this.name}: the IP of address ${a.name} is not known; it is a dependency and must exist first`);
     const image = d.image.startsWith('https://') ? d.image : `https://www.googleapis.com/compute/v1/projects/${d.image.replace('/', '/global/images/')}`;
     const spot = d.provisioningModel === 'SPOT';
     const email = this.serviceAccount ? this.serviceAccount.email() : (d.serviceAccountEmail ?? 'default');
@@ -100,7 +125,7 @@ export class GceInstanceTemplateTask extends GceTask<GceInstanceTemplateDesired>
     const metadata = Object.fromEntries(
       Object.keys(d.metadata)
         .sort()
-        .map((k) => [k, k === 'user-data' || k === 'startup-script' ? t.addFile('google_compute_instance_template', resource, `metadata_${k}`, d.metadata[k]) : d.metadata[k]]),
+        .map((k) => [k, k === 'user-data' || k === 'startup-script' ? this.bootScriptRef(t, resource, k) : d.metadata[k]]),
     );
     const image = d.image.startsWith('https://') ? d.image : `https://www.googleapis.com/compute/v1/projects/${d.image.replace('/', '/global/images/')}`;
     const spot = d.provisioningModel === 'SPOT';
@@ -122,5 +147,12 @@ export class GceInstanceTemplateTask extends GceTask<GceInstanceTemplateDesired>
       service_account: new HclBlock({ email: this.serviceAccount ? t.reference(this.serviceAccount, 'email') : (d.serviceAccountEmail ?? 'default'), scopes: d.scopes }),
       tags: d.tags,
     });
+  }
+
+  /** The boot script's `data/` file, with Terraform putting each API address's IP in place of its placeholder. */
+  private bootScriptRef(t: TerraformTarget, resource: string, key: string): HclExpression {
+    const file = t.addFile('google_compute_instance_template', resource, `metadata_${key}`, this.desired.metadata[key] ?? '');
+    if (this.apiAddresses.length === 0) return file;
+    return new HclExpression(() => this.apiAddresses.reduce((expr, a) => `replace(${expr}, "${gceAddressPlaceholder(a.name)}", ${t.reference(a, 'address').toString()})`, file.toString()));
   }
 }
