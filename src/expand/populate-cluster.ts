@@ -10,6 +10,7 @@ import { expandKubeAPIServer } from './components/kube-apiserver';
 import { expandKubeControllerManager } from './components/kube-controller-manager';
 import { expandCloudControllerManager } from './components/cloud-controller-manager';
 import { expandAwsEbsCsiDriver } from './components/aws-ebs-csi-driver';
+import { expandGcpPdCsiDriver } from './components/gcp-pd-csi-driver';
 import { expandKubeDNS } from './components/kube-dns';
 import { expandKubeProxy } from './components/kube-proxy';
 import { expandKubeScheduler } from './components/kube-scheduler';
@@ -41,6 +42,7 @@ export const EXPAND_STEPS: ReadonlyArray<[string, ExpandStep]> = [
   ['node-termination-handler', expandNodeTerminationHandler],
   ['cloud-controller-manager', expandCloudControllerManager],
   ['aws-ebs-csi-driver', expandAwsEbsCsiDriver],
+  ['gcp-pd-csi-driver', expandGcpPdCsiDriver],
   ['image-mirror', remapImages],
 ];
 

@@ -10,6 +10,7 @@ import { checkExternalDns } from './check-external-dns';
 import { checkMetricsServer } from './check-metrics-server';
 import { checkAwsEbsCsiDriver } from './check-aws-ebs-csi-driver';
 import { checkGceCloudConfig } from './check-gce-cloud-config';
+import { checkGcpPdCsiDriver } from './check-gcp-pd-csi-driver';
 import { checkRefusedFields } from './field-support';
 import { checkIpv6 } from './check-ipv6';
 import { checkIssuerDiscovery } from './check-issuer-discovery';
@@ -60,6 +61,7 @@ export function validateSpec(cluster: Cluster, igs: InstanceGroup[]): FieldError
   append(errors, checkMetricsServer(cluster));
   append(errors, checkAwsEbsCsiDriver(cluster));
   append(errors, checkGceCloudConfig(cluster));
+  append(errors, checkGcpPdCsiDriver(cluster));
   append(errors, checkDnsNames(cluster));
   append(errors, checkKubeletShutdown(cluster, igs));
   append(errors, checkNodeTerminationHandler(cluster));

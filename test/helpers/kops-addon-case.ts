@@ -25,16 +25,9 @@ export const REFUSED_ADDON_FIELDS: Readonly<Record<string, string>> = {
   podIdentityWebhook: 'eks-pod-identity-webhook.addons.k8s.io',
 };
 
-/** The refused addon fields under `spec.cloudConfig` (kops's GCE inputs set the PD CSI driver's), dropped as REFUSED_ADDON_FIELDS are. */
-export const REFUSED_CLOUD_CONFIG_ADDON_FIELDS: readonly string[] = ['gcpPDCSIDriver'];
-
-/** Drops the refused addon fields from a kops input (REFUSED_ADDON_FIELDS, REFUSED_CLOUD_CONFIG_ADDON_FIELDS). */
+/** Drops the refused addon fields (REFUSED_ADDON_FIELDS) from a kops input. */
 export function dropRefusedAddonFields(cluster: Cluster): void {
   for (const field of Object.keys(REFUSED_ADDON_FIELDS)) delete (cluster.spec as Record<string, unknown>)[field];
-  const cloudConfig = cluster.spec.cloudConfig as Record<string, unknown> | undefined;
-  if (!cloudConfig) return;
-  for (const field of REFUSED_CLOUD_CONFIG_ADDON_FIELDS) delete cloudConfig[field];
-  if (Object.keys(cloudConfig).length === 0) delete cluster.spec.cloudConfig;
 }
 
 /**

@@ -10,7 +10,8 @@ import { completeKopsCase } from '../helpers/kops-addon-case';
 
 // kforge's own GCE bootstrap channel (kops's minimal_gce input, rendered and assembled as `update cluster` writes it)
 // applied by protokube's applier to the stateful fake API server: every addon applies, the cloud-controller-manager
-// DaemonSet and the default StorageClass are in the cluster, and a second pass writes nothing.
+// DaemonSet and the default StorageClass are in the cluster, and a second pass writes nothing. The same for ha_gce,
+// whose channel carries the GCP PD CSI driver (on by default, as kops).
 
 const CHANNEL = 'gs://bucket/minimal-gce.example.com/addons/bootstrap-channel.yaml';
 let pki: KubeTestPki;
@@ -48,3 +49,39 @@ test("kforge's minimal_gce channel applies: the GCP CCM on the control plane wit
   expect(second.every((o) => o.action === 'unchanged')).toBe(true);
   expect(api.requests.filter((r) => r.method !== 'GET')).toEqual([]);
 });
+
+test("kforge's ha_gce channel applies with the PD CSI driver (kops's default): its namespace, controller, node plugin and CSIDriver, balanced-csi the default class", async () => {
+  // A cluster of its own: a fresh API server.
+  const own = await startFakeKubeApi({ ca: pki.ca, serving: pki.serving });
+  try {
+    await applyHaGce(own);
+  } finally {
+    await own.stop();
+  }
+});
+
+/** Applies kforge's ha_gce channel to `server` twice and checks what the first pass created and that the second writes nothing. */
+async function applyHaGce(server: FakeKubeApi): Promise<void> {
+  const { cluster, instanceGroups } = completeKopsCase('ha_gce');
+  const { files } = assembleAddons(renderAddons({ cluster, instanceGroups }));
+  const addons = parseAddonChannel(files.get('bootstrap-channel.yaml') as string, 'bootstrap-channel.yaml');
+  expect(addons.map((a) => a.name)).toContain('gcp-pd-csi-driver.addons.k8s.io');
+  const client = () => KubeApiClient.fromKubeconfig(nodeKubeconfig('kforge', `https://localhost:${server.port}`, pki.ca.certificatePem, pki.admin), { deadline: Date.now() + 10_000, firstDelayMs: 50 });
+  const run = async () => applyAddonChannel({ client: await client(), channel: CHANNEL.replace('minimal-gce', 'ha-gce'), addons, readManifest: async (a) => files.get(a.manifest) as string, establishPollMs: 50 });
+
+  const first = await run();
+  expect(first.map((o) => [o.name, o.action, o.error])).toEqual(addons.map((a) => [a.name, 'applied', undefined]));
+  expect(server.store.get('namespaces', 'gce-pd-csi-driver').metadata.name).toBe('gce-pd-csi-driver');
+  const controller = server.store.get('deployments', 'csi-gce-pd-controller', 'gce-pd-csi-driver');
+  expect(controller.spec.template.spec.containers.map((c: { name: string }) => c.name)).toEqual(['csi-provisioner', 'csi-attacher', 'csi-resizer', 'csi-snapshotter', 'gce-pd-driver']);
+  expect(server.store.get('daemonsets', 'csi-gce-pd-node', 'gce-pd-csi-driver').spec.template.spec.priorityClassName).toBe('csi-gce-pd-node');
+  expect(server.store.get('csidrivers', 'pd.csi.storage.gke.io').spec).toEqual({ attachRequired: true, podInfoOnMount: false });
+  const isDefault = (name: string) => server.store.get('storageclasses', name).metadata.annotations?.['storageclass.kubernetes.io/is-default-class'];
+  expect([isDefault('balanced-csi'), server.store.get('storageclasses', 'balanced-csi').provisioner]).toEqual(['true', 'pd.csi.storage.gke.io']);
+  expect(isDefault('standard')).toBeUndefined();
+
+  server.resetRequests();
+  const second = await run();
+  expect(second.every((o) => o.action === 'unchanged')).toBe(true);
+  expect(server.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+}

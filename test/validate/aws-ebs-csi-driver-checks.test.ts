@@ -7,7 +7,8 @@ import { completeCluster } from '../../src/ops/expand-cluster';
 
 /**
  * `spec.cloudConfig`: the EBS CSI driver's settings are completed as kops completes them and checked as kops
- * checks them; the cloud.config options kforge does not write and the GCP PD CSI driver are refused by path.
+ * checks them; the cloud.config options kforge does not write are refused by path (the GCP PD CSI driver's block:
+ * test/validate/gcp-pd-csi-driver-checks.test.ts).
  */
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
 
@@ -15,7 +16,6 @@ function load(file: string, edit: (c: Cluster) => void): { cluster: Cluster; igs
   const set = loadManifests(fs.readFileSync(path.join(FIXTURES, file), 'utf8'), file);
   const cluster = set.clusters[0];
   cluster.spec.kubernetesVersion = '1.34.10';
-  delete (cluster.spec.cloudConfig as Record<string, unknown> | undefined)?.gcpPDCSIDriver;
   edit(cluster);
   return { cluster, igs: set.instanceGroups };
 }
@@ -64,7 +64,6 @@ describe('spec.cloudConfig fields kforge does not use', () => {
     ['disableSecurityGroupIngress', { disableSecurityGroupIngress: true }, aws],
     ['elbSecurityGroup', { elbSecurityGroup: 'sg-0123456789abcdef0' }, aws],
     ['nodeIPFamilies', { nodeIPFamilies: ['ipv4'] }, aws],
-    ['gcpPDCSIDriver', { gcpPDCSIDriver: { enabled: false } }, gce],
   ];
   it.each(refused)('refuses %s by path, "not supported yet"', (field, value, base) => {
     const input = base();

@@ -2797,7 +2797,7 @@ export interface CloudConfiguration {
    */
   awsEBSCSIDriver?: AWSEBSCSIDriver;
   /**
-   * GCPPDCSIDriver is the config for the GCP PD CSI driver. Default: unset.
+   * GCPPDCSIDriver is the config for the GCP PD CSI driver. Only on GCE. Default: enabled on GCE.
    */
   gcpPDCSIDriver?: GCPPDCSIDriver;
   /**
@@ -3055,13 +3055,17 @@ export interface AWSEBSCSIDriver {
  */
 export interface GCPPDCSIDriver {
   /**
-   * Enabled enables the GCP PD CSI driver. Default: unset.
+   * Enabled enables the GCP PD CSI driver (the gcp-pd-csi-driver addon and its StorageClasses). Only on GCE. Default: true on GCE.
    */
   enabled?: boolean;
   /**
-   * DefaultStorageClassName is the storage class marked default. Default: balanced-csi.
+   * Version is the tag of the driver's image (registry.k8s.io/cloud-provider-gcp/gcp-compute-persistent-disk-csi-driver). Default: v1.22.1.
    */
-  defaultStorageClassName?: string;
+  version?: string;
+  /**
+   * DefaultStorageClassName is the driver's StorageClass marked default: balanced-csi (pd-balanced) or balanced-storage (hyperdisk-balanced). Default: balanced-csi.
+   */
+  defaultStorageClassName?: "balanced-csi" | "balanced-storage";
 }
 /**
  * ExternalDNSConfig are options of the dns-controller.

@@ -8,6 +8,7 @@ import { ciliumAddon } from './cilium-addon';
 import { corednsAddon } from './coredns-addon';
 import { flannelAddon } from './flannel-addon';
 import { gcpCloudControllerAddon } from './gcp-cloud-controller-addon';
+import { gcpPdCsiDriverAddon } from './gcp-pd-csi-driver-addon';
 import { kubeRouterAddon } from './kube-router-addon';
 import { kubeletApiRbacAddon } from './kubelet-api-rbac-addon';
 import { limitRangeAddon } from './limit-range-addon';
@@ -33,6 +34,7 @@ export const ADDON_BUILDERS: AddonBuilder[] = [
   storageAwsAddon,
   // GCE (kops: after the storage classes of the other clouds, before networking).
   storageGceAddon,
+  gcpPdCsiDriverAddon,
   gcpCloudControllerAddon,
   // networking (kops: after storage-aws, before the cloud-controller-manager); at most one renders.
   ciliumAddon,

@@ -55,12 +55,11 @@ describe("the GCE addons against kops's minimal_gce", () => {
     const kops = (yaml.load(read('aws_s3_object_cluster-completed.spec_content')) as Cluster).spec;
     const pick = (s: Cluster['spec']) => ({
       cloudControllerManager: s.cloudControllerManager,
-      cloudConfig: { ...s.cloudConfig, gcpPDCSIDriver: undefined },
+      cloudConfig: s.cloudConfig,
       kcm: { cloudProvider: s.kubeControllerManager?.cloudProvider, configureCloudRoutes: s.kubeControllerManager?.configureCloudRoutes, allocateNodeCIDRs: s.kubeControllerManager?.allocateNodeCIDRs },
       kubelet: s.kubelet?.cloudProvider,
       masterKubelet: s.masterKubelet?.cloudProvider,
     });
-    // gcpPDCSIDriver is refused by kforge (its addon is not built) and dropped from kops's input.
     expect(JSON.parse(JSON.stringify(pick(cluster.spec)))).toEqual(JSON.parse(JSON.stringify(pick(kops))));
   });
 
@@ -91,12 +90,8 @@ describe("the GCE addons against kops's ha_gce (three control planes, kops's PD 
     expect(objects(files.get('gcp-cloud-controller.addons.k8s.io/k8s-1.23.yaml') as string)).toEqual(kops('gcp-cloud-controller.addons.k8s.io-k8s-1.23_content'));
   });
 
-  it('marks standard the default class, where kops leaves that to the PD CSI driver kforge does not render (docs/differences-from-kops.md)', () => {
-    const [ours] = objects(files.get('storage-gce.addons.k8s.io/v1.7.0.yaml') as string);
-    const [theirs] = kops('storage-gce.addons.k8s.io-v1.7.0_content');
-    expect(ours.metadata.annotations).toEqual({ 'storageclass.kubernetes.io/is-default-class': 'true' });
-    expect(theirs.metadata.annotations).toBeUndefined();
-    expect({ ...ours, metadata: { ...ours.metadata, annotations: undefined } }).toEqual({ ...theirs, metadata: { ...theirs.metadata, annotations: undefined } });
+  it("renders kops's storage-gce manifest: standard is not the default class, the PD CSI driver's balanced-csi is", () => {
+    expect(objects(files.get('storage-gce.addons.k8s.io/v1.7.0.yaml') as string)).toEqual(kops('storage-gce.addons.k8s.io-v1.7.0_content'));
   });
 });
 

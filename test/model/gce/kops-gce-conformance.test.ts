@@ -160,6 +160,20 @@ describe('kops GCE conformance: kforge builds what kops renders', () => {
     }
   });
 
+  it("gives the PD CSI driver's controller the access kops gives it: the control plane's compute scope, the same with the driver on or off", async () => {
+    // The controller (gcp-pd-csi-driver addon, on the control plane) manages disks as the instance's service account.
+    const scopesByRole = async (c: string): Promise<Record<string, unknown>> => {
+      const tf = await resourcesOf(fs.readFileSync(path.join(FIXTURES, c, 'kubernetes.tf'), 'utf8'));
+      const templates = Object.values(tf.google_compute_instance_template).map((b) => b[0]);
+      return Object.fromEntries(templates.map((b) => [(b.tags as string[]).some((t) => t.endsWith('-k8s-io-role-control-plane')) ? 'control-plane' : 'node', sorted((b.service_account as Block[])[0].scopes)]));
+    };
+    const driverOn = CASES.filter((c) => completedInput(c).cluster.spec.cloudConfig?.gcpPDCSIDriver?.enabled === true);
+    expect(CASES.filter((c) => !driverOn.includes(c))).toEqual(['minimal_gce']);
+    const off = await scopesByRole('minimal_gce');
+    expect(off['control-plane']).toContain('https://www.googleapis.com/auth/compute');
+    for (const c of driverOn) expect({ c, scopes: await scopesByRole(c) }).toEqual({ c, scopes: off });
+  });
+
   it('names as kops: dots to dashes, and long names truncated with kops\'s FNV hash', () => {
     // kops's instance template prefix in minimal_gce: LimitedLengthName("master-us-test1-a-minimal-gce-example-com", 32).
     expect(GceNames.truncate('master-us-test1-a-minimal-gce-example-com', 32)).toBe('master-us-test1-a-minimal-do16cp');

@@ -43,6 +43,7 @@ const CLUSTER: Record<string, Mutation> = {
   'spec.cloudConfig.awsEBSCSIDriver': (c) => (c.cloudConfig = { awsEBSCSIDriver: { hostNetwork: true } }),
   'spec.cloudConfig.gceServiceAccount': { notRendered: 'GCE only: the service account the GCE model gives the instances (test/model/gce/)' },
   'spec.cloudConfig.gceUseStartupScript': { notRendered: 'GCE only: the metadata key the GCE model passes the bootstrap script in (test/model/gce/)' },
+  'spec.cloudConfig.gcpPDCSIDriver': { notRendered: 'GCE only: the GCP PD CSI driver addon of the GCE channel (test/model/addons/gcp-pd-csi-driver-addon.test.ts)' },
   'spec.cloudConfig.manageStorageClasses': (c) => (c.cloudConfig = { manageStorageClasses: false }),
   'spec.cloudConfig.multizone': { notRendered: 'GCE only: a line of the GCE control plane\'s /etc/kubernetes/cloud.config (test/nodeup/cloud-config-file.test.ts)' },
   'spec.cloudConfig.nodeInstancePrefix': { notRendered: 'GCE only: a line of the GCE control plane\'s /etc/kubernetes/cloud.config (test/nodeup/cloud-config-file.test.ts)' },
