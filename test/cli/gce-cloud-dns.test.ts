@@ -3,8 +3,8 @@ import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import { CliResult, runCliAsync, tempDir } from '../helpers/cli';
 import { FakeCompute, startFakeCompute } from '../fakes/gce/compute-fake';
+import { gceCliEnv } from '../helpers/gce-cli-env';
 import { fakeCloudDnsEnv, FakeCloudDns, FakeZone, startFakeCloudDns } from '../fakes/gce/cloud-dns-fake';
-import { fakeGceEnv } from '../fakes/gce/fake-gce-env';
 
 // Cloud DNS on GCE through the real CLI, against the fake Compute and Cloud DNS APIs: `create cluster --dns
 // public|private` finds the managed zone by walking up the name (kops's minimal_gce case), `update --yes`
@@ -37,13 +37,7 @@ afterAll(async () => {
   if (home) fs.rmSync(home, { recursive: true, force: true });
 });
 
-const env = (): NodeJS.ProcessEnv => ({
-  HOME: home,
-  KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only',
-  KFORGE_STATE_STORE: '',
-  ...fakeGceEnv(compute),
-  ...fakeCloudDnsEnv(dns),
-});
+const env = (): NodeJS.ProcessEnv => ({ ...gceCliEnv(home, compute), ...fakeCloudDnsEnv(dns) });
 const kforge = (args: string[]): Promise<CliResult> => runCliAsync([...args, '--state', `file://${store}`], env());
 const create = (name: string, extra: string[]): Promise<CliResult> => kforge(['create', 'cluster', name, '--cloud', 'gce', '--project', PROJECT, '--zones', 'us-central1-a', ...extra]);
 const storedZone = (name: string): string | undefined => (yaml.load(fs.readFileSync(path.join(store, name, 'config'), 'utf8')) as { spec: { dnsZone?: string } }).spec.dnsZone;

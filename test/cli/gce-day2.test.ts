@@ -9,7 +9,7 @@ import { startFakeKubeApi } from '../fakes/kube/fake-kube-api-server';
 import { CliResult, runCliAsync, tempDir } from '../helpers/cli';
 import { GceKube, startGceKube } from '../helpers/gce-kube';
 import { FakeCompute, startFakeCompute } from '../fakes/gce/compute-fake';
-import { fakeGceEnv } from '../fakes/gce/fake-gce-env';
+import { gceCliEnv } from '../helpers/gce-cli-env';
 import type { Resource } from '../fakes/gce/compute-store';
 import type { Cluster } from '../../src/api/types';
 import { GceCloud } from '../../src/cloud/gce/gce-cloud';
@@ -29,14 +29,7 @@ let store: string;
 let fake: FakeCompute;
 let kube: GceKube;
 
-const env = (): NodeJS.ProcessEnv => ({
-  HOME: home,
-  KUBECONFIG: path.join(home, 'none'),
-  KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only',
-  KFORGE_STATE_STORE: '',
-  KFORGE_ROLLING_UPDATE_TICK: '30ms',
-  ...fakeGceEnv(fake),
-});
+const env = (): NodeJS.ProcessEnv => ({ ...gceCliEnv(home, fake), KUBECONFIG: path.join(home, 'none'), KFORGE_ROLLING_UPDATE_TICK: '30ms' });
 const kforge = (args: string[]): Promise<CliResult> => runCliAsync([...args, '--state', store], env());
 const ok = (r: CliResult): void => expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: expect.not.stringContaining('Error') });
 

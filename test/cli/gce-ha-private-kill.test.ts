@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CliResult, runCliAsync, startCli, tempDir } from '../helpers/cli';
 import { FakeCompute, startFakeCompute } from '../fakes/gce/compute-fake';
-import { fakeGceEnv } from '../fakes/gce/fake-gce-env';
+import { gceCliEnv } from '../helpers/gce-cli-env';
 
 // Issue 21's acceptance for the three-zone HA private cluster through the CLI: `update --yes` killed
 // (SIGKILL) at three points while the fake throttles a tenth of the calls and loses answers, then run to
@@ -28,12 +28,7 @@ afterAll(async () => {
   if (home) fs.rmSync(home, { recursive: true, force: true });
 });
 
-const env = (): NodeJS.ProcessEnv => ({
-  HOME: home,
-  KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only',
-  KFORGE_STATE_STORE: '',
-  ...fakeGceEnv(fake),
-});
+const env = (): NodeJS.ProcessEnv => gceCliEnv(home, fake);
 const kforge = (args: string[]): Promise<CliResult> => runCliAsync([...args, '--state', store], env());
 const mutating = (): number => fake.requests.filter((r) => r.mutating).length;
 const kinds = (): Record<string, number> =>

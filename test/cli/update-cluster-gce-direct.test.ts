@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CliResult, runCliAsync, startCli, tempDir } from '../helpers/cli';
 import { FakeCompute, startFakeCompute } from '../fakes/gce/compute-fake';
+import { gceCliEnv } from '../helpers/gce-cli-env';
 
 // `create cluster --cloud gce … --dns none` then `update cluster --yes` against the fake Compute API (driven
 // by the real @google-cloud/compute client in the CLI process): everything the model has is created once, a
@@ -25,15 +26,7 @@ afterAll(async () => {
   if (home) fs.rmSync(home, { recursive: true, force: true });
 });
 
-const env = (): NodeJS.ProcessEnv => ({
-    HOME: home,
-    KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only',
-    KFORGE_STATE_STORE: '',
-    CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${fake.endpoint}/compute/v1/`,
-    CLOUDSDK_API_ENDPOINT_OVERRIDES_IAM: `${fake.endpoint}/`,
-    CLOUDSDK_API_ENDPOINT_OVERRIDES_CLOUDRESOURCEMANAGER: `${fake.endpoint}/`,
-    CLOUDSDK_AUTH_ACCESS_TOKEN: 'fake-token',
-  });
+const env = (): NodeJS.ProcessEnv => gceCliEnv(home, fake);
 const kforge = (args: string[]): Promise<CliResult> => runCliAsync([...args, '--state', store], env());
 
 /** Mutating requests the fake received since `from` (operations polls are reads). */

@@ -1,17 +1,12 @@
 import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { adminSubject, KUBERNETES_CA } from '../../src/pki/cluster-pki';
-import { issueKeypair } from '../../src/pki/issue-keypair';
-import { Keystore } from '../../src/state/keystore';
 import type { Vfs } from '../../src/state/vfs/vfs';
-import { FakeKubeApi, startFakeKubeApi } from '../fakes/kube/fake-kube-api-server';
+import type { FakeKubeApi } from '../fakes/kube/fake-kube-api-server';
+import { startClusterKubeApi } from './cluster-kube-api';
 import { kubeNode, kubePod } from '../fakes/kube/kube-objects';
 import { controlPlanePods } from './validate-cluster-setup';
 import type { MotoServer } from './moto-server';
 import { MOTO_CREDENTIALS } from './rolling-cluster';
 
-const DAY = 24 * 3600 * 1000;
 
 /** The fake API of a cluster in moto, a kubeconfig for it, and the kubelets a test plays. */
 export interface RollingKube {
@@ -34,27 +29,7 @@ export interface RollingKube {
  * CoreDNS pod. New instances (an Auto Scaling group's replacements) get their Node from `register`.
  */
 export async function startRollingKube(vfs: Vfs, moto: MotoServer, cluster: string, dir: string): Promise<RollingKube> {
-  const ca = (await new Keystore(vfs, cluster).getPrivate(KUBERNETES_CA)).keyset.primary();
-  const [serving, admin] = await Promise.all([
-    issueKeypair({ subject: { commonName: 'kubernetes-master' }, usage: 'server', validityMs: DAY, dnsNames: ['localhost', `api.${cluster}`], ipAddresses: ['127.0.0.1'] }, ca),
-    issueKeypair({ subject: adminSubject('tester'), usage: 'client', validityMs: DAY }, ca),
-  ]);
-  const api = await startFakeKubeApi({ ca, serving });
-  const b64 = (s: string): string => Buffer.from(s).toString('base64');
-  const kubeconfig = path.join(dir, `${cluster}.kubeconfig`);
-  fs.writeFileSync(
-    kubeconfig,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      `current-context: ${cluster}`,
-      `clusters:\n- name: ${cluster}\n  cluster:\n    server: ${api.url}\n    certificate-authority-data: ${b64(ca.certificatePem)}`,
-      `users:\n- name: ${cluster}\n  user:\n    client-certificate-data: ${b64(admin.certificatePem)}\n    client-key-data: ${b64(admin.privateKeyPem as string)}`,
-      `contexts:\n- name: ${cluster}\n  context:\n    cluster: ${cluster}\n    user: ${cluster}`,
-      '',
-    ].join('\n'),
-    { mode: 0o600 },
-  );
+  const { api, kubeconfig } = await startClusterKubeApi(vfs, cluster, dir);
   const ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials: MOTO_CREDENTIALS });
   let dnsPlaced = false;
   // A kubelet registers its Node once, at boot: an instance whose Node a drain deleted stays without one.
