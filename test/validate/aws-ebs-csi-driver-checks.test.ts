@@ -1,24 +1,15 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { loadManifests } from '../../src/api/load-manifests';
 import type { Cluster } from '../../src/api/types';
 import { ValidationError } from '../../src/errors/validation-error';
 import { completeCluster } from '../../src/ops/expand-cluster';
+import { loadFixtureCluster } from '../helpers/load-fixture-cluster';
 
 /**
  * `spec.cloudConfig`: the EBS CSI driver's settings are completed as kops completes them and checked as kops
  * checks them; the cloud.config options kforge does not write are refused by path (the GCP PD CSI driver's block:
  * test/validate/gcp-pd-csi-driver-checks.test.ts).
  */
-const FIXTURES = path.join(__dirname, '..', 'fixtures');
 
-function load(file: string, edit: (c: Cluster) => void): { cluster: Cluster; igs: ReturnType<typeof loadManifests>['instanceGroups'] } {
-  const set = loadManifests(fs.readFileSync(path.join(FIXTURES, file), 'utf8'), file);
-  const cluster = set.clusters[0];
-  cluster.spec.kubernetesVersion = '1.34.10';
-  edit(cluster);
-  return { cluster, igs: set.instanceGroups };
-}
+const load = loadFixtureCluster;
 
 const aws = (edit: (c: Cluster) => void = () => undefined) => load('kops-addons/minimal-1.33/in-v1alpha2.yaml', edit);
 const gce = (edit: (c: Cluster) => void = () => undefined) => load('kops-gce/minimal_gce/in-v1alpha2.yaml', edit);

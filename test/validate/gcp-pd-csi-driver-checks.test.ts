@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
-import { loadManifests } from '../../src/api/load-manifests';
 import type { Cluster } from '../../src/api/types';
 import { ValidationError } from '../../src/errors/validation-error';
 import { completeCluster } from '../../src/ops/expand-cluster';
+import { loadFixtureCluster } from '../helpers/load-fixture-cluster';
 
 /**
  * `spec.cloudConfig.gcpPDCSIDriver`: completed on GCE as kops completes it (GCPPDCSIDriverOptionsBuilder), its
@@ -13,13 +13,7 @@ import { completeCluster } from '../../src/ops/expand-cluster';
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
 const STORE = 'memfs://clusters.example.com';
 
-function load(file: string, edit: (c: Cluster) => void): { cluster: Cluster; igs: ReturnType<typeof loadManifests>['instanceGroups'] } {
-  const set = loadManifests(fs.readFileSync(path.join(FIXTURES, file), 'utf8'), file);
-  const cluster = set.clusters[0];
-  cluster.spec.kubernetesVersion = '1.34.10';
-  edit(cluster);
-  return { cluster, igs: set.instanceGroups };
-}
+const load = loadFixtureCluster;
 
 const aws = (edit: (c: Cluster) => void = () => undefined) => load('kops-addons/minimal-1.33/in-v1alpha2.yaml', edit);
 /** kops's minimal_gce without its `gcpPDCSIDriver: {enabled: false}`, then the edit. */
