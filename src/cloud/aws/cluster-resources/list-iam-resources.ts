@@ -37,12 +37,21 @@ export async function listIamResources(cloud: AwsCloud, expectedNames: readonly 
       // Roles and profiles share their names: the ARN is the id that tells them apart.
       const profileId = profile.Arn ?? `instance-profile/${profileName}`;
       const roles = (profile.Roles ?? []).map((r) => r.RoleName).filter((r): r is string => r !== undefined);
+      // After a failed attempt the listed roles may be out of date: a removal whose answer was lost took
+      // effect, and asking again for a role no longer in the profile is no answer to rely on (moto: HTTP 500).
+      let reread = false;
       out.push({
         type: 'iam-instance-profile',
         name: profileName,
         id: profileId,
         dependsOn: [],
         delete: async () => {
+          if (reread) {
+            const now = await client.send(new sdk.GetInstanceProfileCommand({ InstanceProfileName: profileName })).catch((e: unknown) => ignoreNotFound(e));
+            if (!now) return 'deleted';
+            roles.splice(0, roles.length, ...(now.InstanceProfile?.Roles ?? []).map((r) => r.RoleName).filter((r): r is string => r !== undefined));
+          }
+          reread = true;
           while (roles.length > 0) {
             await client.send(new sdk.RemoveRoleFromInstanceProfileCommand({ InstanceProfileName: profileName, RoleName: roles[0] })).catch(ignoreNotFound);
             roles.shift();
