@@ -1,4 +1,5 @@
 import { gceMetadataBase } from '../cloud/gce/gce-instance-identity';
+import { googleErrorJson } from '../cloud/gce/google-error-json';
 import { ProtokubeError } from './protokube-error';
 
 /**
@@ -35,13 +36,8 @@ export class GceComputeRest {
     }
     const text = await res.text();
     if (!res.ok) {
-      let detail: { error?: { message?: string; errors?: Array<{ reason?: string }> } } = {};
-      try {
-        detail = JSON.parse(text) as typeof detail;
-      } catch {
-        // Not GCE's error JSON (a proxy's page): the status says enough.
-      }
-      throw new GceApiError(res.status, detail.error?.errors?.[0]?.reason ?? '', `${method} ${rest}: HTTP ${res.status}${detail.error?.message ? `: ${detail.error.message}` : ''}`);
+      const detail = googleErrorJson(text);
+      throw new GceApiError(res.status, detail.errors[0]?.reason ?? '', `${method} ${rest}: HTTP ${res.status}${detail.message ? `: ${detail.message}` : ''}`);
     }
     return JSON.parse(text) as T;
   }

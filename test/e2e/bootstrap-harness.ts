@@ -13,7 +13,7 @@ import { StatePaths } from '../../src/state/state-paths';
 import { runCliAsync } from '../helpers/cli';
 import { MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer } from '../helpers/moto-server';
 import { cachedDebianRoot, WritableRoot, writableRoot } from './debian-root';
-import { releaseFiles } from './release-files';
+import { testAssetTable } from './test-asset-table';
 
 // What the node-bootstrap test (test/e2e/node-bootstrap.test.ts) and bench (bench/node-bootstrap.js) share:
 // a cluster created and updated with the CLI against moto, a local asset server, the user-data of each
@@ -88,8 +88,6 @@ export interface BootstrapHarness {
   stop(): Promise<void>;
 }
 
-const STAND_IN = (name: string): Buffer => Buffer.from(`#!/bin/sh\n# stand-in ${name}: no Kubernetes binaries are installable on the test machine\nexit 0\n`);
-
 /** sha256 (hex) of a buffer or string. */
 export const sha256 = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
 
@@ -97,15 +95,7 @@ export const sha256 = (b: Buffer | string): string => createHash('sha256').updat
 export async function startBootstrapHarness(work: string): Promise<BootstrapHarness> {
   if (process.getuid?.() !== 0) throw new Error('the node bootstrap runs user-data with chroot, which needs root: run this as root (see docs/node-bootstrap.md)');
   const debianRoot = cachedDebianRoot();
-  const files = releaseFiles();
-  const table: Array<[RegExp, Buffer]> = [
-    [/\/node-v[^/]*-linux-x64\.tar\.xz$/, fs.readFileSync(files.node)],
-    [/\/containerd-[^/]*\.tar\.gz$/, fs.readFileSync(files.containerd)],
-    [/\/runc\.amd64$/, fs.readFileSync(files.runc)],
-    [/\/cni-plugins-[^/]*\.tgz$/, fs.readFileSync(files.cni)],
-    [/\/kubelet$/, STAND_IN('kubelet')],
-    [/\/kubectl$/, STAND_IN('kubectl')],
-  ];
+  const table = testAssetTable();
   const requests: string[] = [];
   const tampered = new Map<string, Buffer>();
   const failures = new Map<string, number>();

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,7 +15,8 @@ import { FakeCompute, startFakeCompute } from '../fakes/gce/compute-fake';
 import { fakeGceEnv } from '../fakes/gce/fake-gce-env';
 import { FakeGceMetadata, startFakeGceMetadata } from '../fakes/gce/fake-gce-metadata';
 import { cachedDebianRoot, WritableRoot, writableRoot } from './debian-root';
-import { releaseFiles } from './release-files';
+import { sha256 } from './bootstrap-harness';
+import { testAssetTable } from './test-asset-table';
 
 // The GCE node bootstrap end to end, in a real Debian 12 root (the cached one of node-bootstrap.test.ts):
 // `create cluster --cloud gce` with a gs:// state store (the fake GCS) and `update cluster --yes` against the
@@ -42,8 +42,6 @@ const GROUPS = [
   ['control-plane-us-central1-a', 'ControlPlane'],
   ['nodes-us-central1-a', 'Node'],
 ] as const;
-const STAND_IN = (name: string): Buffer => Buffer.from(`#!/bin/sh\n# stand-in ${name}\nexit 0\n`);
-const sha256 = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
 
 let work: string;
 let gcs: FakeGcs;
@@ -59,15 +57,7 @@ jest.setTimeout(900_000);
 beforeAll(async () => {
   if (process.getuid?.() !== 0) throw new Error('the node bootstrap runs the startup-script with chroot, which needs root');
   work = tempDir('kforge-gce-e2e-');
-  const files = releaseFiles();
-  const table: Array<[RegExp, Buffer]> = [
-    [/\/node-v[^/]*-linux-x64\.tar\.xz$/, fs.readFileSync(files.node)],
-    [/\/containerd-[^/]*\.tar\.gz$/, fs.readFileSync(files.containerd)],
-    [/\/runc\.amd64$/, fs.readFileSync(files.runc)],
-    [/\/cni-plugins-[^/]*\.tgz$/, fs.readFileSync(files.cni)],
-    [/\/kubelet$/, STAND_IN('kubelet')],
-    [/\/kubectl$/, STAND_IN('kubectl')],
-  ];
+  const table = testAssetTable();
   server = http.createServer((req, res) => {
     const body = table.find(([re]) => re.test(req.url ?? ''))?.[1];
     if (!body) res.writeHead(404).end();

@@ -5,7 +5,7 @@ import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-
 import type { IAMClient } from '@aws-sdk/client-iam';
 import type { Route53Client } from '@aws-sdk/client-route-53';
 import type { STSClient } from '@aws-sdk/client-sts';
-import { MissingModelInputError } from '../../model/aws/missing-model-input-error';
+import { MissingModelInputError } from '../../model/missing-model-input-error';
 import { ApiCallCounter } from './api-call-counter';
 import { AwsInventory } from './aws-inventory';
 import { AwsJsonClient } from './aws-json-client';

@@ -1,5 +1,5 @@
 import type { AwsCloud } from './aws-cloud';
-import { DnsZoneNotFoundError } from './dns-zone-not-found-error';
+import { DnsZoneNotFoundError } from '../../errors/dns-zone-not-found-error';
 
 /** The hosted zone id `dnsZone` is, when it is one (`Z…` or `/hostedzone/Z…`); undefined for a zone name. */
 export function literalHostedZoneId(dnsZone: string): string | undefined {

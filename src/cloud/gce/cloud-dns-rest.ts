@@ -1,3 +1,5 @@
+import { googleErrorJson } from './google-error-json';
+
 /**
  * The Cloud DNS v1 REST calls kforge makes (https://cloud.google.com/dns/docs/reference/rest/v1), over
  * Node's fetch with a bearer token from the caller: the CLI's comes from google-auth-library, protokube's
@@ -140,14 +142,8 @@ export class CloudDnsRest {
 
 /** Google's error JSON as a CloudDnsApiError (a proxy's page: the status alone). */
 function apiError(status: number, text: string, what: string): CloudDnsApiError {
-  let detail: { error?: { message?: string; errors?: Array<{ reason?: string; message?: string }> } } = {};
-  try {
-    detail = JSON.parse(text) as typeof detail;
-  } catch {
-    // Not Google's error JSON.
-  }
-  const errors = detail.error?.errors ?? [];
-  return new CloudDnsApiError(status, errors, `Cloud DNS ${what}: HTTP ${status}${detail.error?.message ? `: ${detail.error.message}` : ''}`);
+  const detail = googleErrorJson(text);
+  return new CloudDnsApiError(status, detail.errors, `Cloud DNS ${what}: HTTP ${status}${detail.message ? `: ${detail.message}` : ''}`);
 }
 
 function sleep(ms: number): Promise<void> {

@@ -1,4 +1,4 @@
-import { DnsZoneNotFoundError } from '../aws/dns-zone-not-found-error';
+import { DnsZoneNotFoundError } from '../../errors/dns-zone-not-found-error';
 import type { ListedResource } from '../cloud-provider';
 import type { CloudDnsRest, CloudDnsRrset } from './cloud-dns-rest';
 import type { GceCloud } from './gce-cloud';

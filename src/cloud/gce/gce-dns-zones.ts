@@ -1,5 +1,5 @@
 import { ValidationError } from '../../errors/validation-error';
-import { DnsZoneNotFoundError } from '../aws/dns-zone-not-found-error';
+import { DnsZoneNotFoundError } from '../../errors/dns-zone-not-found-error';
 import type { CloudDnsRest, CloudDnsZone } from './cloud-dns-rest';
 import { classifyGceError } from './gce-errors';
 

@@ -14,7 +14,7 @@ import { instanceGroupKubelet } from '../../expand/components/kubelet';
 import type { AnyTask } from '../../tasks/task';
 import type { AwsModelInputs } from './aws-model-inputs';
 import type { IamTasks } from './iam-model-builder';
-import { MissingModelInputError } from './missing-model-input-error';
+import { MissingModelInputError } from '../missing-model-input-error';
 import type { MixedInstancesSpec } from '../../cloud/aws/tasks/mixed-instances-policy';
 import { multipartUserData } from './multipart-user-data';
 import { renderUserData } from './render-user-data';

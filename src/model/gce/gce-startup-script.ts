@@ -1,6 +1,6 @@
 import type { Cluster, InstanceGroup } from '../../api/types';
 import { normalizedRole } from '../../expand/expand-context';
-import { MissingModelInputError } from '../aws/missing-model-input-error';
+import { MissingModelInputError } from '../missing-model-input-error';
 import { renderBootScript } from '../render-boot-script';
 
 /**

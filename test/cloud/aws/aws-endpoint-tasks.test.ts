@@ -5,7 +5,7 @@ import type { Cluster } from '../../../src/api/types';
 import { AwsCloud } from '../../../src/cloud/aws/aws-cloud';
 import { awsResourceName32 } from '../../../src/cloud/aws/aws-resource-name32';
 import { awsTaskExecutor } from '../../../src/cloud/aws/aws-task-executor';
-import { DnsZoneNotFoundError } from '../../../src/cloud/aws/dns-zone-not-found-error';
+import { DnsZoneNotFoundError } from '../../../src/errors/dns-zone-not-found-error';
 import type { ResourceNotOwnedError } from '../../../src/cloud/aws/resource-not-owned-error';
 import { newCluster } from '../../../src/create/new-cluster';
 import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
