@@ -200,10 +200,19 @@ export class GceCompute {
     await this.mutate(`${collection.path}.delete`, collection.client, 'delete', { ...this.scopeFields(collection, where), [collection.nameField]: name, requestId: this.requestId(`delete/${collection.path}/${where ?? ''}/${name}`) });
   }
 
-  /** Any other mutating method (`patch`, `setInstanceTemplate`, `resize`, …) with its request fields, waited for; `setLabels` names the resource in `resource`. */
+  /**
+   * Any other mutating method (`patch`, `setInstanceTemplate`, `resize`, `recreateInstances`, …) with its request
+   * fields, waited for; `setLabels` names the resource in `resource`. Each call gets its own requestId, which
+   * the retries of a lost answer repeat (so a `recreateInstances` whose answer was lost recreates once), while
+   * a later call (the executor's retry after a failed operation) is a new request.
+   */
   async method(collection: GceCollection, where: string | undefined, method: string, name: string, fields: Record<string, unknown>): Promise<void> {
-    await this.mutate(`${collection.path}.${method}`, collection.client, method, { ...this.scopeFields(collection, where), ...(fields.resource === undefined ? { [collection.nameField]: name } : {}), ...fields });
+    const requestId = this.requestId(`${method}/${collection.path}/${where ?? ''}/${name}#${++this.methodCalls}`);
+    await this.mutate(`${collection.path}.${method}`, collection.client, method, { ...this.scopeFields(collection, where), ...(fields.resource === undefined ? { [collection.nameField]: name } : {}), ...fields, requestId });
   }
+
+  /** Calls of `method` so far in this run: part of each one's requestId. */
+  private methodCalls = 0;
 
   /** An IAM v1 REST call (`projects/p/serviceAccounts`), counted and retried as the Compute calls are. */
   async iam<T>(name: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {

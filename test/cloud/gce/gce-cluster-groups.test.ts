@@ -2,6 +2,7 @@ import type { Cluster, InstanceGroup } from '../../../src/api/types';
 import { GceCloud } from '../../../src/cloud/gce/gce-cloud';
 import { gceCloudProvider } from '../../../src/cloud/gce/gce-cloud-provider';
 import { GCE_COLLECTIONS } from '../../../src/cloud/gce/gce-compute';
+import { gceRollingUpdateCloud } from '../../../src/cloud/gce/gce-rolling-update-cloud';
 import { checkInstanceGroups } from '../../../src/cluster-validation/cloud-checks';
 import { FakeCompute, startFakeCompute } from '../../fakes/gce/compute-fake';
 import { fakeGceEnv } from '../../fakes/gce/fake-gce-env';
@@ -90,4 +91,26 @@ it('delete instancegroup deletes its MIG in each zone, then its template, leavin
   const order = fake.requests.filter((r) => r.rpc.endsWith('.Delete')).map((r) => r.rpc);
   expect(order).toEqual(['InstanceGroupManagers.Delete', 'InstanceGroupManagers.Delete', 'InstanceTemplates.Delete']);
   expect(await gceCloudProvider.deleteInstanceGroup(cloud, cluster, group, 'nodes')).toEqual([]);
+});
+
+it('a recreateInstances whose answer was lost is sent again with its requestId: the instance is recreated once', async () => {
+  const [instance] = (await gceCloudProvider.machines(cloud).instances()).instances.filter((i) => i.zone === 'us-central1-b');
+  const before = fake.requests.length;
+  fake.loseAnswers(1, (p) => p.endsWith('/recreateInstances'));
+  await gceRollingUpdateCloud(cloud).terminate(instance.instanceId);
+  expect(fake.lostAnswers()).toBe(1);
+  const sent = fake.requests.slice(before).filter((r) => r.rpc.endsWith('.RecreateInstances'));
+  // Asked twice (the answer was lost), the same request both times: GCE acts on the first only.
+  expect(sent).toHaveLength(2);
+  // (a repeated requestId returns the first operation: test/fakes/gce/compute-fake.test.ts).
+  const ids = sent.map((r) => new URLSearchParams(r.query).get('requestId'));
+  expect(ids[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4/);
+  expect(ids[1]).toBe(ids[0]);
+  // A later recreate of another instance is a new request.
+  const [other] = (await gceCloudProvider.machines(cloud).instances()).instances.filter((i) => i.zone === 'us-central1-a');
+  const mark = fake.requests.length;
+  await gceRollingUpdateCloud(cloud).terminate(other.instanceId);
+  const next = fake.requests.slice(mark).filter((r) => r.rpc.endsWith('.RecreateInstances')).map((r) => new URLSearchParams(r.query).get('requestId'));
+  expect(next).toHaveLength(1);
+  expect(next[0]).not.toBe(ids[0]);
 });

@@ -51,3 +51,41 @@ it('puts back a service account description changed outside kforge with one patc
 
   expect((await updateCluster(vfs, name, { yes: false, lock, env })).cloudPlan.hasChanges).toBe(false);
 });
+
+it('creates the accounts, binds the role and patches a text once each when every IAM answer is lost', async () => {
+  const name = 'sa-lost.example.com';
+  const vfs = openVfs(dir);
+  const planned = newCluster({ name, zones: ['us-central1-a'], cloud: 'gce', dns: 'none' });
+  planned.cluster.spec.project = 'q';
+  await saveCluster(vfs, { cluster: planned.cluster, instanceGroups: planned.instanceGroups });
+  const env = { ...process.env, KFORGE_ALLOW_LOCAL_STATE_FOR_NODES: 'test-only', ...fakeGceEnv(fake) };
+  const lock = { command: 'test', forceUnlock: false, ttlSeconds: 300 };
+  const iamWrites = (): string[] => fake.requests.filter((r) => r.rpc === 'IAM' && r.mutating && r.path.includes('/projects/q')).map((r) => `${r.method} ${r.path}`);
+
+  // Every IAM write (the two creates, the policy write) is applied and its answer lost; each is asked again
+  // and found done.
+  fake.loseAnswers(3, (p) => p.startsWith('/v1/projects/q'));
+  expect((await updateCluster(vfs, name, { yes: true, lock, env, backoffMs: 5 })).applied).toBe(true);
+  fake.loseAnswers(0);
+  const writes = iamWrites();
+  const creates = writes.filter((w) => w === 'POST /v1/projects/q/serviceAccounts');
+  const policySets = writes.filter((w) => w === 'POST /v1/projects/q:setIamPolicy');
+  // Both creates were sent again after a lost answer (4 sends for 2 accounts), and so was the policy write.
+  expect({ creates: creates.length >= 4, policySets: policySets.length >= 2 }).toEqual({ creates: true, policySets: true });
+  const accounts = [...fake.iam.accounts.values()].filter((a) => a.projectId === 'q');
+  expect(accounts.map((a) => a.email.split('-')[0]).sort()).toEqual(['control', 'node']);
+  const cp = accounts.find((a) => a.email.startsWith('control-plane-'))!;
+  expect(fake.iam.policies.get('q')?.bindings).toEqual([{ role: 'roles/container.serviceAgent', members: [`serviceAccount:${cp.email}`] }]);
+  expect((await updateCluster(vfs, name, { yes: false, lock, env })).cloudPlan.hasChanges).toBe(false);
+
+  // A text changed outside kforge, patched back with its answer lost: the retry patches the same text again.
+  cp.description = 'edited';
+  const want = 'kubernetes control-plane instances';
+  fake.loseAnswers(1, (p) => p.startsWith('/v1/projects/q/serviceAccounts/'));
+  await updateCluster(vfs, name, { yes: true, lock, env, backoffMs: 5 });
+  expect(fake.lostAnswers()).toBeGreaterThanOrEqual(4);
+  expect(iamWrites().filter((w) => w.startsWith('PATCH ')).length).toBe(2);
+  expect(fake.iam.accounts.get(cp.email)?.description).toBe(want);
+  expect((await updateCluster(vfs, name, { yes: false, lock, env })).cloudPlan.hasChanges).toBe(false);
+});
+

@@ -16,8 +16,8 @@
  *   further requests (GCE works on when the caller is gone).
  * - An insert naming a network, subnetwork, health check, pool or backend service that does not exist is 404.
  * - `requestId` must be a UUID; a repeated one returns the first operation instead of acting twice.
- * - A configurable share of calls is throttled with 429 rateLimitExceeded; `loseAnswers(n)` performs the
- *   next n mutating calls and drops the connection before answering.
+ * - A configurable share of calls is throttled with 429 rateLimitExceeded; `loseAnswers(n, only?)` performs the
+ *   next n mutating calls (of the paths `only` accepts) and drops the connection before answering.
  * - Stored references are expanded to full URLs; references are compared by URL.
  * Legacy `global/httpHealthChecks` (absent from the client's protos) are described by hand from the API reference.
  * Implemented methods: Insert, Get, List (filter `field = "value"` joined by AND, paging), AggregatedList
@@ -72,7 +72,7 @@ export interface FakeCompute {
   /** Changes the throttled share of calls. */
   setThrottleShare(share: number): void;
   /** Performs the next n mutating calls but drops the connection before the answer. */
-  loseAnswers(n: number): void;
+  loseAnswers(n: number, only?: (path: string) => boolean): void;
   /** Answers dropped so far. */
   lostAnswers(): number;
   /** Every resource of every collection, as `collection/name`, sorted. */
@@ -105,6 +105,8 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
   let throttleShare = options.throttleShare ?? 0;
   let calls = 0;
   let lose = 0;
+  // Which mutating calls lose their answers (by URL path); default any.
+  let loseOnly: (path: string) => boolean = () => true;
   let lost = 0;
   let opSeq = 0;
 
@@ -273,9 +275,17 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
         const parsed = raw.trim() ? (JSON.parse(raw) as unknown) : {};
         const body = typeof parsed === 'object' && parsed !== null ? (parsed as Resource) : {};
         if (url.pathname.startsWith('/v1/projects/')) {
-          requests.push({ method: req.method ?? '', path: url.pathname, query: url.search, rpc: 'IAM', mutating: req.method !== 'GET' && !url.pathname.endsWith(':getIamPolicy') });
+          const iamMutating = req.method !== 'GET' && !url.pathname.endsWith(':getIamPolicy');
+          requests.push({ method: req.method ?? '', path: url.pathname, query: url.search, rpc: 'IAM', mutating: iamMutating });
           if (throttled()) throw new ComputeApiError(429, 'rateLimitExceeded', 'Quota exceeded for quota metric \'Requests\'');
           const out = iam.handle(req.method ?? '', url.pathname, body);
+          // IAM changes lose their answers too (applied, connection dropped), as the Compute ones do.
+          if (iamMutating && out.status < 300 && lose > 0 && loseOnly(url.pathname)) {
+            lose--;
+            lost++;
+            res.socket?.destroy();
+            return;
+          }
           answer(out.status, out.body);
           return;
         }
@@ -298,7 +308,7 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
         } else if (!['', '{}', '""'].includes(raw.trim())) throw invalid('Invalid JSON payload received. This RPC takes no body.');
         const path = url.pathname.slice('/compute/v1/'.length);
         const out = handle(rpc, route.service, route.method, path, body, url.searchParams, route.bodyType);
-        if (mutating && lose > 0) {
+        if (mutating && lose > 0 && loseOnly(url.pathname)) {
           lose--;
           lost++;
           res.socket?.destroy();
@@ -321,7 +331,10 @@ export async function startFakeCompute(options: FakeComputeOptions = {}): Promis
     store,
     iam,
     setThrottleShare: (share) => void (throttleShare = share),
-    loseAnswers: (n) => void (lose = n),
+    loseAnswers: (n, only) => {
+      lose = n;
+      loseOnly = only ?? (() => true);
+    },
     lostAnswers: () => lost,
     setSerialPortOutput: (instance, text) => managed.setSerialPort(COMPUTE_BASE + instance, text),
     inventory: () => [...store.collections].flatMap(([c, items]) => [...items.keys()].map((n) => `${c}/${n}`)).concat(iam.inventory()).sort(),
