@@ -11,6 +11,7 @@ import { AwsInventory } from './aws-inventory';
 import { AwsJsonClient } from './aws-json-client';
 import { preferCheapCredentialSources } from './prefer-cheap-credential-sources';
 import { installUnreadableAnswerMessage } from './unreadable-answer-middleware';
+import { installReadRetries } from './read-retry-middleware';
 import { installLockFence } from './lock-fence-middleware';
 import { installUnconfirmedCreateGuard } from './unconfirmed-create-middleware';
 
@@ -164,6 +165,7 @@ export class AwsCloud {
     installUnconfirmedCreateGuard(client);
     installLockFence(client, () => this.fence);
     installUnreadableAnswerMessage(client);
+    installReadRetries(client);
     return client;
   }
 

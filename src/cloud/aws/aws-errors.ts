@@ -214,6 +214,15 @@ export function isRetryableAwsError(e: unknown): boolean {
 }
 
 /**
+ * Whether sending the same read again may succeed: the service was busy (throttling, 5xx), did not answer,
+ * or its answer was lost. Unlike isRetryableAwsError, a NotFound is an answer, not a transient failure.
+ */
+export function isTransientAwsError(e: unknown): boolean {
+  const kind = classifyAwsError(e);
+  return kind === 'unreachable' || kind === 'outcome-unknown' || isBusyAwsError(e);
+}
+
+/**
  * Whether the service answered that it is busy (throttling, a 5xx such as S3's 503 SlowDown): it is there
  * and the request is not wrong, so the call may be sent again unchanged, a read or a conditional write
  * included. A service that does not answer at all is `unreachable`, not busy.
