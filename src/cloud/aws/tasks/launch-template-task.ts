@@ -10,6 +10,8 @@ import type { AwsCloud } from '../aws-cloud';
 import { classifyAwsError } from '../aws-errors';
 import { tagList, tagMap, TagMap } from '../aws-tags';
 import { ImageNotFoundError } from '../image-not-found-error';
+import { loadBalancerInterfaceIps } from '../load-balancer-interface-ips';
+import { LoadBalancerInterfacesNotReadyError } from '../load-balancer-interfaces-not-ready-error';
 import { pickImage } from '../image-ref';
 import { AwsTask } from './aws-task';
 import type { Ec2KeyPairTask } from './ec2-key-pair-task';
@@ -23,6 +25,18 @@ import type { SecurityGroupTask } from './security-group-task';
  * under `.invalid` never resolves, so a template that somehow kept it fails closed.
  */
 export const LOAD_BALANCER_DNS_PLACEHOLDER = 'api-load-balancer.kforge.invalid';
+
+/**
+ * Stands in the boot config's APIServerIPs list (`- <placeholder>`) of a worker of a cluster without DNS for the
+ * API load balancer's private addresses (`LaunchTemplateSpec.loadBalancerIps`), known once AWS made its network
+ * interfaces: replaced at find and apply, before the template is compared or written. Not an IP address, so
+ * nodeup refuses a boot config that somehow kept it rather than write a wrong /etc/hosts.
+ */
+export const LOAD_BALANCER_IPS_PLACEHOLDER = 'api-load-balancer-ips.kforge.invalid';
+
+// The boot config's lines the placeholder stands in: the list item, and the whole key when it is the only item.
+const IPS_ITEM = `- ${LOAD_BALANCER_IPS_PLACEHOLDER}\n`;
+const IPS_BLOCK = `APIServerIPs:\n${IPS_ITEM}`;
 
 // What a load balancer's DNS name may be before it goes into a boot script (lower-case DNS labels).
 const LB_DNS_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
@@ -74,6 +88,13 @@ export interface LaunchTemplateSpec {
    * a cluster without DNS reaches the node-identity service through it): a dependency.
    */
   loadBalancer?: NetworkLoadBalancerTask;
+  /**
+   * A worker of a cluster without DNS (kops's UsesLoadBalancerForKopsController): user-data's
+   * LOAD_BALANCER_IPS_PLACEHOLDER becomes the private addresses of `loadBalancer`'s network interfaces inside
+   * `networkCidrs` (and any IPv6 address), kops's BootConfig.APIServerIPs, which nodeup maps the API's and the
+   * node-identity service's internal names to in /etc/hosts.
+   */
+  loadBalancerIps?: { networkCidrs: readonly string[] };
   /** Tags of the instances and their volumes. */
   instanceTags: TagMap;
   /** Tags of the template itself. */
@@ -119,6 +140,8 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
   private image: { id: string; rootDevice: string } | undefined;
   /** The instance type's instance-store disks as kops maps them (`/dev/sdc` = `ephemeral0`, …), found with the image. */
   private ephemeral: EphemeralDevice[] = [];
+  /** The load balancer's addresses for `loadBalancerIps`, found at find or apply; undefined while it does not exist. */
+  private apiServerIps: string[] | undefined;
 
   constructor(
     name: string,
@@ -133,17 +156,46 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
   }
 
   /**
-   * The user-data with the load balancer's DNS name in place of the placeholder; `strict` throws while it is
-   * unknown (apply), else the placeholder stays (a plan of a load balancer yet to be made shows a change).
+   * The user-data with the load balancer's DNS name and addresses in place of the placeholders; `strict` throws
+   * while they are unknown (apply), else the placeholders stay (a plan of a load balancer yet to be made shows a
+   * change).
    */
   private userData(strict: boolean): string | undefined {
     const d = this.desired;
     if (d.userData === undefined || !d.loadBalancer) return d.userData;
+    let userData = d.userData;
+    if (d.loadBalancerIps) {
+      if (strict && this.apiServerIps === undefined) throw new Error(`LaunchTemplate/${this.name}: the load balancer's addresses are not known (find or apply did not read them)`);
+      if (this.apiServerIps !== undefined) userData = userData.split(IPS_ITEM).join(this.apiServerIps.map((ip) => `- ${ip}\n`).join(''));
+    }
     const dns = strict ? d.loadBalancer.dnsName.get() : d.loadBalancer.dnsName.peek();
-    if (dns === undefined) return d.userData;
+    if (dns === undefined) return userData;
     const name = dns.toLowerCase().replace(/\.$/, '');
     if (!LB_DNS_NAME.test(name)) throw new Error(`LaunchTemplate/${this.name}: the load balancer's DNS name ${JSON.stringify(dns)} is not a DNS name`);
-    return d.userData.split(LOAD_BALANCER_DNS_PLACEHOLDER).join(name);
+    return userData.split(LOAD_BALANCER_DNS_PLACEHOLDER).join(name);
+  }
+
+  /**
+   * Reads the load balancer's addresses for `loadBalancerIps` once it exists (its ARN is known): one
+   * DescribeNetworkInterfaces per run, shared by all templates. None inside the network CIDRs yet is
+   * LoadBalancerInterfacesNotReadyError, which the executor retries. Before the load balancer exists (a plan)
+   * they stay unknown; `strict` (apply) then throws.
+   */
+  private async resolveApiServerIps(cloud: AwsCloud, strict: boolean): Promise<void> {
+    const d = this.desired;
+    if (!d.loadBalancerIps || !d.loadBalancer) return;
+    const lb = d.loadBalancer;
+    const arn = strict ? lb.arn.get() : lb.arn.peek();
+    if (arn === undefined) {
+      this.apiServerIps = undefined;
+      return;
+    }
+    const vpcId = lb.desired.subnets[0]?.desired.vpc.id.get();
+    if (vpcId === undefined) throw new Error(`LaunchTemplate/${this.name}: the load balancer has no subnet`);
+    const name = lb.desired.loadBalancerName;
+    const ips = loadBalancerInterfaceIps(await cloud.inventory.endpoint.loadBalancerInterfaces(vpcId, name), name, d.loadBalancerIps.networkCidrs);
+    if (ips.length === 0) throw new LoadBalancerInterfacesNotReadyError(taskKey(this), name, vpcId);
+    this.apiServerIps = ips;
   }
 
   renderTerraform(t: TerraformTarget): void {
@@ -171,7 +223,8 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
       placement: d.tenancy ? new HclBlock({ tenancy: d.tenancy }) : undefined,
       tag_specifications: TAGGED_AT_LAUNCH.map((type) => new HclBlock({ resource_type: type, tags: d.instanceTags })),
       tags: d.tags,
-      user_data: d.userData === undefined ? undefined : this.terraformUserData(t, d.userData),
+      // kops's Terraform output has no APIServerIPs (the load balancer's interfaces do not exist when it is rendered).
+      user_data: d.userData === undefined ? undefined : this.terraformUserData(t, d.userData.split(IPS_BLOCK).join('').split(IPS_ITEM).join('')),
       vpc_security_group_ids: [t.reference(d.securityGroup, 'id'), ...d.additionalSecurityGroupIds],
     });
   }
@@ -206,6 +259,7 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
 
   async find(cloud: AwsCloud): Promise<LaunchTemplateActual | undefined> {
     await this.resolveImage(cloud);
+    await this.resolveApiServerIps(cloud, false);
     const t = (await cloud.inventory.launchTemplates()).find((x) => x.LaunchTemplateName === this.name);
     if (!t?.LaunchTemplateId) return undefined;
     this.id.set(t.LaunchTemplateId);
@@ -238,6 +292,8 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
 
   async apply(cloud: AwsCloud, actual: LaunchTemplateActual | undefined, changes: readonly Change[]): Promise<void> {
     const { sdk, client } = await cloud.ec2();
+    // The addresses as they are now (the plan may have run before the load balancer existed).
+    if (changes.some((c) => !c.field.startsWith('tags.')) || !actual) await this.resolveApiServerIps(cloud, true);
     if (!actual) {
       try {
         const out = await client.send(
