@@ -7,7 +7,7 @@ import { classifyAwsError, isRetryableAwsError } from '../../../src/cloud/aws/aw
 import { awsTaskExecutor } from '../../../src/cloud/aws/aws-task-executor';
 import { loadBalancerInterfaceIps } from '../../../src/cloud/aws/load-balancer-interface-ips';
 import { LoadBalancerInterfacesNotReadyError } from '../../../src/cloud/aws/load-balancer-interfaces-not-ready-error';
-import { LOAD_BALANCER_IPS_PLACEHOLDER } from '../../../src/cloud/aws/tasks/launch-template-task';
+import { LaunchTemplateTask, LOAD_BALANCER_IPS_PLACEHOLDER } from '../../../src/cloud/aws/tasks/launch-template-task';
 import { newCluster } from '../../../src/create/new-cluster';
 import { buildAwsTasks } from '../../../src/model/aws/aws-model-builder';
 import { completeCluster } from '../../../src/ops/expand-cluster';
@@ -46,6 +46,30 @@ describe('loadBalancerInterfaceIps (kops FindAddresses + selectControlPlaneIPs o
     expect(e.code).toBe('LOAD_BALANCER_NOT_READY');
     expect(classifyAwsError(e)).toBe('not-ready');
     expect(isRetryableAwsError(e)).toBe(true);
+  });
+});
+
+describe('the model: which launch templates wait for the load balancer\'s addresses', () => {
+  const templates = (options: Partial<Parameters<typeof newCluster>[0]>, edit: (c: ReturnType<typeof newCluster>) => void = () => {}) => {
+    const p = newCluster({ name: 'm.example.com', zones: ['us-east-1a'], ...options });
+    edit(p);
+    const completed = completeCluster(p.cluster, p.instanceGroups, 's3://kforge-state/team');
+    const inputs = { nodeupConfigHashes: Object.fromEntries(p.instanceGroups.map((ig) => [ig.metadata.name, 'a'.repeat(64)])), kopsControllerCa: KOPS_CONTROLLER_CA_FIXTURE };
+    return buildAwsTasks(completed, p.instanceGroups, inputs)
+      .filter((t): t is LaunchTemplateTask => t instanceof LaunchTemplateTask)
+      .map((t) => ({ group: t.desired.instanceGroup, ips: t.desired.loadBalancerIps, placeholder: (t.desired.userData ?? '').includes(`APIServerIPs:\n- ${LOAD_BALANCER_IPS_PLACEHOLDER}\n`), dependsOnLb: t.dependencies().some((d) => d.kind === 'NetworkLoadBalancer') }));
+  };
+
+  it('without DNS: the workers only, filtered to the network CIDR', () => {
+    expect(templates({ dns: 'none' })).toEqual([
+      { group: 'control-plane-us-east-1a', ips: undefined, placeholder: false, dependsOnLb: false },
+      { group: 'nodes-us-east-1a', ips: { networkCidrs: ['172.20.0.0/16'] }, placeholder: true, dependsOnLb: true },
+    ]);
+  });
+
+  it('with DNS, or without the API load balancer: none (no interface is read, the user-data is as before)', () => {
+    for (const t of templates({ dns: 'public', dnsZone: 'example.com' })) expect(t).toMatchObject({ ips: undefined, placeholder: false });
+    for (const t of templates({ dns: 'none' }, (p) => delete p.cluster.spec.api?.loadBalancer)) expect(t).toMatchObject({ ips: undefined, placeholder: false, dependsOnLb: false });
   });
 });
 
