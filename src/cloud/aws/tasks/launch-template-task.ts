@@ -10,36 +10,15 @@ import type { AwsCloud } from '../aws-cloud';
 import { classifyAwsError } from '../aws-errors';
 import { tagList, tagMap, TagMap } from '../aws-tags';
 import { ImageNotFoundError } from '../image-not-found-error';
-import { loadBalancerInterfaceIps } from '../load-balancer-interface-ips';
-import { LoadBalancerInterfacesNotReadyError } from '../load-balancer-interfaces-not-ready-error';
 import { pickImage } from '../image-ref';
 import { AwsTask } from './aws-task';
+import { LOAD_BALANCER_DNS_PLACEHOLDER, loadBalancerIpsOf, withLoadBalancer, withoutApiServerIps } from './launch-template-user-data';
 import type { Ec2KeyPairTask } from './ec2-key-pair-task';
 import type { IamInstanceProfileTask } from './iam-instance-profile-task';
 import type { NetworkLoadBalancerTask } from './network-load-balancer-task';
 import type { SecurityGroupTask } from './security-group-task';
 
-/**
- * Stands in user-data for the API load balancer's DNS name (`LaunchTemplateSpec.loadBalancer`) until it is
- * known: replaced at find and apply, and by Terraform's `replace()` with `aws_lb.<api>.dns_name`. A name
- * under `.invalid` never resolves, so a template that somehow kept it fails closed.
- */
-export const LOAD_BALANCER_DNS_PLACEHOLDER = 'api-load-balancer.kforge.invalid';
-
-/**
- * Stands in the boot config's APIServerIPs list (`- <placeholder>`) of a worker of a cluster without DNS for the
- * API load balancer's private addresses (`LaunchTemplateSpec.loadBalancerIps`), known once AWS made its network
- * interfaces: replaced at find and apply, before the template is compared or written. Not an IP address, so
- * nodeup refuses a boot config that somehow kept it rather than write a wrong /etc/hosts.
- */
-export const LOAD_BALANCER_IPS_PLACEHOLDER = 'api-load-balancer-ips.kforge.invalid';
-
-// The boot config's lines the placeholder stands in: the list item, and the whole key when it is the only item.
-const IPS_ITEM = `- ${LOAD_BALANCER_IPS_PLACEHOLDER}\n`;
-const IPS_BLOCK = `APIServerIPs:\n${IPS_ITEM}`;
-
-// What a load balancer's DNS name may be before it goes into a boot script (lower-case DNS labels).
-const LB_DNS_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
+export { LOAD_BALANCER_DNS_PLACEHOLDER, LOAD_BALANCER_IPS_PLACEHOLDER } from './launch-template-user-data';
 
 /** The root volume of an instance group's instances. */
 export interface RootVolumeSpec {
@@ -163,39 +142,20 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
   private userData(strict: boolean): string | undefined {
     const d = this.desired;
     if (d.userData === undefined || !d.loadBalancer) return d.userData;
-    let userData = d.userData;
-    if (d.loadBalancerIps) {
-      if (strict && this.apiServerIps === undefined) throw new Error(`LaunchTemplate/${this.name}: the load balancer's addresses are not known (find or apply did not read them)`);
-      if (this.apiServerIps !== undefined) userData = userData.split(IPS_ITEM).join(this.apiServerIps.map((ip) => `- ${ip}\n`).join(''));
-    }
+    if (d.loadBalancerIps && strict && this.apiServerIps === undefined) throw new Error(`LaunchTemplate/${this.name}: the load balancer's addresses are not known (find or apply did not read them)`);
     const dns = strict ? d.loadBalancer.dnsName.get() : d.loadBalancer.dnsName.peek();
-    if (dns === undefined) return userData;
-    const name = dns.toLowerCase().replace(/\.$/, '');
-    if (!LB_DNS_NAME.test(name)) throw new Error(`LaunchTemplate/${this.name}: the load balancer's DNS name ${JSON.stringify(dns)} is not a DNS name`);
-    return userData.split(LOAD_BALANCER_DNS_PLACEHOLDER).join(name);
+    return withLoadBalancer(taskKey(this), d.userData, dns, d.loadBalancerIps ? this.apiServerIps : undefined);
   }
 
   /**
-   * Reads the load balancer's addresses for `loadBalancerIps` once it exists (its ARN is known): one
-   * DescribeNetworkInterfaces per run, shared by all templates. None inside the network CIDRs yet is
-   * LoadBalancerInterfacesNotReadyError, which the executor retries. Before the load balancer exists (a plan)
-   * they stay unknown; `strict` (apply) then throws.
+   * Reads the load balancer's addresses for `loadBalancerIps` once it exists (its ARN is known; before, as in a
+   * plan, they stay unknown and `strict`, apply, throws): see loadBalancerIpsOf.
    */
   private async resolveApiServerIps(cloud: AwsCloud, strict: boolean): Promise<void> {
     const d = this.desired;
     if (!d.loadBalancerIps || !d.loadBalancer) return;
-    const lb = d.loadBalancer;
-    const arn = strict ? lb.arn.get() : lb.arn.peek();
-    if (arn === undefined) {
-      this.apiServerIps = undefined;
-      return;
-    }
-    const vpcId = lb.desired.subnets[0]?.desired.vpc.id.get();
-    if (vpcId === undefined) throw new Error(`LaunchTemplate/${this.name}: the load balancer has no subnet`);
-    const name = lb.desired.loadBalancerName;
-    const ips = loadBalancerInterfaceIps(await cloud.inventory.endpoint.loadBalancerInterfaces(vpcId, name), name, d.loadBalancerIps.networkCidrs);
-    if (ips.length === 0) throw new LoadBalancerInterfacesNotReadyError(taskKey(this), name, vpcId);
-    this.apiServerIps = ips;
+    const arn = strict ? d.loadBalancer.arn.get() : d.loadBalancer.arn.peek();
+    this.apiServerIps = arn === undefined ? undefined : await loadBalancerIpsOf(cloud, taskKey(this), d.loadBalancer, d.loadBalancerIps.networkCidrs);
   }
 
   renderTerraform(t: TerraformTarget): void {
@@ -224,7 +184,7 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
       tag_specifications: TAGGED_AT_LAUNCH.map((type) => new HclBlock({ resource_type: type, tags: d.instanceTags })),
       tags: d.tags,
       // kops's Terraform output has no APIServerIPs (the load balancer's interfaces do not exist when it is rendered).
-      user_data: d.userData === undefined ? undefined : this.terraformUserData(t, d.userData.split(IPS_BLOCK).join('').split(IPS_ITEM).join('')),
+      user_data: d.userData === undefined ? undefined : this.terraformUserData(t, withoutApiServerIps(d.userData)),
       vpc_security_group_ids: [t.reference(d.securityGroup, 'id'), ...d.additionalSecurityGroupIds],
     });
   }
