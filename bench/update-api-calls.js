@@ -4,7 +4,8 @@
 //   - API calls and wall time of `update --yes` from nothing, and its critical path: the longest chain of
 //     dependent tasks, each weighted with the time its apply really took (what unlimited parallelism
 //     could not beat); target: wall time at most ~2x the critical path;
-//   - API calls and wall time of a no-op `update` (plan only); target: at most 39 calls (30 before the node-termination-handler and the node-identity listener), the same for 1
+//   - API calls and wall time of a no-op `update` (plan only); target: at most 39 calls (30 before the node-termination-handler and the node-identity listener;
+//     one is the DescribeNetworkInterfaces of the workers' APIServerIPs, which only a cluster without DNS makes), the same for 1
 //     and for 20 instance groups.
 // Usage: node bench/update-api-calls.js [latencyMs]   (default 100). Needs a build (npm run build) and
 // moto_server on PATH.
@@ -61,6 +62,24 @@ async function startMoto() {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('moto_server did not start');
+}
+
+/**
+ * test/helpers/moto-nlb-proxy.js in front of moto: it makes the API load balancer's network interfaces, as AWS
+ * does and moto does not (the workers' launch templates of this `--dns none` cluster wait for their addresses).
+ */
+async function nlbProxy(motoPort) {
+  const child = spawn(process.execPath, [path.join(__dirname, '..', 'test', 'helpers', 'moto-nlb-proxy.js'), `http://127.0.0.1:${motoPort}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+      const m = /^(\d+)\n/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`moto-nlb-proxy exited (status ${code})`)));
+  });
+  return { port, stop: () => child.kill('SIGKILL') };
 }
 
 /** An HTTP proxy that holds every request for `delay` ms before forwarding it: a far-away region. */
@@ -133,7 +152,8 @@ async function measure(endpoint, groups, label = 'bench') {
 
 async function main() {
   const moto = await startMoto();
-  const proxy = await latencyProxy(moto.port, latencyMs);
+  const nlb = await nlbProxy(moto.port);
+  const proxy = await latencyProxy(nlb.port, latencyMs);
   try {
     console.log(`update cluster against moto_server behind a ${latencyMs} ms latency proxy (${os.cpus().length} cores)`);
     // Warm-up: loads the SDK modules and wakes moto's backends, so neither lands in the first figure.
@@ -152,6 +172,7 @@ async function main() {
     console.log(`no-op operations (20 groups): ${JSON.stringify(rows[1].noop.ops)}`);
   } finally {
     proxy.close();
+    nlb.stop();
     moto.stop();
   }
 }

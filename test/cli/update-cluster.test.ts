@@ -5,6 +5,7 @@ import {
   DescribeInternetGatewaysCommand,
   DescribeLaunchTemplatesCommand,
   DescribeLaunchTemplateVersionsCommand,
+  DescribeNetworkInterfacesCommand,
   DescribeSecurityGroupsCommand,
   DescribeSubnetsCommand,
   DescribeVolumesCommand,
@@ -80,6 +81,13 @@ function apiCalls(r: CliResult): number {
   return Number(m[1]);
 }
 
+/** The boot config (kube_env.yaml) a launch template's user-data writes for nodeup. */
+function bootConfig(userData: string): { APIServerIPs?: string[]; InstanceGroupRole?: string } {
+  const m = /^cat > "\S*kube_env\.yaml" << '__EOF_KUBE_ENV'\n([\s\S]*?)\n__EOF_KUBE_ENV$/m.exec(userData);
+  if (!m) throw new Error(`no boot config in user-data:\n${userData}`);
+  return yaml.load(m[1]) as { APIServerIPs?: string[]; InstanceGroupRole?: string };
+}
+
 /** Operations of a `--verbose` summary, by name. */
 function operations(r: CliResult): Record<string, number> {
   const summary = r.stderr.slice(r.stderr.indexOf('AWS API:'));
@@ -114,7 +122,7 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     expect(Object.keys(report.summary).sort()).toEqual(['create', 'delete', 'unchanged', 'update']);
   });
 
-  it('--yes creates the resources once; a plain update then says "No changes" in at most 38 calls; a second --yes mutates nothing', async () => {
+  it('--yes creates the resources once; a plain update then says "No changes" in at most 39 calls; a second --yes mutates nothing', async () => {
     const applied = kforge(['update', 'cluster', LIFE, '--yes']);
     expect(applied.status).toBe(0);
     expect(applied.stdout).toContain(`Cluster "${LIFE}" updated.`);
@@ -159,6 +167,18 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
       expect(userData).toContain(`  Servers:\n  - https://${lb}:3988\n`);
       expect(userData).not.toContain('kforge.invalid');
       expect(userData).not.toContain('ConfigBase:');
+      // kops's BootConfig.APIServerIPs: the load balancer's private interface addresses (moto makes none; the
+      // proxy in front of it plays AWS, test/helpers/moto-nlb-interfaces.ts), which nodeup maps api.internal and
+      // kops-controller.internal to. The control plane's boot config has none (127.0.0.1 for its own API).
+      const enis = (await ec2.send(new DescribeNetworkInterfacesCommand({ Filters: [{ Name: 'description', Values: [`ELB net/${lbs[0].LoadBalancerName}/*`] }] }))).NetworkInterfaces ?? [];
+      expect(enis).toHaveLength(1);
+      const ips = enis.map((n) => n.PrivateIpAddress as string).sort();
+      expect(ips[0]).toMatch(/^172\.20\./);
+      expect(bootConfig(userData).APIServerIPs).toEqual(ips);
+      const cp = (await ec2.send(new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateName: `control-plane-us-east-1a.${LIFE}`, Versions: ['$Latest'] }))).LaunchTemplateVersions?.[0];
+      const cpBoot = bootConfig(Buffer.from(cp?.LaunchTemplateData?.UserData ?? '', 'base64').toString('utf8'));
+      expect(cpBoot.InstanceGroupRole).toBe('ControlPlane');
+      expect(cpBoot.APIServerIPs).toBeUndefined();
     } finally {
       elbv2.destroy();
     }
@@ -170,8 +190,10 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     expect(noop.status).toBe(0);
     expect(noop.stdout).toMatch(/^No changes: cluster "life\.example\.com" is up to date \(\d+ resources\)\n$/);
     // 23 before the node-termination-handler, whose queue and four rules add 12 reads, and the node-identity service's
-    // 3988 target group 3 more (the same for any number of groups).
-    expect(apiCalls(noop)).toBeLessThanOrEqual(38);
+    // 3988 target group 3 more, and the load balancer's network interfaces (the workers' APIServerIPs) 1 more (the
+    // same for any number of groups).
+    expect(apiCalls(noop)).toBeLessThanOrEqual(39);
+    expect(operations(noop).DescribeNetworkInterfaces).toBe(1);
 
     const again = kforge(['update', 'cluster', LIFE, '--yes', '--verbose']);
     expect(again.status).toBe(0);

@@ -7,10 +7,20 @@ import * as path from 'node:path';
 
 /** A running moto_server (a local fake of the AWS APIs); state is global per server, so one per test file. */
 export interface MotoServer {
-  /** Base URL, e.g. `http://127.0.0.1:40123`. */
+  /**
+   * Base URL, e.g. `http://127.0.0.1:40123`: a proxy process in front of moto that plays AWS's part moto lacks (a
+   * network load balancer's network interfaces, test/helpers/moto-nlb-proxy.js), unless `nlbInterfaces: false`.
+   */
   endpoint: string;
-  /** The loopback port it listens on. */
+  /** The loopback port `endpoint` listens on. */
   port: number;
+  /** moto_server's own URL (no proxy). */
+  upstream: string;
+  /**
+   * Sets the credentials the proxy creates and deletes load balancer interfaces with (default `test`/`test`); a
+   * test that enforces IAM gives a user's keys.
+   */
+  setProxyKeys(keys: { accessKeyId: string; secretAccessKey: string }): Promise<void>;
   /** Environment a child `kforge` process (or an S3Vfs) needs to talk to this server with fake credentials. */
   env: Record<string, string>;
   /** Forgets every bucket, object and IAM entity. */
@@ -23,6 +33,8 @@ export interface MotoServer {
 export interface MotoServerOptions {
   /** Extra environment for the moto process, e.g. `INITIAL_NO_AUTH_ACTION_COUNT` to enforce IAM auth. */
   env?: Record<string, string>;
+  /** Put the proxy that makes a network load balancer's interfaces in front (default true); false: `endpoint` is moto's own. */
+  nlbInterfaces?: boolean;
 }
 
 const READY_TIMEOUT_MS = 20_000;
@@ -86,11 +98,27 @@ export async function startMotoServer(options: MotoServerOptions = {}): Promise<
     await new Promise((r) => setTimeout(r, 100));
   }
 
-  return {
-    endpoint,
-    port,
+  let proxy: { port: number; stop: () => Promise<void> } | undefined;
+  if (options.nlbInterfaces !== false) {
+    try {
+      proxy = await startNlbProxy(endpoint);
+    } catch (e) {
+      await stop();
+      throw e;
+    }
+  }
+  const front = proxy ? `http://127.0.0.1:${proxy.port}` : endpoint;
+  const server: MotoServer = {
+    endpoint: front,
+    port: proxy?.port ?? port,
+    upstream: endpoint,
+    setProxyKeys: async (keys) => {
+      if (!proxy) return;
+      const status = await request('POST', `${front}/__moto-nlb-proxy/keys`, JSON.stringify(keys));
+      if (status !== 204) throw new Error(`moto-nlb-proxy: setting keys failed with HTTP ${status}`);
+    },
     env: {
-      AWS_ENDPOINT_URL: endpoint,
+      AWS_ENDPOINT_URL: front,
       AWS_ACCESS_KEY_ID: 'test',
       AWS_SECRET_ACCESS_KEY: 'test',
       AWS_REGION: 'us-east-1',
@@ -102,8 +130,48 @@ export async function startMotoServer(options: MotoServerOptions = {}): Promise<
       const status = await request('POST', `${endpoint}/moto-api/reset`);
       if (status !== 200) throw new Error(`moto reset failed with HTTP ${status}`);
     },
-    stop,
+    stop: async () => {
+      await proxy?.stop();
+      await stop();
+    },
   };
+  return server;
+}
+
+/** Starts test/helpers/moto-nlb-proxy.js in front of `upstream` and resolves once it printed its port. */
+function startNlbProxy(upstream: string): Promise<{ port: number; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [path.join(__dirname, 'moto-nlb-proxy.js'), upstream], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  });
+  const killOnExit = (): void => void child.kill('SIGKILL');
+  process.on('exit', killOnExit);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    process.off('exit', killOnExit);
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  };
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => void stop().then(() => reject(new Error('moto-nlb-proxy did not start within 10 s'))), 10_000);
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      const m = /^(\d+)\n/.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      // Nothing more is read: the pipe must not keep jest's event loop alive.
+      child.stdout?.destroy();
+      child.unref();
+      resolve({ port: Number(m[1]), stop });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`moto-nlb-proxy exited early (status ${code})`));
+    });
+  });
 }
 
 /** A port that was free a moment ago: the OS picks it for port 0, then it is released for moto. */
@@ -119,7 +187,7 @@ function freePort(): Promise<number> {
 }
 
 /** One HTTP request without keep-alive (no sockets left open for jest to wait on); resolves to the status. */
-function request(method: string, url: string): Promise<number> {
+function request(method: string, url: string, body?: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, agent: false, timeout: 2000 }, (res) => {
       res.resume();
@@ -127,7 +195,7 @@ function request(method: string, url: string): Promise<number> {
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 

@@ -1,3 +1,4 @@
+import type { NetworkInterface } from '@aws-sdk/client-ec2';
 import type { Listener, LoadBalancer, TargetGroup } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { HostedZone, ResourceRecordSet, RRType } from '@aws-sdk/client-route-53';
 import type { AwsCloud } from './aws-cloud';
@@ -6,6 +7,7 @@ import { tagMap, TagMap } from './aws-tags';
 import type { InventoryCache } from './inventory-cache';
 import { orUndefined } from './or-undefined';
 import { AWS_PAGE_SIZE } from './aws-page-size';
+import { loadBalancerInterfaceDescription } from './load-balancer-interface-ips';
 import { ownedByCluster } from './owned-by-cluster';
 
 /** An ELBv2 resource with its tags (ELBv2 returns them from a separate DescribeTags). */
@@ -87,6 +89,26 @@ export class AwsEndpointInventory {
         if (classifyAwsError(e) === 'not-found') return [];
         throw e;
       }
+    });
+  }
+
+  /**
+   * The network interfaces AWS made for a network load balancer in a VPC (kops's FindELBV2NetworkInterfacesByName):
+   * one DescribeNetworkInterfaces filtered by VPC and by AWS's description `ELB net/<name>/*` (kops filters by
+   * `interface-type` and checks the description itself; the description filter asks AWS for fewer), paged.
+   * Read once per run, however many launch templates need the addresses.
+   */
+  loadBalancerInterfaces(vpcId: string, loadBalancerName: string): Promise<NetworkInterface[]> {
+    return this.cache.once(`load-balancer-interfaces/${vpcId}/${loadBalancerName}`, async () => {
+      const { sdk, client } = await this.cloud.ec2();
+      const Filters = [
+        { Name: 'vpc-id', Values: [vpcId] },
+        { Name: 'description', Values: [`${loadBalancerInterfaceDescription(loadBalancerName)}*`] },
+      ];
+      return this.cache.pages(async (NextToken) => {
+        const out = await client.send(new sdk.DescribeNetworkInterfacesCommand({ Filters, MaxResults: AWS_PAGE_SIZE.DescribeNetworkInterfaces, NextToken }));
+        return [out.NetworkInterfaces ?? [], out.NextToken];
+      });
     });
   }
 

@@ -1,6 +1,7 @@
 /** What went wrong in an AWS call, as far as kforge needs to know to react or to explain it. */
 export type AwsErrorKind =
   | 'not-found'
+  | 'not-ready'
   | 'no-such-bucket'
   | 'precondition-failed'
   | 'conditional-conflict'
@@ -65,6 +66,9 @@ const BY_NAME: ReadonlyArray<[AwsErrorKind, ReadonlySet<string>]> = [
       'InvalidPermission.NotFound',
     ]),
   ],
+  // kforge's own "not yet": a resource exists but AWS has not finished what it makes for it (a network load
+  // balancer's interfaces, load-balancer-interfaces-not-ready-error.ts). Retried like eventual consistency.
+  ['not-ready', new Set(['LOAD_BALANCER_NOT_READY'])],
   ['precondition-failed', new Set(['PreconditionFailed'])],
   ['conditional-conflict', new Set(['ConditionalRequestConflict'])],
   [
@@ -204,7 +208,7 @@ export function classifyAwsError(e: unknown): AwsErrorKind {
 
 // Kinds a task may retry after finding its resource again: the cloud is busy, briefly unreachable, or
 // not yet consistent (a VPC made a moment ago is "not found" by CreateSubnet).
-const RETRYABLE: ReadonlySet<AwsErrorKind> = new Set(['throttled', 'unreachable', 'outcome-unknown', 'unavailable', 'not-found', 'dependency-violation', 'resource-in-use', 'concurrent-modification']);
+const RETRYABLE: ReadonlySet<AwsErrorKind> = new Set(['throttled', 'unreachable', 'outcome-unknown', 'unavailable', 'not-found', 'not-ready', 'dependency-violation', 'resource-in-use', 'concurrent-modification']);
 
 /** Whether a task that failed with this error should be retried with backoff (the SDK's own retries are used up). */
 export function isRetryableAwsError(e: unknown): boolean {

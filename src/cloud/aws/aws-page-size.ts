@@ -15,6 +15,7 @@ export const AWS_PAGE_SIZE = {
   DescribeNatGateways: 1000,
   DescribeLaunchTemplates: 200,
   DescribeLaunchTemplateVersions: 200,
+  DescribeNetworkInterfaces: 1000,
   /** Auto Scaling's MaxRecords. */
   DescribeAutoScalingGroups: 100,
   /** ELBv2's PageSize. */

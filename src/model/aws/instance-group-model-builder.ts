@@ -4,7 +4,7 @@ import { nthQueueMode } from '../../expand/components/node-termination-handler';
 import { AutoScalingGroupTask, TargetGroupRef } from '../../cloud/aws/tasks/auto-scaling-group-task';
 import { Ec2KeyPairTask, keyPairName } from '../../cloud/aws/tasks/ec2-key-pair-task';
 import { IamInstanceProfileTask } from '../../cloud/aws/tasks/iam-instance-profile-task';
-import { LaunchTemplateTask, LOAD_BALANCER_DNS_PLACEHOLDER } from '../../cloud/aws/tasks/launch-template-task';
+import { LaunchTemplateTask, LOAD_BALANCER_DNS_PLACEHOLDER, LOAD_BALANCER_IPS_PLACEHOLDER } from '../../cloud/aws/tasks/launch-template-task';
 import type { NetworkLoadBalancerTask } from '../../cloud/aws/tasks/network-load-balancer-task';
 import { SecurityGroupTask } from '../../cloud/aws/tasks/security-group-task';
 import { SharedResourceError } from '../../errors/shared-resource-error';
@@ -106,6 +106,9 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
     if (viaService && !inputs.kopsControllerCa) throw new MissingModelInputError(`the kops-controller-ca certificate for ${object}'s user-data (AwsModelInputs.kopsControllerCa)`);
     // Without DNS the load balancer's name goes in at find/apply (or by Terraform); the template holds a placeholder.
     const viaLb = viaService && configServerViaLoadBalancer(cluster) ? required(deps.apiLoadBalancer, 'the API load balancer (spec.api.loadBalancer)') : undefined;
+    // kops's BootConfig.APIServerIPs: without DNS a worker maps api.internal (and kops-controller.internal) to the
+    // load balancer's private addresses, which exist only once AWS made it: the template task puts them in.
+    const ipsFromLb = normalizedRole(ig) === 'Node' && apiAddressesFromLoadBalancer(cluster) ? required(deps.apiLoadBalancer, 'the API load balancer (spec.api.loadBalancer)') : undefined;
     const configServer = viaService
       ? { servers: [configServerUrl(c)], caCertificates: inputs.kopsControllerCa as string, via: viaLb ? LOAD_BALANCER_DNS_PLACEHOLDER : undefined }
       : undefined;
@@ -162,10 +165,23 @@ export function buildInstanceGroupTasks(cluster: Cluster, instanceGroups: readon
       existingKeyName,
       // kops's additionalUserData: the boot script and the group's parts as one MIME archive (a bastion's parts only).
       userData: multipartUserData(
-        bastion ? undefined : renderUserData({ clusterName: c, configBase, region, instanceGroup: igName, role, nodeupConfigHash: hash as string, fileRepository: cluster.spec.assets?.fileRepository, configServer }),
+        bastion
+          ? undefined
+          : renderUserData({
+              clusterName: c,
+              configBase,
+              region,
+              instanceGroup: igName,
+              role,
+              nodeupConfigHash: hash as string,
+              fileRepository: cluster.spec.assets?.fileRepository,
+              configServer,
+              apiServerIps: ipsFromLb ? [LOAD_BALANCER_IPS_PLACEHOLDER] : undefined,
+            }),
         ig.spec.additionalUserData,
       ),
-      loadBalancer: viaLb,
+      loadBalancer: viaLb ?? ipsFromLb,
+      loadBalancerIps: ipsFromLb ? { networkCidrs: networkCidrs(cluster) } : undefined,
       instanceTags: groupTags,
       tags: clusterTags(c, name, { ...nthLabels, ...labels }, { ...roleTags, 'kops.k8s.io/instancegroup': igName }),
     });
@@ -225,6 +241,20 @@ function sharedGroupResources(
     }
   }
   return { securityGroups, profiles, tasks: [...sgById.values(), ...profileByArn.values()] };
+}
+
+/**
+ * kops's UsesLoadBalancerForKopsController on AWS: no DNS (`topology.dns.type: None`, the `.k8s.local` default)
+ * and the API load balancer, whose addresses the workers' boot config then carries.
+ */
+function apiAddressesFromLoadBalancer(cluster: Cluster): boolean {
+  const dns = cluster.spec.topology?.dns?.type ?? (cluster.metadata.name.endsWith('.k8s.local') ? 'None' : 'Public');
+  return dns === 'None' && cluster.spec.api?.loadBalancer !== undefined;
+}
+
+/** The network's CIDRs the load balancer's addresses must lie in (kops's selectControlPlaneIPs on AWS). */
+function networkCidrs(cluster: Cluster): string[] {
+  return [...(cluster.spec.additionalNetworkCIDRs ?? []), ...(cluster.spec.networkCIDR ? [cluster.spec.networkCIDR] : [])];
 }
 
 /** A dependency the caller must have built (the security-group and IAM builders make it with a bastion group). */

@@ -27,6 +27,8 @@ export interface UserDataParams {
    * TLS still checks the certificate for `kops-controller.internal.<cluster>`.
    */
   configServer?: { servers: string[]; caCertificates: string; via?: string };
+  /** kops's BootConfig.APIServerIPs (a worker of a cluster without DNS), or the launch template's placeholder for them. */
+  apiServerIps?: readonly string[];
 }
 
 /** Renders an instance group's EC2 user-data: the shared boot script with AWS's parts (s3-get, IMDS, the region). */

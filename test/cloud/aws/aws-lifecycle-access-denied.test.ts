@@ -36,6 +36,8 @@ beforeAll(async () => {
   await setup.send(new PutUserPolicyCommand({ UserName: 'deployer', PolicyName: 'no-inline-role-policies', PolicyDocument: JSON.stringify(DENY_PUT_ROLE_POLICY) }));
   setup.destroy();
   const credentials = { accessKeyId: key?.AccessKeyId ?? '', secretAccessKey: key?.SecretAccessKey ?? '' };
+  // The proxy that makes the API load balancer's interfaces (as AWS does) calls the IAM-enforcing moto as this user.
+  await moto.setProxyKeys(credentials);
   admin = { iam: new IAMClient({ region: 'us-east-1', endpoint: moto.endpoint, credentials }), ec2: new EC2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials }) };
   home = tempDir('kforge-lifecycle-denied-');
   // A local state store: the S3 one would meet moto's SigV4 check, which rejects a '/' in a listed prefix.

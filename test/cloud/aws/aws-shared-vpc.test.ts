@@ -295,6 +295,8 @@ describe('where the account may not tag the shared VPC and subnets', () => {
     await setupIam.send(new CreateUserCommand({ UserName: 'cluster-admin' }));
     const key = (await setupIam.send(new CreateAccessKeyCommand({ UserName: 'cluster-admin' }))).AccessKey;
     user = { accessKeyId: key?.AccessKeyId as string, secretAccessKey: key?.SecretAccessKey as string };
+    // The proxy that makes the API load balancer's interfaces (as AWS does) calls the IAM-enforcing moto as this user.
+    await authMoto.setProxyKeys(user);
     // Everything but tagging, as for a VPC another account shares with this one.
     const policy = { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: '*', Resource: '*' }, { Effect: 'Deny', Action: 'ec2:CreateTags', Resource: '*' }] };
     await setupIam.send(new PutUserPolicyCommand({ UserName: 'cluster-admin', PolicyName: 'no-tagging', PolicyDocument: JSON.stringify(policy) }));

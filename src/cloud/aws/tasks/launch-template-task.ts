@@ -12,20 +12,13 @@ import { tagList, tagMap, TagMap } from '../aws-tags';
 import { ImageNotFoundError } from '../image-not-found-error';
 import { pickImage } from '../image-ref';
 import { AwsTask } from './aws-task';
+import { LOAD_BALANCER_DNS_PLACEHOLDER, loadBalancerIpsOf, withLoadBalancer, withoutApiServerIps } from './launch-template-user-data';
 import type { Ec2KeyPairTask } from './ec2-key-pair-task';
 import type { IamInstanceProfileTask } from './iam-instance-profile-task';
 import type { NetworkLoadBalancerTask } from './network-load-balancer-task';
 import type { SecurityGroupTask } from './security-group-task';
 
-/**
- * Stands in user-data for the API load balancer's DNS name (`LaunchTemplateSpec.loadBalancer`) until it is
- * known: replaced at find and apply, and by Terraform's `replace()` with `aws_lb.<api>.dns_name`. A name
- * under `.invalid` never resolves, so a template that somehow kept it fails closed.
- */
-export const LOAD_BALANCER_DNS_PLACEHOLDER = 'api-load-balancer.kforge.invalid';
-
-// What a load balancer's DNS name may be before it goes into a boot script (lower-case DNS labels).
-const LB_DNS_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
+export { LOAD_BALANCER_DNS_PLACEHOLDER, LOAD_BALANCER_IPS_PLACEHOLDER } from './launch-template-user-data';
 
 /** The root volume of an instance group's instances. */
 export interface RootVolumeSpec {
@@ -74,6 +67,13 @@ export interface LaunchTemplateSpec {
    * a cluster without DNS reaches the node-identity service through it): a dependency.
    */
   loadBalancer?: NetworkLoadBalancerTask;
+  /**
+   * A worker of a cluster without DNS (kops's UsesLoadBalancerForKopsController): user-data's
+   * LOAD_BALANCER_IPS_PLACEHOLDER becomes the private addresses of `loadBalancer`'s network interfaces inside
+   * `networkCidrs` (and any IPv6 address), kops's BootConfig.APIServerIPs, which nodeup maps the API's and the
+   * node-identity service's internal names to in /etc/hosts.
+   */
+  loadBalancerIps?: { networkCidrs: readonly string[] };
   /** Tags of the instances and their volumes. */
   instanceTags: TagMap;
   /** Tags of the template itself. */
@@ -119,6 +119,8 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
   private image: { id: string; rootDevice: string } | undefined;
   /** The instance type's instance-store disks as kops maps them (`/dev/sdc` = `ephemeral0`, …), found with the image. */
   private ephemeral: EphemeralDevice[] = [];
+  /** The load balancer's addresses for `loadBalancerIps`, found at find or apply; undefined while it does not exist. */
+  private apiServerIps: string[] | undefined;
 
   constructor(
     name: string,
@@ -133,17 +135,27 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
   }
 
   /**
-   * The user-data with the load balancer's DNS name in place of the placeholder; `strict` throws while it is
-   * unknown (apply), else the placeholder stays (a plan of a load balancer yet to be made shows a change).
+   * The user-data with the load balancer's DNS name and addresses in place of the placeholders; `strict` throws
+   * while they are unknown (apply), else the placeholders stay (a plan of a load balancer yet to be made shows a
+   * change).
    */
   private userData(strict: boolean): string | undefined {
     const d = this.desired;
     if (d.userData === undefined || !d.loadBalancer) return d.userData;
+    if (d.loadBalancerIps && strict && this.apiServerIps === undefined) throw new Error(`LaunchTemplate/${this.name}: the load balancer's addresses are not known (find or apply did not read them)`);
     const dns = strict ? d.loadBalancer.dnsName.get() : d.loadBalancer.dnsName.peek();
-    if (dns === undefined) return d.userData;
-    const name = dns.toLowerCase().replace(/\.$/, '');
-    if (!LB_DNS_NAME.test(name)) throw new Error(`LaunchTemplate/${this.name}: the load balancer's DNS name ${JSON.stringify(dns)} is not a DNS name`);
-    return d.userData.split(LOAD_BALANCER_DNS_PLACEHOLDER).join(name);
+    return withLoadBalancer(taskKey(this), d.userData, dns, d.loadBalancerIps ? this.apiServerIps : undefined);
+  }
+
+  /**
+   * Reads the load balancer's addresses for `loadBalancerIps` once it exists (its ARN is known; before, as in a
+   * plan, they stay unknown and `strict`, apply, throws): see loadBalancerIpsOf.
+   */
+  private async resolveApiServerIps(cloud: AwsCloud, strict: boolean): Promise<void> {
+    const d = this.desired;
+    if (!d.loadBalancerIps || !d.loadBalancer) return;
+    const arn = strict ? d.loadBalancer.arn.get() : d.loadBalancer.arn.peek();
+    this.apiServerIps = arn === undefined ? undefined : await loadBalancerIpsOf(cloud, taskKey(this), d.loadBalancer, d.loadBalancerIps.networkCidrs);
   }
 
   renderTerraform(t: TerraformTarget): void {
@@ -171,7 +183,8 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
       placement: d.tenancy ? new HclBlock({ tenancy: d.tenancy }) : undefined,
       tag_specifications: TAGGED_AT_LAUNCH.map((type) => new HclBlock({ resource_type: type, tags: d.instanceTags })),
       tags: d.tags,
-      user_data: d.userData === undefined ? undefined : this.terraformUserData(t, d.userData),
+      // kops's Terraform output has no APIServerIPs (the load balancer's interfaces do not exist when it is rendered).
+      user_data: d.userData === undefined ? undefined : this.terraformUserData(t, withoutApiServerIps(d.userData)),
       vpc_security_group_ids: [t.reference(d.securityGroup, 'id'), ...d.additionalSecurityGroupIds],
     });
   }
@@ -206,6 +219,7 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
 
   async find(cloud: AwsCloud): Promise<LaunchTemplateActual | undefined> {
     await this.resolveImage(cloud);
+    await this.resolveApiServerIps(cloud, false);
     const t = (await cloud.inventory.launchTemplates()).find((x) => x.LaunchTemplateName === this.name);
     if (!t?.LaunchTemplateId) return undefined;
     this.id.set(t.LaunchTemplateId);
@@ -238,6 +252,8 @@ export class LaunchTemplateTask extends AwsTask<LaunchTemplateActual> {
 
   async apply(cloud: AwsCloud, actual: LaunchTemplateActual | undefined, changes: readonly Change[]): Promise<void> {
     const { sdk, client } = await cloud.ec2();
+    // The addresses as they are now (the plan may have run before the load balancer existed).
+    if (changes.some((c) => !c.field.startsWith('tags.')) || !actual) await this.resolveApiServerIps(cloud, true);
     if (!actual) {
       try {
         const out = await client.send(
