@@ -1,8 +1,14 @@
 import { gceMetadataBase } from '../cloud/gce/gce-instance-identity';
+import { KOPS_CONTROLLER_PORT } from './kops-controller-port';
 import { NodeIdentityError } from './node-identity-error';
 
 /** The Authorization scheme of a GCE node's proof: `x-gce-identity <Google's instance identity token>` (kforge's; kops sends a TPM signature). */
 export const GCE_TOKEN_PREFIX = 'x-gce-identity ';
+
+/** The audience a GCE node asks Google for and the service requires: the service's own URL, whatever address reaches it. */
+export function gceIdentityAudience(cluster: string): string {
+  return `https://kops-controller.internal.${cluster}:${KOPS_CONTROLLER_PORT}`;
+}
 
 const TIMEOUT_MS = 5000;
 // A JWT with the compute_engine claims is about 1 KiB; anything far larger is not the metadata server's.
