@@ -62,6 +62,8 @@ export interface KopsControllerOptions {
  */
 export async function runKopsController(options: KopsControllerOptions): Promise<NodeIdentityServer> {
   const boot = readControlPlaneBootConfig(options.conf, 'kops-controller', 'kops-controller verifies AWS and GCE identities only', ['aws', 'gce']);
+  // On a GCE control plane the gs:// store is read with the service account's token from the metadata server (as nodeup and protokube do).
+  if (boot.CloudProvider === 'gce') process.env.METADATA_SERVER_DETECTION ||= 'assume-present';
   const slash = boot.ConfigBase.replace(/\/+$/, '').lastIndexOf('/');
   const storeUrl = boot.ConfigBase.slice(0, slash);
   const vfs = (options.open ?? openVfs)(storeUrl);

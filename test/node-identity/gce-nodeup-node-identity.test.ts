@@ -21,7 +21,8 @@ import { opensslSubject, opensslVerify } from './node-identity-helpers';
 // The GCE path with real processes: a store made by the real pipeline for a GCE cluster, `kforge
 // kops-controller` started from a GCE control plane's boot config (the Compute API and its own token from the
 // fakes, Google's keys from the fake JWKS), and `kforge nodeup` on a worker whose boot config names only the
-// service: it gets its config and certificates with the identity token its metadata server hands it.
+// service (as update stored its config): it gets its config and certificates with the identity token its
+// metadata server hands it.
 
 const LOCK: LockOptions = { command: 'kforge test', ttlSeconds: 60, warn: () => undefined };
 const NAME = 'gni.k8s.local';
@@ -104,18 +105,11 @@ async function workerVm(name: string, signer: FakeGoogleSigner = google): Promis
 }
 
 /**
- * The worker's config as a ConfigServer cluster stores it (no ConfigBase, the service by its name, no
- * channels), and a boot config as the startup-script writes it: a ConfigServer at the service's loopback
- * address, no ConfigBase, the stored config's hash.
+ * A boot config as the startup-script writes it for a worker: a ConfigServer (here at the service's loopback
+ * address), no ConfigBase, the hash of the worker's config as update stored it.
  */
 function workerBoot(): string {
-  const file = path.join(store, StatePaths.nodeupConfig(NAME, 'Node', GROUP));
-  const config = yaml.load(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-  delete config.ConfigBase;
-  config.ConfigServer = { Servers: [`https://kops-controller.internal.${NAME}:3988`], CACertificates: controllerCa, Region: 'us-central1' };
-  config.channels = [];
-  const text = yaml.dump(config);
-  fs.writeFileSync(file, text);
+  const text = fs.readFileSync(path.join(store, StatePaths.nodeupConfig(NAME, 'Node', GROUP)), 'utf8');
   const d = tempDir('kforge-gni-boot-');
   dirs.push(d);
   const boot = path.join(d, 'kube_env.yaml');
@@ -135,6 +129,18 @@ async function serviceLog(re: RegExp): Promise<string> {
   while (!re.test(controllerOut) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   return controllerOut;
 }
+
+test("update stores a GCE worker's config with the ConfigServer: the service by its name, kops-controller-ca, no store, kubernetes-ca only", () => {
+  const config = yaml.load(fs.readFileSync(path.join(store, StatePaths.nodeupConfig(NAME, 'Node', GROUP)), 'utf8')) as Record<string, unknown>;
+  expect(config.ConfigServer).toEqual({ Servers: [`https://kops-controller.internal.${NAME}:3988`], CACertificates: controllerCa, Region: 'us-central1' });
+  expect(config.ConfigBase).toBeUndefined();
+  expect(config.channels).toEqual([]);
+  expect(Object.keys(config.KeypairIDs as Record<string, string>)).toEqual(['kubernetes-ca']);
+  // The control plane still reads the store.
+  const cp = yaml.load(fs.readFileSync(path.join(store, StatePaths.nodeupConfig(NAME, 'ControlPlane', `control-plane-${ZONE}`)), 'utf8')) as Record<string, unknown>;
+  expect(cp.ConfigBase).toEqual(expect.any(String));
+  expect(cp.ConfigServer).toBeUndefined();
+});
 
 test('the service on a GCE control plane says what it verifies', () => {
   expect(controllerOut).toContain(`kops-controller: cluster ${NAME}, project ${PROJECT}, listening on 127.0.0.1:${port} as kops-controller.internal.${NAME}; GCE instance identity tokens for https://kops-controller.internal.${NAME}:3988 of worker groups ${GROUP}`);
