@@ -207,3 +207,15 @@ test('no token, another scheme, and a token that is not a JWT are refused', asyn
   expect((await refusal('Bearer abc')).reason).toContain('no GCE identity token');
   expect((await refusal(`${GCE_TOKEN_PREFIX}not-a-jwt`)).reason).toContain('not a JWT');
 });
+
+test("Google's keys or Compute out of reach is the service's failure (503: the node may retry), not a refusal of the node", async () => {
+  const id = addInstance('nodes-us-central1-a-503a', 'nodes-us-central1-a');
+  const token = await tokenOf(await vm('nodes-us-central1-a-503a', id));
+  const options = { clusterName: CLUSTER, project: PROJECT, audience: AUDIENCE, workerGroups: ['nodes-us-central1-a'] };
+  // A closed port for the JWKS.
+  const noKeys = new GceIdentityVerifier({ ...options, jwksUrl: 'http://127.0.0.1:9/oauth2/v3/certs', getInstance: () => Promise.resolve(undefined) });
+  await expect(noKeys.verify(token)).rejects.toMatchObject({ status: 503, reason: expect.stringContaining("Google's keys could not be read") });
+  // A Compute API that cannot be reached.
+  const noCompute = new GceIdentityVerifier({ ...options, jwksUrl: jwks.url, getInstance: gceInstanceFacts(PROJECT, { GCE_METADATA_HOST: controlPlaneMetadata.host, CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: 'http://127.0.0.1:9/compute/v1/' }) });
+  await expect(noCompute.verify(token)).rejects.toMatchObject({ status: 503, reason: expect.stringContaining('instances.get failed') });
+});
