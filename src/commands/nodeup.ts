@@ -85,7 +85,8 @@ export default class Nodeup extends BaseCommand {
     if (usesNodeIdentityService(config) && !flags['dry-run']) {
       const { requestNodeCertificates } = await import('../node-identity/request-node-certificates');
       const server = config.ConfigServer as NonNullable<typeof config.ConfigServer>;
-      const options = { cluster: config.ClusterName, servers: server.Servers, caCertificates: server.CACertificates, region: server.Region };
+      // The proof is the cloud's: a signed STS request on AWS, Google's instance identity token on GCE.
+      const options = { cluster: config.ClusterName, servers: server.Servers, caCertificates: server.CACertificates, region: server.Region, cloud: gce ? 'gce' : 'aws' };
       // spec.nodeIdentity.mode Approval: no cloud proof; the request waits for "kforge approve node-request".
       const approval = server.Approval ? await import('../nodeup/approval-requester') : undefined;
       const requester = approval?.approvalRequester(config, approval.noticeWriter(flags.root));

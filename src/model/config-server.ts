@@ -9,15 +9,17 @@ export const KOPS_CONTROLLER_CA_KEYSET = 'kops-controller-ca';
 
 /**
  * Whether a cluster's workers get their nodeup config, nodeup bundle and certificates from the node-identity
- * service (kops's ConfigServer) and have no access to the state store: AWS clusters with DNS (the service's
- * name `kops-controller.internal.<cluster>` resolves from user-data on), and AWS clusters without DNS
+ * service (kops's ConfigServer) and have no access to the state store: AWS and GCE clusters with DNS (the service's
+ * name `kops-controller.internal.<cluster>` resolves from user-data on), and AWS and GCE clusters without DNS
  * (`.k8s.local`, `dns: None`) that have the API load balancer, whose 3988 listener reaches the service: their
  * workers dial the load balancer's DNS name and still check the service's certificate for its name
  * (configServerVia). The same answer drives the nodeup configs, user-data and the node roles' IAM, so they
  * cannot disagree.
  */
 export function usesConfigServer(cluster: Cluster): boolean {
-  if (cluster.spec.cloudProvider !== 'aws') return false;
+  // GCE as AWS: Google's instance identity token is the proof (docs/node-identity.md); without DNS the service is
+  // reached through the internal API load balancer's 3988 forwarding rule, at the addresses of APIServerIPs.
+  if (cluster.spec.cloudProvider !== 'aws' && cluster.spec.cloudProvider !== 'gce') return false;
   // In Approval mode no cloud proof is sent, so the service serves no nodeup config: workers read theirs from the
   // store (approval-config-server.ts) and only their certificates wait for an operator.
   if (nodeIdentityMode(cluster) === 'Approval') return false;

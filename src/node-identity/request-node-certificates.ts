@@ -1,6 +1,7 @@
 import * as https from 'node:https';
 import * as tls from 'node:tls';
 import { AwsCredentials, createAwsIdentityToken, regionalStsEndpoint } from './aws-identity-token';
+import { fetchGceIdentityToken, GCE_TOKEN_PREFIX, gceIdentityAudience } from './gce-identity-token';
 import { BOOTSTRAP_API_VERSION } from './node-identity-server';
 import { NodeIdentityError } from './node-identity-error';
 
@@ -14,8 +15,13 @@ export interface NodeCertificateClientOptions {
   region: string;
   /** The machine's credentials (the instance role's, from IMDS through the SDK's default chain). Default: that chain. */
   credentials?: () => Promise<AwsCredentials>;
-  /** Environment: AWS_ENDPOINT_URL_STS / AWS_ENDPOINT_URL move the STS endpoint signed for, as for the SDK. Default: process.env. */
+  /** Environment: AWS_ENDPOINT_URL_STS / AWS_ENDPOINT_URL move the STS endpoint signed for, as for the SDK; GCE_METADATA_HOST the metadata server. Default: process.env. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The machine's cloud (the boot config's CloudProvider), which decides the proof: `aws` (default) signs
+   * sts:GetCallerIdentity; `gce` sends Google's instance identity token from the metadata server.
+   */
+  cloud?: string;
 }
 
 // A nodeup config is a few tens of KiB (CA bundles, flags); certificates far less.
@@ -24,7 +30,8 @@ const TIMEOUT_MS = 30_000;
 
 /**
  * Sends the public keys a node made and the node name it claims to the node-identity service, with a
- * sts:GetCallerIdentity request signed by the machine's credentials as proof, over TLS pinned to
+ * sts:GetCallerIdentity request signed by the machine's credentials as proof (on GCE: Google's instance
+ * identity token), over TLS pinned to
  * kops-controller-ca and checked against `kops-controller.internal.<cluster>` whatever address it dials;
  * returns the issued certificates by name. A refusal names the status; the service's log has the reason.
  */
@@ -54,13 +61,10 @@ export async function requestNodeConfig(options: NodeCertificateClientOptions): 
 
 /** POSTs a bootstrap body to each server in turn until one answers 200, and reads that answer with `read`. */
 async function bootstrap<T>(body: string, options: NodeCertificateClientOptions, what: string, read: (server: string, answer: unknown) => T): Promise<T> {
-  const env = options.env ?? process.env;
-  const credentials = await (options.credentials ?? (() => defaultCredentials(options.region)))();
-  const stsEndpoint = env.AWS_ENDPOINT_URL_STS || env.AWS_ENDPOINT_URL || regionalStsEndpoint(options.region);
+  const proof = await identityProof(options);
   const failures: string[] = [];
   for (const server of options.servers) {
-    // A fresh signature per attempt: the service accepts each signed request once.
-    const authorization = createAwsIdentityToken(body, { region: options.region, stsEndpoint, credentials });
+    const authorization = proof(body);
     let answer: { status: number; body: string };
     try {
       answer = await postBootstrap(server, `kops-controller.internal.${options.cluster}`, options.caCertificates, body, authorization);
@@ -81,6 +85,20 @@ async function bootstrap<T>(body: string, options: NodeCertificateClientOptions,
     return read(server, parsed ?? {});
   }
   throw new NodeIdentityError(`no node-identity service sent ${what}: ${failures.join('; ')}`);
+}
+
+/** How this machine proves who it is, per request body: an AWS signature, or Google's identity token. */
+async function identityProof(options: NodeCertificateClientOptions): Promise<(body: string) => string> {
+  const env = options.env ?? process.env;
+  if (options.cloud === 'gce') {
+    // Google signs the instance's identity for the service's own name, whatever address reaches it; the token is not tied to the body.
+    const token = GCE_TOKEN_PREFIX + (await fetchGceIdentityToken(gceIdentityAudience(options.cluster), env));
+    return () => token;
+  }
+  const credentials = await (options.credentials ?? (() => defaultCredentials(options.region)))();
+  const stsEndpoint = env.AWS_ENDPOINT_URL_STS || env.AWS_ENDPOINT_URL || regionalStsEndpoint(options.region);
+  // A fresh signature per attempt: the service accepts each signed request once.
+  return (body) => createAwsIdentityToken(body, { region: options.region, stsEndpoint, credentials });
 }
 
 async function defaultCredentials(region: string): Promise<AwsCredentials> {

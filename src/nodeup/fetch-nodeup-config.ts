@@ -8,7 +8,7 @@ import type { NodeCertificateClientOptions } from '../node-identity/request-node
 async function fromService(boot: BootConfig, options: FetchNodeupConfigOptions): Promise<string> {
   const server = boot.ConfigServer as NonNullable<BootConfig['ConfigServer']>;
   const request = options.request ?? (await import('../node-identity/request-node-certificates')).requestNodeConfig;
-  return request({ cluster: boot.ClusterName, servers: server.Servers, caCertificates: server.CACertificates, region: server.Region });
+  return request({ cluster: boot.ClusterName, servers: server.Servers, caCertificates: server.CACertificates, region: server.Region, cloud: boot.CloudProvider });
 }
 
 async function fromStore(boot: BootConfig, source: string, where: string, open: (url: string) => Vfs): Promise<Buffer> {

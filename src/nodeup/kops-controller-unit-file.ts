@@ -16,7 +16,7 @@ export function kopsControllerUnitFiles(config: NodeupConfig): NodeFile[] {
   const content = [
     '# Written by kforge nodeup on control-plane machines; changes are overwritten.',
     '[Unit]',
-    "Description=kforge kops-controller: issue each node its own kubelet certificate once AWS vouches for it",
+    "Description=kforge kops-controller: issue each node its own kubelet certificate once the cloud vouches for it",
     'After=network-online.target kforge-nodeup.service',
     'Wants=network-online.target',
     'StartLimitIntervalSec=0',

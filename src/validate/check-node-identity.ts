@@ -11,10 +11,14 @@ export function nodeIdentityMode(cluster: Cluster): 'Automatic' | 'Approval' {
 
 /**
  * `spec.nodeIdentity`: the schema checks the mode's values; here, that the node-identity service exists for
- * the cloud (it runs on AWS control planes only), so the setting is not silently ignored elsewhere.
+ * the cloud (it runs on AWS and GCE control planes), and that Approval mode is AWS-only (on GCE the queue's
+ * store writes are not granted), so the setting is not silently ignored elsewhere.
  */
 export function checkNodeIdentity(cluster: Cluster): FieldError[] {
   const ni = cluster.spec.nodeIdentity;
-  if (ni === undefined || cluster.spec.cloudProvider === undefined || cluster.spec.cloudProvider === 'aws') return [];
-  return [{ object: `Cluster/${cluster.metadata.name}`, path: 'spec.nodeIdentity', message: `is not supported on ${cluster.spec.cloudProvider} yet: the node-identity service runs on AWS control planes only` }];
+  const cloud = cluster.spec.cloudProvider;
+  if (ni === undefined || cloud === undefined || cloud === 'aws') return [];
+  const object = `Cluster/${cluster.metadata.name}`;
+  if (cloud === 'gce') return ni.mode === 'Approval' ? [{ object, path: 'spec.nodeIdentity.mode', message: 'Approval is not supported on gce yet: the approval queue runs on AWS control planes only (Automatic works on gce)' }] : [];
+  return [{ object, path: 'spec.nodeIdentity', message: `is not supported on ${cloud} yet: the node-identity service runs on AWS and GCE control planes only` }];
 }

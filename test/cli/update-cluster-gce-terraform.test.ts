@@ -70,6 +70,10 @@ it('without DNS, the workers\' boot script gets the internal API address from Te
   expect(cp).not.toContain('replace(');
   const data = fs.readFileSync(path.join(out, 'data', 'google_compute_instance_template_nodes-us-central1-a-tf-dns-none-example-com_metadata_user-data'), 'utf8');
   expect(data).toContain(`APIServerIPs:\n- ${placeholder}\n`);
+  // The worker reaches the node-identity service at the same address (kops's ConfigServer), and names no store.
+  expect(data).toContain(`  Servers:\n  - https://${placeholder}:3988\n`);
+  expect(data).toContain(`CONFIG_SERVER_CONNECT_TO="kops-controller.internal.${name}:3988:${placeholder}:3988"`);
+  expect(data).not.toContain('ConfigBase:');
   const fmt = spawnSync('terraform', ['fmt', '-check', '-recursive', out], { encoding: 'utf8' });
   expect({ status: fmt.status, stdout: fmt.stdout }).toEqual({ status: 0, stdout: '' });
 });

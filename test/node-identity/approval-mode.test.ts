@@ -56,10 +56,12 @@ test('Approval mode gives workers (not the control plane) a ConfigServer with Ap
   expect(approvalConfigServer(completed('Automatic').cluster, worker, certs)).toBeUndefined();
 });
 
-test('spec.nodeIdentity outside AWS is refused with its path', () => {
+test('spec.nodeIdentity.mode Approval outside AWS is refused with its path; Automatic is accepted on GCE', () => {
   const { cluster, instanceGroups } = newCluster({ name: 'gce.example.com', zones: ['us-central1-a'], cloud: 'gce' });
   cluster.spec.nodeIdentity = { mode: 'Approval' };
-  expect(validateSpec(cluster, instanceGroups)).toContainEqual({ object: 'Cluster/gce.example.com', path: 'spec.nodeIdentity', message: 'is not supported on gce yet: the node-identity service runs on AWS control planes only' });
+  expect(validateSpec(cluster, instanceGroups)).toContainEqual({ object: 'Cluster/gce.example.com', path: 'spec.nodeIdentity.mode', message: 'Approval is not supported on gce yet: the approval queue runs on AWS control planes only (Automatic works on gce)' });
+  cluster.spec.nodeIdentity = { mode: 'Automatic' };
+  expect(validateSpec(cluster, instanceGroups).filter((e) => e.path.startsWith('spec.nodeIdentity'))).toEqual([]);
 });
 
 describe('nodeup waiting for an approval', () => {

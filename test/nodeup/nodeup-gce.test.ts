@@ -41,6 +41,9 @@ beforeAll(async () => {
   await vfs.createStore();
   const planned = newCluster({ name: NAME, zones: ['us-central1-a'], cloud: 'gce' });
   planned.cluster.spec.project = PROJECT;
+  // No DNS and no API load balancer: the workers have no way to the node-identity service and keep reading the
+  // store (src/model/config-server.ts); the ConfigServer path is test/node-identity/gce-nodeup-node-identity.test.ts.
+  delete (planned.cluster.spec.api as Record<string, unknown>).loadBalancer;
   await saveCluster(vfs, { cluster: planned.cluster, instanceGroups: planned.instanceGroups });
   const plan = await planManagedFiles(vfs, NAME);
   await writeManagedFiles(vfs, plan);

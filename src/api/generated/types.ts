@@ -3115,7 +3115,7 @@ export interface NTPConfig {
  */
 export interface NodeIdentitySpec {
   /**
-   * Mode is Automatic (a worker proves its cloud identity, a signed sts:GetCallerIdentity on AWS, and gets its certificate at once; a request without a proof is refused) or Approval (no proof is used: every request waits as pending until `kforge approve node-request NAME`; for machines without a cloud identity, e.g. bare metal through `kforge get nodeup-config`). Default: Automatic.
+   * Mode is Automatic (a worker proves its cloud identity, a signed sts:GetCallerIdentity on AWS, Google's instance identity token on GCE, and gets its certificate at once; a request without a proof is refused) or Approval (no proof is used: every request waits as pending until `kforge approve node-request NAME`; for machines without a cloud identity, e.g. bare metal through `kforge get nodeup-config`). Default: Automatic.
    */
   mode?: "Automatic" | "Approval";
 }

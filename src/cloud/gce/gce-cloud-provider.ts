@@ -33,7 +33,7 @@ export const gceCloudProvider: CloudProvider<GceCloud, GceDeleteTarget> = {
     const { gceAddressPlaceholder } = await import('./tasks/gce-address-task');
     // A worker of a cluster without DNS names the internal API addresses, filled in once they exist.
     const apiServerIps = gceWorkerApiAddressNames(completed, instanceGroups).map(gceAddressPlaceholder);
-    return buildGceTasks(completed, instanceGroups, { sshPublicKey: inputs.sshPublicKey, userData: (ig) => gceStartupScript(completed, ig, inputs.nodeupConfigHashes, ig.spec.role === 'Node' ? apiServerIps : []) });
+    return buildGceTasks(completed, instanceGroups, { sshPublicKey: inputs.sshPublicKey, userData: (ig) => gceStartupScript(completed, ig, inputs.nodeupConfigHashes, ig.spec.role === 'Node' ? apiServerIps : [], inputs.kopsControllerCa) });
   },
   async executor(cloud, tasks, options) {
     await cloud.connectCompute();

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakeGoogleSigner, signIdentityToken } from './fake-google-identity';
 
 /** The instance the fake describes: what GCE's metadata server says about the VM it runs on. */
 export interface FakeGceInstance {
@@ -22,6 +23,16 @@ export interface FakeGceInstance {
 export interface FakeGceProject {
   id: string;
   numericId: string;
+}
+
+/** What the fake signs identity tokens with, and what it says about the VM's creation; absent: the identity path is 404. */
+export interface FakeGceMetadataOptions {
+  /** Google's key that signs `service-accounts/default/identity` tokens (its public half in a fake JWKS). */
+  signer?: Pick<FakeGoogleSigner, 'kid' | 'privateKey'>;
+  /** `google.compute_engine.instance_creation_timestamp` (seconds); default 1767225600. */
+  creationTimestamp?: number;
+  /** Default: the clock. */
+  now?: () => Date;
 }
 
 /** A running fake metadata server. */
@@ -50,9 +61,11 @@ const JSON_TYPE = { 'content-type': 'application/json', 'metadata-flavor': 'Goog
  * with `?recursive=true`; an unknown path is 404; values are `application/text`; every answer carries
  * `Metadata-Flavor: Google`. `instance/zone` is `projects/<number>/zones/<zone>`, `instance/hostname` the
  * internal FQDN `<name>.<zone>.c.<project>.internal`, and `instance/service-accounts/default/token` a fresh
- * bearer token `{access_token, expires_in, token_type}` that `issued()` recognises.
+ * bearer token `{access_token, expires_in, token_type}` that `issued()` recognises. With a signer,
+ * `instance/service-accounts/default/identity?audience=…[&format=full]` is an RS256 instance identity token
+ * for that audience (Google's claims; `google.compute_engine` only with `format=full`), a missing audience 400.
  */
-export async function startFakeGceMetadata(instance: FakeGceInstance, project: FakeGceProject): Promise<FakeGceMetadata> {
+export async function startFakeGceMetadata(instance: FakeGceInstance, project: FakeGceProject, options: FakeGceMetadataOptions = {}): Promise<FakeGceMetadata> {
   const requests: string[] = [];
   const tokens = new Set<string>();
   // The tree the paths walk: strings are values, objects directories, functions values computed per request.
@@ -66,12 +79,22 @@ export async function startFakeGceMetadata(instance: FakeGceInstance, project: F
       attributes: { ...instance.attributes },
       'network-interfaces': { '0': { ip: instance.internalIp, network: `projects/${project.numericId}/networks/default` } },
       'service-accounts': {
-        default: { email: instance.serviceAccountEmail, scopes: instance.scopes.join('\n') + '\n', aliases: 'default\n', token: issueToken },
-        [instance.serviceAccountEmail]: { email: instance.serviceAccountEmail, scopes: instance.scopes.join('\n') + '\n', aliases: 'default\n', token: issueToken },
+        default: { email: instance.serviceAccountEmail, scopes: instance.scopes.join('\n') + '\n', aliases: 'default\n', token: issueToken, ...identity },
+        [instance.serviceAccountEmail]: { email: instance.serviceAccountEmail, scopes: instance.scopes.join('\n') + '\n', aliases: 'default\n', token: issueToken, ...identity },
       },
     },
     project: { 'project-id': project.id, 'numeric-project-id': project.numericId, attributes: {} },
   });
+  const identity = options.signer ? { identity: issueIdentity } : {};
+  // GCE's identity endpoint: a token for the caller's audience, signed by Google, about this VM.
+  function issueIdentity(url: URL): string | { status: number; body: string } {
+    const audience = url.searchParams.get('audience');
+    if (!audience) return { status: 400, body: 'non-empty audience parameter required\n' };
+    const format = url.searchParams.get('format') ?? 'standard';
+    if (format !== 'standard' && format !== 'full') return { status: 400, body: `invalid format parameter: ${format}\n` };
+    const compute = { project_id: project.id, project_number: Number(project.numericId), zone: instance.zone, instance_id: instance.id, instance_name: instance.name, instance_creation_timestamp: options.creationTimestamp ?? 1767225600 };
+    return signIdentityToken(options.signer as FakeGoogleSigner, { aud: audience, email: instance.serviceAccountEmail, ...(format === 'full' ? { compute } : {}) }, options.now?.());
+  }
   function issueToken(): string {
     const token = `ya29.fake-${randomBytes(12).toString('hex')}`;
     tokens.add(token);
@@ -96,7 +119,11 @@ export async function startFakeGceMetadata(instance: FakeGceInstance, project: F
       node = typeof node === 'object' && node !== null && Object.prototype.hasOwnProperty.call(node, s) ? (node as Record<string, unknown>)[s] : undefined;
       if (node === undefined) return void res.writeHead(404, TEXT).end('Not Found\n');
     }
-    if (typeof node === 'function') node = (node as () => string)();
+    if (typeof node === 'function') node = (node as (u: URL) => unknown)(url);
+    if (typeof node === 'object' && node !== null && typeof (node as { status?: unknown }).status === 'number') {
+      const failed = node as { status: number; body: string };
+      return void res.writeHead(failed.status, TEXT).end(failed.body);
+    }
     if (typeof node === 'string') {
       const json = node.startsWith('{');
       return void res.writeHead(200, json ? JSON_TYPE : TEXT).end(node);
