@@ -84,7 +84,9 @@ export async function exportKubeconfig(vfs: Vfs, o: ExportKubeconfigOptions): Pr
   const hadUser = !user && (await existingUser(o.file, userName)) !== undefined;
   const firstExport = (await existingCluster(o.file, name)) === undefined;
   await mergeKubeconfig(o.file, {
-    cluster: { name, cluster: { 'certificate-authority-data': Buffer.from(ca.keyset.certificateBundle()).toString('base64'), server, ...(api.tlsServerName ? { 'tls-server-name': api.tlsServerName } : {}) } },
+    // As kops: TLS always checks the internal API name, which every API server certificate names, whatever the
+    // server is (a load balancer's AWS DNS name or GCE IP is not in the certificate).
+    cluster: { name, cluster: { 'certificate-authority-data': Buffer.from(ca.keyset.certificateBundle()).toString('base64'), server, 'tls-server-name': completed.spec.masterInternalName ?? `api.internal.${o.cluster}` } },
     user,
     context: { name, context: { cluster: name, user: userName } },
   });
@@ -94,11 +96,11 @@ export async function exportKubeconfig(vfs: Vfs, o: ExportKubeconfigOptions): Pr
 /**
  * The API's host name in the kubeconfig. A cluster whose API has a DNS record (or `--internal`) uses the
  * spec's name. One whose API has only a load balancer (`--dns none`, `.k8s.local`) uses the load balancer's
- * DNS name, read from AWS as kops does (on GCE the API forwarding rule's IP, with `tls-server-name` the
- * internal name), since `api.<cluster>` resolves nowhere; before the first
+ * DNS name, read from AWS as kops does (on GCE the API forwarding rule's IP), since `api.<cluster>`
+ * resolves nowhere; TLS checks the internal name (`tls-server-name`, as kops). Before the first
  * `update --yes` there is no load balancer yet, so the spec's name is kept with a warning.
  */
-async function apiHost(vfs: Vfs, completed: Cluster, o: ExportKubeconfigOptions): Promise<{ host: string; warning?: string; tlsServerName?: string }> {
+async function apiHost(vfs: Vfs, completed: Cluster, o: ExportKubeconfigOptions): Promise<{ host: string; warning?: string }> {
   const spec = completed.spec;
   const internalName = spec.masterInternalName ?? `api.internal.${o.cluster}`;
   if (o.internal) return { host: internalName };
@@ -114,9 +116,6 @@ async function apiHost(vfs: Vfs, completed: Cluster, o: ExportKubeconfigOptions)
   const cloud = o.cloud ?? (await provider.connect(completed, { env: o.env, consequence: '; the kubeconfig was not written' }));
   const dnsName = await provider.apiLoadBalancerDnsName(cloud, o.cluster);
   if (!dnsName) throw new NotFoundError(`the API load balancer of cluster "${o.cluster}" was not found in ${cloud.region}: run "kforge update cluster ${o.cluster} --yes" to create it; the kubeconfig was not written`);
-  // GCE answers the forwarding rule's IP, which the API's certificate does not name: TLS checks the internal
-  // name instead, which it does (kops's kubeconfig sets tls-server-name to it).
-  if (/^\d+\.\d+\.\d+\.\d+$/.test(dnsName)) return { host: dnsName, tlsServerName: internalName };
   return { host: dnsName };
 }
 

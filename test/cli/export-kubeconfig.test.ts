@@ -8,7 +8,7 @@ import { writeManagedFilesOf } from '../helpers/write-managed-files';
 
 interface Kubeconfig {
   'current-context': string;
-  clusters: Array<{ name: string; cluster: { server: string; 'certificate-authority-data': string } }>;
+  clusters: Array<{ name: string; cluster: { server: string; 'certificate-authority-data': string; 'tls-server-name'?: string } }>;
   users: Array<{ name: string; user: Record<string, string> }>;
   contexts: Array<{ name: string; context: { cluster: string; user: string } }>;
   preferences?: object;
@@ -59,6 +59,8 @@ describe('kforge export kubeconfig', () => {
     const kc = load(file);
     expect(kc['current-context']).toBe(CLUSTER);
     expect(kc.clusters[0].cluster.server).toBe(`https://api.${CLUSTER}`);
+    // As kops: TLS checks the internal API name, which every API server certificate names.
+    expect(kc.clusters[0].cluster['tls-server-name']).toBe(`api.internal.${CLUSTER}`);
     expect(kc.contexts).toEqual([{ name: CLUSTER, context: { cluster: CLUSTER, user: CLUSTER } }]);
     const { ca, cert, key } = pemFiles(kc);
     expect(execFileSync('openssl', ['verify', '-x509_strict', '-purpose', 'sslclient', '-CAfile', ca, cert], { encoding: 'utf8' })).toBe(`${cert}: OK\n`);

@@ -218,8 +218,10 @@ describe('update cluster against moto (S3 state store, AWS_ENDPOINT_URL)', () =>
     expect(r.stdout).toContain(`kforge has set your kubectl context to ${LIFE} (server https://${dnsName}) in ${file}`);
     expect(r.stdout).toMatch(/The admin certificate expires at /);
     expect(r.stderr).not.toContain('no user authentication');
-    const kc = yaml.load(fs.readFileSync(file, 'utf8')) as { clusters: Array<{ cluster: { server: string } }>; users: Array<{ user: Record<string, string> }> };
+    const kc = yaml.load(fs.readFileSync(file, 'utf8')) as { clusters: Array<{ cluster: { server: string; 'tls-server-name'?: string } }>; users: Array<{ user: Record<string, string> }> };
     expect(kc.clusters.map((c) => c.cluster.server)).toEqual([`https://${dnsName}`]);
+    // The load balancer's AWS name is in no API certificate: TLS checks the internal name, which all are issued for (as kops).
+    expect(kc.clusters.map((c) => c.cluster['tls-server-name'])).toEqual([`api.internal.${LIFE}`]);
     expect(Object.keys(kc.users[0].user).sort()).toEqual(['client-certificate-data', 'client-key-data']);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     // export kubeconfig finds the same load balancer; --internal keeps the internal name.
