@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { StateStoreError } from '../../src/errors/state-store-error';
 import { FileVfs } from '../../src/state/vfs/file-vfs';
@@ -86,10 +88,27 @@ describe('the directory store', () => {
     await vfs.write('c/pki/private/ca/keyset.yaml', 'k', { secret: true });
     fs.writeFileSync(path.join(root, 'c/pki/private/ca/.kforge-tmp-000000000000'), 'key');
     fs.mkdirSync(path.join(root, 'c/igconfig/x'), { recursive: true });
-    fs.writeFileSync(path.join(root, 'c/igconfig/x/.kforge-tmp-guard-nodeupconfig.yaml'), '1@h');
+    fs.writeFileSync(path.join(root, 'c/igconfig/x/.kforge-tmp-guard-nodeupconfig.yaml'), `${DEAD_PID}@${os.hostname()}`);
     fs.writeFileSync(path.join(root, 'other-tmp'), '');
     expect(await vfs.removeTemporaryFiles('c/')).toBe(2);
     expect(listFiles(root)).toEqual(['c/pki/private/ca/keyset.yaml', 'other-tmp']);
     expect(fs.existsSync(path.join(root, 'c/igconfig'))).toBe(false);
   });
+
+  it('removeTemporaryFiles leaves the writes of live processes: another create may be taking the lock in that directory', async () => {
+    const root = tempDir();
+    const vfs = new FileVfs(root);
+    await vfs.write('c/config', 'x');
+    // A write under way names its host (file-vfs.ts's short hash of the host name) and process; a guard holds its owner.
+    const host = createHash('sha256').update(os.hostname()).digest('hex').slice(0, 8);
+    const dir = path.join(root, 'c');
+    fs.writeFileSync(path.join(dir, `.kforge-tmp-${host}-${process.pid}-aaaaaaaaaaaa`), 'mine');
+    fs.writeFileSync(path.join(dir, `.kforge-tmp-${host}-${DEAD_PID}-bbbbbbbbbbbb`), 'left by a crash');
+    fs.writeFileSync(path.join(dir, '.kforge-tmp-guard-config'), `${process.pid}@${os.hostname()}`);
+    expect(await vfs.removeTemporaryFiles('c/')).toBe(1);
+    expect(fs.readdirSync(dir).filter((n) => n.startsWith('.kforge-tmp-')).sort()).toEqual([`.kforge-tmp-${host}-${process.pid}-aaaaaaaaaaaa`, '.kforge-tmp-guard-config']);
+  });
 });
+
+// A pid no process has (Linux's pid_max is at most 2^22).
+const DEAD_PID = 4_194_304 + 1;

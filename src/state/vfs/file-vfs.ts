@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { isProcessAlive } from '../../util/process-alive';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { AlreadyExistsError } from '../../errors/already-exists-error';
 import { ConflictError } from '../../errors/conflict-error';
@@ -162,7 +162,7 @@ export class FileVfs implements Vfs {
   }
 
   private async writeFile(target: string, buf: Buffer, fileMode: number, exclusive: boolean): Promise<string> {
-    const temp = path.join(path.dirname(target), `${TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
+    const temp = path.join(path.dirname(target), `${TEMP_PREFIX}${TEMP_OWNER}-${randomBytes(6).toString('hex')}`);
     try {
       const handle = await fs.open(temp, 'wx', fileMode);
       try {
@@ -215,7 +215,7 @@ export class FileVfs implements Vfs {
         const full = path.join(dir, ent.name);
         if (ent.isSymbolicLink()) throw symlinkError(full, this.url);
         if (ent.isDirectory()) await walk(full);
-        else if (ent.name.startsWith(TEMP_PREFIX) && path.relative(this.root, full).split(path.sep).join('/').startsWith(prefix)) {
+        else if (ent.name.startsWith(TEMP_PREFIX) && path.relative(this.root, full).split(path.sep).join('/').startsWith(prefix) && (await temporaryFileIsLeftOver(full, ent.name))) {
           await fs.rm(full, { force: true });
           removed++;
         }
@@ -312,6 +312,28 @@ function isCode(e: unknown, code: string): boolean {
 
 /** What a guard file records: its writer, so that a guard whose writer died can be removed at once. */
 const GUARD_OWNER = `${process.pid}@${os.hostname()}`;
+
+// In a temporary file's name: this host (a short hash: names stay short and carry no host name) and process.
+const HOST_TAG = createHash('sha256').update(os.hostname()).digest('hex').slice(0, 8);
+const TEMP_OWNER = `${HOST_TAG}-${process.pid}`;
+
+/**
+ * Whether a temporary file is what an interrupted write left, not another process's write under way: the
+ * holder of a cluster's lock removes the leftovers below it while another process may be writing there (a
+ * create racing for the same name writes its lock file through a temporary file; removing it made that
+ * create fail with ENOENT instead of "locked"). Left over: a file of a process of this host that is gone, a
+ * guard whose owner is gone, anything older than TEMP_STALE_MS, and names of an older kforge (no owner).
+ * This process's own files are its writes under way.
+ */
+async function temporaryFileIsLeftOver(file: string, name: string): Promise<boolean> {
+  const age = await fs.lstat(file).then((st) => Date.now() - st.mtimeMs, () => 0);
+  if (age > TEMP_STALE_MS) return true;
+  if (name.startsWith(`${TEMP_PREFIX}guard-`)) return guardOwnerIsGone(file);
+  const m = /^\.kforge-tmp-([0-9a-f]{8})-(\d+)-[0-9a-f]+$/.exec(name);
+  if (!m) return true;
+  const pid = Number(m[2]);
+  return m[1] === HOST_TAG && pid !== process.pid && !isProcessAlive(pid);
+}
 
 async function guardOwnerIsGone(guard: string): Promise<boolean> {
   const owner = await fs.readFile(guard, 'utf8').catch(() => '');
