@@ -1,4 +1,3 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -17,6 +16,7 @@ import { FakeCompute, startFakeCompute } from '../fakes/gce/compute-fake';
 import { FakeGceMetadata, startFakeGceMetadata } from '../fakes/gce/fake-gce-metadata';
 import { fakeGoogleSigner, FakeGoogleJwks, FakeGoogleSigner, startFakeGoogleJwks } from '../fakes/gce/fake-google-identity';
 import { opensslSubject, opensslVerify } from './node-identity-helpers';
+import { KopsControllerProcess, startKopsController } from './kops-controller-process';
 
 // The GCE path with real processes: a store made by the real pipeline for a GCE cluster, `kforge
 // kops-controller` started from a GCE control plane's boot config (the Compute API and its own token from the
@@ -36,8 +36,9 @@ let compute: FakeCompute;
 let jwks: FakeGoogleJwks;
 let google: FakeGoogleSigner;
 let cpMetadata: FakeGceMetadata;
-let controller: ChildProcess;
-let controllerOut = '';
+let controller: KopsControllerProcess | undefined;
+/** What the service printed so far. */
+const log = (): string => controller?.output() ?? '';
 let port: number;
 let kubernetesCa: string;
 let controllerCa: string;
@@ -68,20 +69,12 @@ beforeAll(async () => {
   const cpConfigBase = (yaml.load(fs.readFileSync(path.join(store, StatePaths.nodeupConfig(NAME, 'ControlPlane', `control-plane-${ZONE}`)), 'utf8')) as { ConfigBase: string }).ConfigBase;
   const boot = path.join(store, 'kube_env.yaml');
   fs.writeFileSync(boot, yaml.dump({ CloudProvider: 'gce', ClusterName: NAME, ConfigBase: cpConfigBase, InstanceGroupName: `control-plane-${ZONE}`, InstanceGroupRole: 'ControlPlane', NodeupConfigHash: '0'.repeat(64) }));
-  controller = spawn(process.execPath, [path.join(__dirname, '../../bin/run.js'), 'kops-controller', '--conf', boot, '--listen', '127.0.0.1:0', '--google-jwks-url', jwks.url], {
-    env: { ...process.env, GCE_METADATA_HOST: cpMetadata.host, CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${compute.endpoint}/compute/v1/` },
-  });
-  controller.stdout?.on('data', (d: Buffer) => (controllerOut += d.toString()));
-  controller.stderr?.on('data', (d: Buffer) => (controllerOut += d.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!/listening on 127\.0\.0\.1:(\d+)/.test(controllerOut) && controller.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  const m = /listening on 127\.0\.0\.1:(\d+)/.exec(controllerOut);
-  if (!m) throw new Error(`kops-controller did not start: ${controllerOut}`);
-  port = Number(m[1]);
+  controller = await startKopsController(boot, ['--google-jwks-url', jwks.url], { GCE_METADATA_HOST: cpMetadata.host, CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${compute.endpoint}/compute/v1/` });
+  port = controller.port;
 });
 
 afterAll(async () => {
-  controller?.kill('SIGTERM');
+  controller?.stop();
   for (const stop of stops) await stop();
   await cpMetadata?.stop();
   await jwks?.stop();
@@ -126,8 +119,8 @@ function kubeconfigUser(file: string): { cert: string; key: string } {
 
 async function serviceLog(re: RegExp): Promise<string> {
   const deadline = Date.now() + 10_000;
-  while (!re.test(controllerOut) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  return controllerOut;
+  while (!re.test(log()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return log();
 }
 
 test("update stores a GCE worker's config with the ConfigServer: the service by its name, kops-controller-ca, no store, kubernetes-ca only", () => {
@@ -143,7 +136,7 @@ test("update stores a GCE worker's config with the ConfigServer: the service by 
 });
 
 test('the service on a GCE control plane says what it verifies', () => {
-  expect(controllerOut).toContain(`kops-controller: cluster ${NAME}, project ${PROJECT}, listening on 127.0.0.1:${port} as kops-controller.internal.${NAME}; GCE instance identity tokens for https://kops-controller.internal.${NAME}:3988 of worker groups ${GROUP}`);
+  expect(log()).toContain(`kops-controller: cluster ${NAME}, project ${PROJECT}, listening on 127.0.0.1:${port} as kops-controller.internal.${NAME}; GCE instance identity tokens for https://kops-controller.internal.${NAME}:3988 of worker groups ${GROUP}`);
 });
 
 test('a GCE worker whose boot config names only the ConfigServer gets its nodeup config and its certificates with its identity token, for its instance name', async () => {

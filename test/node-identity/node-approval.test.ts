@@ -1,4 +1,4 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
@@ -13,6 +13,7 @@ import { openVfs } from '../../src/state/vfs/open-vfs';
 import { expectCleanFailure, runCli, runCliAsync, startCli, tempDir, treeDigest } from '../helpers/cli';
 import { MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer } from '../helpers/moto-server';
 import { bootstrapBody, opensslSubject, opensslVerify, post } from './node-identity-helpers';
+import { KopsControllerProcess, startKopsController } from './kops-controller-process';
 
 // The approval queue with real processes: a store made by the real pipeline with spec.nodeIdentity.mode
 // Approval, `kforge kops-controller` started from the control plane's boot config (moto answers the one STS
@@ -27,8 +28,9 @@ jest.setTimeout(180_000);
 
 let moto: MotoServer;
 let store: string;
-let controller: ChildProcess;
-let controllerOut = '';
+let controller: KopsControllerProcess | undefined;
+/** What the service printed so far. */
+const log = (): string => controller?.output() ?? '';
 let port: number;
 let kubernetesCa: string;
 let controllerCa: string;
@@ -49,18 +51,12 @@ beforeAll(async () => {
   fs.writeFileSync(boot, yaml.dump({ CloudProvider: 'aws', ClusterName: NAME, ConfigBase: cpConfig.ConfigBase, InstanceGroupName: `control-plane-${ZONE}`, InstanceGroupRole: 'ControlPlane', NodeupConfigHash: '0'.repeat(64) }));
   kubernetesCa = KeysetYaml.parse(fs.readFileSync(path.join(store, StatePaths.issuedKeyset(NAME, 'kubernetes-ca'))), 'kubernetes-ca', 'kubernetes-ca').primary().certificatePem;
   controllerCa = KeysetYaml.parse(fs.readFileSync(path.join(store, StatePaths.issuedKeyset(NAME, 'kops-controller-ca'))), 'kops-controller-ca', 'kops-controller-ca').primary().certificatePem;
-  controller = spawn(process.execPath, [path.join(__dirname, '../../bin/run.js'), 'kops-controller', '--conf', boot, '--listen', '127.0.0.1:0', '--sts-endpoint', moto.endpoint], { env: { ...process.env, ...moto.env } });
-  controller.stdout?.on('data', (d: Buffer) => (controllerOut += d.toString()));
-  controller.stderr?.on('data', (d: Buffer) => (controllerOut += d.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!/listening on 127\.0\.0\.1:(\d+)/.test(controllerOut) && controller.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  const m = /listening on 127\.0\.0\.1:(\d+)/.exec(controllerOut);
-  if (!m) throw new Error(`kops-controller did not start: ${controllerOut}`);
-  port = Number(m[1]);
+  controller = await startKopsController(boot, ['--sts-endpoint', moto.endpoint], moto.env);
+  port = controller.port;
 });
 
 afterAll(async () => {
-  controller?.kill('SIGTERM');
+  controller?.stop();
   await moto?.stop();
   for (const d of dirs) {
     fs.rmSync(d, { recursive: true, force: true });
@@ -105,7 +101,7 @@ function startNodeup(nodeName: string): { root: string; run: ReturnType<typeof s
 async function until(what: () => boolean, label: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (!what() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  if (!what()) throw new Error(`timed out waiting for ${label}; service log:\n${controllerOut}`);
+  if (!what()) throw new Error(`timed out waiting for ${label}; service log:\n${log()}`);
 }
 
 interface Row {
@@ -118,7 +114,7 @@ interface Row {
 }
 
 async function pendingFor(nodeName: string): Promise<Row> {
-  await until(() => controllerOut.includes(`for node ${nodeName} (`) && / 202 pending: /.test(controllerOut), `${nodeName} pending`);
+  await until(() => log().includes(`for node ${nodeName} (`) && / 202 pending: /.test(log()), `${nodeName} pending`);
   const r = await cliAsync(['get', 'node-requests', NAME, '-o', 'json']);
   expect(r.status).toBe(0);
   const row = (JSON.parse(r.stdout) as Row[]).find((x) => x.nodeName === nodeName);
@@ -152,7 +148,7 @@ test('pending, listed with its fingerprints, approved: the node gets certificate
   const { root, run } = startNodeup(node);
   const row = await pendingFor(node);
   expect(row).toMatchObject({ status: 'Pending', source: '127.0.0.1' });
-  expect(controllerOut).toContain(`mode Approval: requests wait in file://${store}/${NAME}/node-requests/`);
+  expect(log()).toContain(`mode Approval: requests wait in file://${store}/${NAME}/node-requests/`);
   expect(row.name).toMatch(/^metal-1\.example\.com-[0-9a-f]{16}$/);
   expect(Object.keys(row.fingerprints)).toEqual(['kube-proxy', 'kubelet']);
   // The node prints the same fingerprints and the command to run; the table shows name, node, fingerprints, source, age.
@@ -178,7 +174,7 @@ test('pending, listed with its fingerprints, approved: the node gets certificate
   const proxy = kubeconfigCert(path.join(root, 'var/lib/kube-proxy/kubeconfig'));
   expect(opensslSubject(proxy)).toBe('subject=CN=system:kube-proxy');
   expect(opensslFingerprint(proxy)).toBe(row.fingerprints['kube-proxy']);
-  await until(() => controllerOut.includes(`200 issued kube-proxy, kubelet for node ${node} (request ${row.name}, approved by `), 'the issue line');
+  await until(() => log().includes(`200 issued kube-proxy, kubelet for node ${node} (request ${row.name}, approved by `), 'the issue line');
   // Approved requests leave the default listing; --all shows them.
   expect(JSON.parse((await cliAsync(['get', 'node-requests', NAME, '-o', 'json'])).stdout)).toEqual([]);
   const all = JSON.parse((await cliAsync(['get', 'node-requests', NAME, '--all', '-o', 'json'])).stdout) as Row[];
@@ -188,11 +184,11 @@ test('pending, listed with its fingerprints, approved: the node gets certificate
   const other = bootstrapBody(node, ['kubelet']);
   const again = await post(port, controllerCa, other.body, undefined, servername);
   expect(again).toEqual({ status: 403, body: JSON.stringify({ error: 'failed to verify the request' }) });
-  await until(() => controllerOut.includes(`403 denied: node name ${node} is already approved for request ${row.name}, with other keys`), 'name refusal');
+  await until(() => log().includes(`403 denied: node name ${node} is already approved for request ${row.name}, with other keys`), 'name refusal');
   const pem = execFileSync('openssl', ['x509', '-pubkey', '-noout'], { input: kubelet, encoding: 'utf8' });
   const stolen = JSON.stringify({ apiVersion: 'bootstrap.kops.k8s.io/v1alpha1', nodeName: 'metal-9.example.com', certs: { kubelet: pem } });
   expect((await post(port, controllerCa, stolen, undefined, servername)).status).toBe(403);
-  await until(() => controllerOut.includes(`403 denied: a key of this request (${row.fingerprints.kubelet}) is already approved for node ${node}`), 'key refusal');
+  await until(() => log().includes(`403 denied: a key of this request (${row.fingerprints.kubelet}) is already approved for node ${node}`), 'key refusal');
   expect(fs.readdirSync(path.join(store, nodeRequestPrefix(NAME))).filter((f) => f.startsWith('metal-9'))).toEqual([]);
 });
 
@@ -208,7 +204,7 @@ test('pending, denied: nodeup fails with NODE_REQUEST_DENIED and writes no kubec
   expect(r.stderr).toMatch(/^Error: https:\/\/127\.0\.0\.1:\d+ says node metal-2\.example\.com's request was denied by an operator/m);
   expect(r.stderr).not.toMatch(/\n\s+at /);
   expect(fs.existsSync(path.join(root, 'var/lib/kubelet/kubeconfig'))).toBe(false);
-  expect(controllerOut).toMatch(new RegExp(`403 denied: request ${row.name.replace(/\./g, '\\.')} for node metal-2\\.example\\.com was denied by \\S+@\\S+ at `));
+  expect(log()).toMatch(new RegExp(`403 denied: request ${row.name.replace(/\./g, '\\.')} for node metal-2\\.example\\.com was denied by \\S+@\\S+ at `));
   const before = treeDigest(store);
   const late = cli(['approve', 'node-request', row.name, '--name', NAME]);
   expectCleanFailure(late);

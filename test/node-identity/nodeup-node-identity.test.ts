@@ -1,4 +1,3 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,6 +13,7 @@ import { openVfs } from '../../src/state/vfs/open-vfs';
 import { listFiles, runCli, tempDir } from '../helpers/cli';
 import { MOTO_WITH_DEFAULT_IMAGE, MotoServer, startMotoServer } from '../helpers/moto-server';
 import { createRole, instanceRoleCredentials, launchInstance, motoClients, opensslSubject, opensslVerify, post } from './node-identity-helpers';
+import { KopsControllerProcess, startKopsController } from './kops-controller-process';
 
 // The whole path with real processes: a store made by the real pipeline (create cluster, what update --yes
 // writes), `kforge kops-controller` started from the control plane's boot config against moto (STS, EC2),
@@ -28,8 +28,9 @@ jest.setTimeout(180_000);
 
 let moto: MotoServer;
 let store: string;
-let controller: ChildProcess;
-let controllerOut = '';
+let controller: KopsControllerProcess | undefined;
+/** What the service printed so far. */
+const log = (): string => controller?.output() ?? '';
 let port: number;
 let kubernetesCa: string;
 let workerConfig: NodeupConfig;
@@ -50,20 +51,12 @@ beforeAll(async () => {
   bootFile = boot;
   fs.writeFileSync(boot, yaml.dump({ CloudProvider: 'aws', ClusterName: NAME, ConfigBase: cpConfig.ConfigBase, InstanceGroupName: `control-plane-${ZONE}`, InstanceGroupRole: 'ControlPlane', NodeupConfigHash: '0'.repeat(64) }));
   kubernetesCa = KeysetYaml.parse(fs.readFileSync(path.join(store, StatePaths.issuedKeyset(NAME, 'kubernetes-ca'))), 'kubernetes-ca', 'kubernetes-ca').primary().certificatePem;
-  controller = spawn(process.execPath, [path.join(__dirname, '../../bin/run.js'), 'kops-controller', '--conf', boot, '--listen', '127.0.0.1:0', '--sts-endpoint', moto.endpoint], {
-    env: { ...process.env, ...moto.env },
-  });
-  controller.stdout?.on('data', (d: Buffer) => (controllerOut += d.toString()));
-  controller.stderr?.on('data', (d: Buffer) => (controllerOut += d.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!/listening on 127\.0\.0\.1:(\d+)/.test(controllerOut) && controller.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  const m = /listening on 127\.0\.0\.1:(\d+)/.exec(controllerOut);
-  if (!m) throw new Error(`kops-controller did not start: ${controllerOut}`);
-  port = Number(m[1]);
+  controller = await startKopsController(boot, ['--sts-endpoint', moto.endpoint], moto.env);
+  port = controller.port;
 });
 
 afterAll(async () => {
-  controller?.kill('SIGTERM');
+  controller?.stop();
   await moto?.stop();
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
@@ -98,8 +91,8 @@ async function worker(): Promise<{ id: string; privateDnsName: string; env: Node
 /** Waits until the service's output matches (runCli blocks this process's event loop, so its pipe is read afterwards). */
 async function serviceLog(re: RegExp): Promise<string> {
   const deadline = Date.now() + 10_000;
-  while (!re.test(controllerOut) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  return controllerOut;
+  while (!re.test(log()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return log();
 }
 
 function kubeconfigUser(file: string): { cert: string; key: string } {
@@ -135,7 +128,7 @@ test('a worker gets its kubelet and kube-proxy certificates from the service, fo
   expect(await serviceLog(/ 200 issued /)).toMatch(new RegExp(`200 issued kube-proxy, kubelet for node ${w.privateDnsName.replace(/\./g, '\\.')} \\(instance ${w.id}, group ${GROUP}`));
 
   // A second run keeps both certificates and asks the service nothing.
-  const lines = controllerOut.split('\n').length;
+  const lines = log().split('\n').length;
   const again = runCli(['nodeup', '--conf', conf, '--root', root], { env: w.env });
   expect(again.status).toBe(0);
   expect(again.stdout).toMatch(/No changes: \d+ files up to date\./);
